@@ -1,0 +1,499 @@
+"""The Spider position and the rules that change it: ``Board``.
+
+Like python-chess's ``Board``: ``push(move)`` applies a move or a deal in place and
+``pop()`` reverses it exactly (the solver's tool); ``play(...)`` is the checked path a
+player's action takes, and ``undo()`` is the player's undo, which reverses the last move or
+deal but leaves every card it turned face up (RULES.md: undo is for mistakes, not peeking).
+
+Representation: ``cols[i]`` is a list of card ints, bottom to top; the first ``down[i]`` of
+them are face down, the rest face up. The stock is the full list of stock cards in dealing
+order and ``dealt`` says how many have gone out, so a deal and its undo only move an index.
+Every push leaves one record on ``_stack`` holding just what is needed to reverse it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final
+
+from . import errors as E
+from .actions import DEAL, Move
+from .cards import ACE, RANK_MASK, RUN_LENGTH, SUITS, Card, format_card
+from .errors import IllegalAction
+from .layout import COLUMNS, DEAL_SIZE, Layout, run_cards
+
+START_SCORE: Final = 500
+RUN_POINTS: Final = 100
+
+# What settling a column did: the suits of the runs it removed, and whether it then turned
+# the new last card face up. ``None`` means nothing happened (the common case).
+Settled = tuple[tuple[int, ...], bool]
+FLIPPED: Final[Settled] = ((), True)
+# A stack record: (src, dst, count, settled_src, settled_dst) for a move; for a deal,
+# (-1, -1, 0, ((column, settled), ...) or None, None).
+Record = tuple[int, int, int, object, object]
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What one action did, for the client: cards turned face up, runs removed or put back."""
+
+    turned: list[tuple[int, Card]] = field(default_factory=list)
+    runs_removed: list[tuple[int, int]] = field(default_factory=list)
+    runs_restored: list[tuple[int, int]] = field(default_factory=list)
+    score_change: int = 0
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "turned": [{"column": c, "card": format_card(card)} for c, card in self.turned],
+            "runs_removed": [{"column": c, "suit": SUITS[s]} for c, s in self.runs_removed],
+            "runs_restored": [{"column": c, "suit": SUITS[s]} for c, s in self.runs_restored],
+            "score_change": self.score_change,
+        }
+
+
+class Board:
+    """A Spider game in progress: the position, its counters and its undo stack."""
+
+    __slots__ = ("suits", "cols", "down", "stock", "dealt", "removed", "actions", "undos", "hints", "_stack")
+
+    def __init__(self, layout: Layout) -> None:
+        self.suits = layout.suits
+        self.cols: list[list[Card]] = [list(d) + list(u) for d, u in layout.columns]
+        self.down: list[int] = [len(d) for d, _ in layout.columns]
+        self.stock: list[Card] = list(layout.stock)
+        self.dealt = 0
+        self.removed: list[int] = list(layout.removed)
+        self.actions = 0
+        self.undos = 0
+        self.hints = 0
+        self._stack: list[Record] = []
+        # A layout may show a completed run; the rules remove it before play starts.
+        for i in range(COLUMNS):
+            self._settle(i)
+
+    # -- reading the position ---------------------------------------------------------------
+    @property
+    def runs_removed(self) -> int:
+        return len(self.removed)
+
+    @property
+    def score(self) -> int:
+        return max(0, START_SCORE - self.actions + RUN_POINTS * len(self.removed))
+
+    @property
+    def deals_left(self) -> int:
+        return (len(self.stock) - self.dealt) // DEAL_SIZE
+
+    @property
+    def won(self) -> bool:
+        """Every card has left the table: the stock is dealt and every column is empty."""
+        return self.dealt == len(self.stock) and not any(self.cols)
+
+    @property
+    def perfect(self) -> bool:
+        return self.won and self.undos == 0 and self.hints == 0
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._stack)
+
+    @property
+    def last_move(self) -> Move | None:
+        """The last move or deal not yet undone, or None."""
+        return self._stack[-1][:3] if self._stack else None
+
+    def can_deal(self) -> bool:
+        return self.dealt < len(self.stock) and all(self.cols)
+
+    def is_stuck(self) -> bool:
+        """Not won, no legal move and no legal deal (undo does not count as a way out)."""
+        return not self.won and not self.can_deal() and not self.legal_moves()
+
+    def face_up(self, i: int) -> list[Card]:
+        return self.cols[i][self.down[i] :]
+
+    def tail_run(self, i: int) -> int:
+        """How many cards at the end of column ``i`` can be lifted together (0 if empty)."""
+        c = self.cols[i]
+        n = len(c)
+        if not n:
+            return 0
+        j = n - 1
+        lim = self.down[i]
+        while j > lim and c[j - 1] == c[j] + 1:
+            j -= 1
+        return n - j
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move (not the deal), ordered by source, destination, then count.
+
+        Moves into an empty column are listed for every liftable count, whole columns
+        included: they are legal, only pointless, and the solver prunes them itself.
+        """
+        cols = self.cols
+        down = self.down
+        moves: list[Move] = []
+        tops = [c[-1] & RANK_MASK if c else 0 for c in cols]
+        for src in range(COLUMNS):
+            c = cols[src]
+            n = len(c)
+            if not n:
+                continue
+            j = n - 1
+            lim = down[src]
+            while j > lim and c[j - 1] == c[j] + 1:
+                j -= 1
+            k = n - j
+            low = c[-1] & RANK_MASK  # rank of the last card
+            high = low + k  # one above the rank of the deepest liftable card
+            for dst in range(COLUMNS):
+                t = tops[dst]
+                if t:
+                    if low < t <= high and dst != src:
+                        moves.append((src, dst, t - low))
+                elif dst != src:
+                    for count in range(1, k + 1):
+                        moves.append((src, dst, count))
+        return moves
+
+    def legal_actions(self) -> list[Move]:
+        moves = self.legal_moves()
+        if self.can_deal():
+            moves.append(DEAL)
+        return moves
+
+    def key(self) -> tuple[object, ...]:
+        """An exact, hashable key of the position (cards, face-down counts, stock left).
+
+        Two positions with equal keys play identically; counters are not part of it.
+        """
+        down = self.down
+        return (self.dealt, *[(down[i], *c) for i, c in enumerate(self.cols)])
+
+    def canonical_key(self) -> tuple[object, ...]:
+        """Like ``key`` but blind to column order: positions that differ only by which
+        column holds what are one position to a search."""
+        down = self.down
+        return (self.dealt, *sorted((down[i], *c) for i, c in enumerate(self.cols)))
+
+    # -- checking and playing (the player's path) -------------------------------------------
+    def check_move(self, src: int, dst: int, count: int) -> None:
+        """Raise IllegalAction with the precise code unless moving ``count`` cards from
+        column ``src`` to column ``dst`` is legal now."""
+        self._check_not_over()
+        self._check_lift(src, count)
+        _check_column(dst, "to")
+        if dst == src:
+            raise IllegalAction(E.BAD_COLUMN, "a move needs two different columns")
+        d = self.cols[dst]
+        if d:
+            first = self.cols[src][-count]
+            if d[-1] & RANK_MASK != (first & RANK_MASK) + 1:
+                raise IllegalAction(
+                    E.RANK_MISMATCH,
+                    f"{format_card(first)} cannot go on {format_card(d[-1])} in column {dst}: "
+                    "a card goes only on one exactly one rank higher",
+                )
+
+    def _check_lift(self, src: int, count: int) -> None:
+        _check_column(src, "from")
+        c = self.cols[src]
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise IllegalAction(E.BAD_COUNT, f"count must be a whole number of at least 1, not {count!r}")
+        if not c:
+            raise IllegalAction(E.BAD_COUNT, f"column {src} is empty: there is nothing to move")
+        if count > len(c):
+            raise IllegalAction(E.BAD_COUNT, f"column {src} holds only {len(c)} cards, not {count}")
+        if count > len(c) - self.down[src]:
+            raise IllegalAction(E.FACE_DOWN, f"column {src} has only {len(c) - self.down[src]} face-up cards")
+        if count > self.tail_run(src):
+            raise IllegalAction(
+                E.NOT_A_RUN,
+                f"the last {count} cards of column {src} are not one suit in descending order",
+            )
+
+    def check_deal(self) -> None:
+        self._check_not_over()
+        if self.dealt >= len(self.stock):
+            raise IllegalAction(E.STOCK_EMPTY, "the stock is empty: there is nothing left to deal")
+        for i, c in enumerate(self.cols):
+            if not c:
+                raise IllegalAction(
+                    E.EMPTY_COLUMN_BLOCKS_DEAL,
+                    f"column {i} is empty: fill every empty column before you deal",
+                )
+
+    def _check_not_over(self) -> None:
+        if self.won:
+            raise IllegalAction(E.GAME_OVER, "the game is won: no further action is possible")
+
+    def resolve_move(self, src: int, dst: int | None = None, count: int | None = None) -> Move:
+        """Complete a move the player named only partly, then check it.
+
+        ``count`` omitted: the longest movable run that fits ``dst``. ``dst`` omitted: the
+        one-tap destination (see onetap.py). Raises IllegalAction when nothing fits.
+        """
+        from .onetap import choose_destination  # onetap ranks moves of this Board
+
+        self._check_not_over()
+        _check_column(src, "from")
+        if count is not None:
+            self._check_lift(src, count)
+        if dst is None:
+            move = choose_destination(self, src, count)
+            if move is None:
+                raise IllegalAction(E.NO_DESTINATION, f"no column can take a card from column {src}")
+            return move
+        _check_column(dst, "to")
+        if count is None:
+            count = self.fitting_count(src, dst)
+            if count is None:
+                self._check_lift(src, 1)  # an empty source says so precisely
+                raise IllegalAction(
+                    E.RANK_MISMATCH,
+                    f"no run at the end of column {src} fits on column {dst}",
+                )
+        self.check_move(src, dst, count)
+        return (src, dst, count)
+
+    def fitting_count(self, src: int, dst: int) -> int | None:
+        """The longest count from ``src`` that may be placed on ``dst``, or None."""
+        if src == dst:
+            return None
+        k = self.tail_run(src)
+        if not k:
+            return None
+        d = self.cols[dst]
+        if not d:
+            return k
+        low = self.cols[src][-1] & RANK_MASK
+        t = d[-1] & RANK_MASK
+        return t - low if low < t <= low + k else None
+
+    def play(self, move: Move) -> Outcome:
+        """Check and apply a move or ``DEAL`` for a player; returns what happened."""
+        if move[0] < 0:
+            self.check_deal()
+        else:
+            self.check_move(*move)
+        before = self.score
+        self.push(move)
+        return self._outcome(self._stack[-1], before)
+
+    def undo(self) -> Outcome:
+        """The player's undo: reverse the last move or deal not yet undone, keeping every
+        card that was turned face up, and count one action.
+
+        If the cards put back complete a run on a card that stays face up (possible only
+        when that card was turned by the undone move), the run leaves the table as the
+        rules demand, and the undo history before it is cleared: those cards are gone.
+        """
+        self._check_not_over()
+        if not self._stack:
+            raise IllegalAction(E.NOTHING_TO_UNDO, "there is no move or deal left to undo")
+        before = self.score
+        record = self._stack[-1]
+        self._reverse(exact=False)
+        self.actions += 1
+        self.undos += 1
+        outcome = Outcome()
+        for column, suits in _runs_in(record):
+            outcome.runs_restored.extend((column, s) for s in suits)
+        touched = range(COLUMNS) if record[0] < 0 else (record[0], record[1])
+        for i in touched:
+            settled = self._settle(i)
+            if settled is not None:
+                outcome.runs_removed.extend((i, s) for s in settled[0])
+                if settled[1]:
+                    outcome.turned.append((i, self.cols[i][self.down[i]]))
+                if settled[0]:
+                    self._stack.clear()
+        outcome.score_change = self.score - before
+        return outcome
+
+    def note_hint(self) -> None:
+        """Count a hint served on this game (it costs the perfect flag, not points)."""
+        self.hints += 1
+
+    # -- applying (the search's path: no checks) --------------------------------------------
+    def push(self, move: Move) -> None:
+        """Apply a legal move or ``DEAL`` in place, unchecked; ``pop`` reverses it exactly."""
+        src, dst, n = move
+        if src < 0:
+            self._push_deal()
+            return
+        cols = self.cols
+        down = self.down
+        s = cols[src]
+        d = cols[dst]
+        d.extend(s[-n:])
+        del s[-n:]
+        settled_src = None
+        if s:
+            if len(s) == down[src]:
+                down[src] -= 1
+                settled_src = FLIPPED
+            elif s[-1] & RANK_MASK == ACE:  # only a layout can leave a run under other cards
+                settled_src = self._settle(src)
+        settled_dst = None
+        if d[-1] & RANK_MASK == ACE and len(d) - down[dst] >= RUN_LENGTH:
+            settled_dst = self._settle(dst)
+        self._stack.append((src, dst, n, settled_src, settled_dst))
+        self.actions += 1
+
+    def _push_deal(self) -> None:
+        cols = self.cols
+        down = self.down
+        stock = self.stock
+        at = self.dealt
+        for i in range(COLUMNS):
+            cols[i].append(stock[at + i])
+        self.dealt = at + DEAL_SIZE
+        settled: list[tuple[int, Settled]] | None = None
+        for i in range(COLUMNS):
+            c = cols[i]
+            if c[-1] & RANK_MASK == ACE and len(c) - down[i] >= RUN_LENGTH:
+                result = self._settle(i)
+                if result is not None:
+                    settled = settled or []
+                    settled.append((i, result))
+        self._stack.append((-1, -1, 0, tuple(settled) if settled else None, None))
+        self.actions += 1
+
+    def pop(self) -> Move:
+        """Reverse the last push exactly (face-down cards included) and return its move."""
+        record = self._stack[-1]
+        self._reverse(exact=True)
+        self.actions -= 1
+        return record[:3]
+
+    def _reverse(self, *, exact: bool) -> None:
+        src, dst, n, settled_src, settled_dst = self._stack.pop()
+        cols = self.cols
+        if src < 0:
+            if settled_src is not None:
+                for i, result in reversed(settled_src):  # type: ignore[misc]
+                    self._unsettle(i, result, exact)
+            for c in cols:
+                c.pop()
+            self.dealt -= DEAL_SIZE
+            return
+        if settled_dst is not None:
+            self._unsettle(dst, settled_dst, exact)  # type: ignore[arg-type]
+        if settled_src is not None:
+            self._unsettle(src, settled_src, exact)  # type: ignore[arg-type]
+        s = cols[src]
+        d = cols[dst]
+        s.extend(d[-n:])
+        del d[-n:]
+
+    def _settle(self, i: int) -> Settled | None:
+        """Remove completed runs from the end of column ``i``, then turn its last card face
+        up if it is face down. Returns what it did, or None."""
+        c = self.cols[i]
+        down = self.down
+        runs: tuple[int, ...] = ()
+        while len(c) - down[i] >= RUN_LENGTH and _completes_run(c):
+            suit = c[-1] >> 4
+            del c[-RUN_LENGTH:]
+            self.removed.append(suit)
+            runs += (suit,)
+        flipped = bool(c) and len(c) == down[i]
+        if flipped:
+            down[i] -= 1
+        if not runs:
+            return FLIPPED if flipped else None
+        return (runs, flipped)
+
+    def _unsettle(self, i: int, settled: Settled, exact: bool) -> None:
+        runs, flipped = settled
+        if flipped and exact:
+            self.down[i] += 1
+        c = self.cols[i]
+        for suit in reversed(runs):
+            c.extend(run_cards(suit))
+            self.removed.pop()
+
+    def _outcome(self, record: Record, score_before: int) -> Outcome:
+        outcome = Outcome(score_change=self.score - score_before)
+        src, dst, _, settled_src, settled_dst = record
+        if src < 0:
+            columns = list(settled_src or ())  # type: ignore[call-overload]
+        else:
+            columns = [(c, s) for c, s in ((src, settled_src), (dst, settled_dst)) if s is not None]
+        for i, (runs, flipped) in columns:
+            outcome.runs_removed.extend((i, s) for s in runs)
+            if flipped:
+                outcome.turned.append((i, self.cols[i][self.down[i]]))
+        return outcome
+
+    # -- copying and describing -------------------------------------------------------------
+    def copy(self, *, stack: bool = True) -> Board:
+        """An independent copy; with ``stack=False`` it cannot undo what came before."""
+        other = Board.__new__(Board)
+        other.suits = self.suits
+        other.cols = [list(c) for c in self.cols]
+        other.down = list(self.down)
+        other.stock = self.stock  # never mutated: sharing is safe
+        other.dealt = self.dealt
+        other.removed = list(self.removed)
+        other.actions = self.actions
+        other.undos = self.undos
+        other.hints = self.hints
+        other._stack = list(self._stack) if stack else []
+        return other
+
+    def layout(self) -> Layout:
+        """The current position as a Layout (the stock as what is left to deal)."""
+        return Layout(
+            suits=self.suits,
+            columns=tuple(
+                (tuple(c[: self.down[i]]), tuple(c[self.down[i] :])) for i, c in enumerate(self.cols)
+            ),
+            stock=tuple(self.stock[self.dealt :]),
+            removed=tuple(self.removed),
+        )
+
+    def notation(self) -> str:
+        return self.layout().notation()
+
+    def __repr__(self) -> str:
+        return f"Board({self.notation()!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return (
+            self.suits == other.suits
+            and self.cols == other.cols
+            and self.down == other.down
+            and self.stock == other.stock
+            and self.dealt == other.dealt
+            and self.removed == other.removed
+            and (self.actions, self.undos, self.hints) == (other.actions, other.undos, other.hints)
+            and self._stack == other._stack
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+
+def _completes_run(c: list[Card]) -> bool:
+    """Whether the last 13 cards of ``c`` are King down to Ace of one suit."""
+    if c[-1] & RANK_MASK != ACE or c[-RUN_LENGTH] != c[-1] + RUN_LENGTH - 1:
+        return False
+    return all(c[j] == c[j + 1] + 1 for j in range(-RUN_LENGTH, -1))
+
+
+def _check_column(i: object, name: str) -> None:
+    if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < COLUMNS:
+        raise IllegalAction(E.BAD_COLUMN, f"'{name}' must be a column number 0..{COLUMNS - 1}, not {i!r}")
+
+
+def _runs_in(record: Record) -> list[tuple[int, tuple[int, ...]]]:
+    src, dst, _, settled_src, settled_dst = record
+    if src < 0:
+        pairs = list(settled_src or ())  # type: ignore[call-overload]
+    else:
+        pairs = [(src, settled_src), (dst, settled_dst)]
+    return [(i, s[0]) for i, s in pairs if s is not None and s[0]]
