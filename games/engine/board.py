@@ -273,7 +273,7 @@ class Board:
 
     def play(self, move: Move) -> Outcome:
         """Check and apply a move or ``DEAL`` for a player; returns what happened."""
-        if move[0] < 0:
+        if move == DEAL:
             self.check_deal()
         else:
             self.check_move(*move)
