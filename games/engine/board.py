@@ -247,6 +247,8 @@ class Board:
             return move
         _check_column(dst, "to")
         if count is None:
+            if dst == src:
+                raise IllegalAction(E.BAD_COLUMN, "a move needs two different columns")
             count = self.fitting_count(src, dst)
             if count is None:
                 self._check_lift(src, 1)  # an empty source says so precisely
