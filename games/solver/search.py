@@ -1,0 +1,297 @@
+"""The full-information search: a beam search over positions, grouped by deals made.
+
+The search sees every card (face-down ones and the stock order included). It works on its
+own compact copy of the position (columns as tuples of card ints) so that one candidate
+position costs only two new column tuples; the engine is used to read the start and to
+replay every line found (``solve.py``), so a bug here can cost a win, never fake one.
+
+How it searches (one "pass" at beam width ``W``):
+
+* Level by level: every position of the beam is expanded with the pruned move list
+  (``_moves``), each child is scored and checked against a set of 64-bit position hashes
+  (column-order blind) so a position is never expanded twice in one pass.
+* The children are grouped by how many deals have been made, and the best ``W`` of each
+  group (lowest score, ties by generation order) form the next beam. Grouping keeps lines
+  that have just dealt (dealing makes a position look worse for a while) alive next to
+  the lines that have not dealt yet.
+* The score ("chaos") counts what stands between the position and a win: face-down
+  cards, breaks between neighbouring face-up cards (an off-suit placement is a soft break,
+  a rank break a hard one), cards still in the stock; empty columns and removed runs
+  lower it.
+
+Passes run with growing widths (a cheap narrow pass finds most wins) until a win or the
+node budget is spent. Everything is deterministic for a given budget.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Final
+
+COLUMNS: Final = 10
+RUN: Final = 13
+DEAL_MOVE: Final = (-1, -1, 0)
+
+# Heuristic weights (lower score is better).
+W_DOWN: Final = 6  # a face-down card
+W_HARD: Final = 4  # neighbouring face-up cards that do not even fit by rank
+W_SOFT: Final = 2  # fit by rank, wrong suit
+W_EMPTY: Final = 5  # bonus for an empty column
+W_STOCK: Final = 3  # a card still in the stock
+W_RUN: Final = 40  # bonus for a run removed
+
+
+def col_chaos(col: tuple[int, ...], d: int) -> int:
+    n = len(col)
+    if not n:
+        return -W_EMPTY
+    c = d * W_DOWN
+    j = d
+    a = col[j]
+    for j in range(d + 1, n):
+        b = col[j]
+        if b != a - 1:
+            if (b & 15) == (a & 15) - 1:
+                c += W_SOFT
+            else:
+                c += W_HARD
+        a = b
+    return c
+
+
+def settle(col: tuple[int, ...], d: int) -> tuple[tuple[int, ...], int, int]:
+    """Remove completed K..A runs from the end of ``col`` and flip a face-down top card.
+
+    Returns (col, down, runs_removed)."""
+    removed = 0
+    while (
+        len(col) - d >= RUN
+        and col[-1] & 15 == 1
+        and col[-RUN] == col[-1] + RUN - 1
+        and all(col[j] == col[j + 1] + 1 for j in range(-RUN, -1))
+    ):
+        col = col[:-RUN]
+        removed += 1
+    if col and len(col) == d:
+        d -= 1
+    return col, d, removed
+
+
+class Node:
+    """A position in the search tree (materialised only for beam members)."""
+
+    __slots__ = ("cols", "down", "dealt", "chaos", "hashes", "hsum", "score", "removed",
+                 "parent", "move")
+
+    def __init__(self, cols, down, dealt, chaos, hashes, score, removed, parent, move):
+        self.cols = cols
+        self.down = down
+        self.dealt = dealt
+        self.chaos = chaos
+        self.hashes = hashes
+        self.hsum = sum(hashes)
+        self.score = score
+        self.removed = removed
+        self.parent = parent
+        self.move = move
+
+    def line(self) -> list[tuple[int, int, int]]:
+        moves = []
+        node = self
+        while node.parent is not None:
+            moves.append(node.move)
+            node = node.parent
+        moves.reverse()
+        return moves
+
+
+def root_node(cols, down, dealt: int, stock_len: int, removed: int) -> Node:
+    cols = tuple(tuple(c) for c in cols)
+    down = tuple(down)
+    chaos = tuple(col_chaos(c, d) for c, d in zip(cols, down, strict=True))
+    hashes = tuple(hash((d, c)) for c, d in zip(cols, down, strict=True))
+    score = sum(chaos) + W_STOCK * (stock_len - dealt) - W_RUN * removed
+    return Node(cols, down, dealt, chaos, hashes, score, removed, None, None)
+
+
+def moves_of(node: Node, stock_len: int) -> list[tuple[int, int, int]]:
+    """The pruned move list of a position (and the deal when it is allowed).
+
+    Prunings: a same-suit run is split only onto a card of its own suit (the split makes
+    a same-suit join there); at most one move per source into an empty column (they are
+    all alike), only the whole liftable run, and never a whole column into an empty one.
+    """
+    cols = node.cols
+    down = node.down
+    tops = [c[-1] & 15 if c else 0 for c in cols]
+    first_empty = -1
+    for i in range(COLUMNS):
+        if not tops[i]:
+            first_empty = i
+            break
+    out = []
+    for src in range(COLUMNS):
+        c = cols[src]
+        n = len(c)
+        if not n:
+            continue
+        lim = down[src]
+        j = n - 1
+        while j > lim and c[j - 1] == c[j] + 1:
+            j -= 1
+        k = n - j
+        last = c[-1]
+        low = last & 15
+        high = low + k
+        suit = last >> 4
+        for dst in range(COLUMNS):
+            t = tops[dst]
+            if low < t <= high and dst != src:
+                cnt = t - low
+                if cnt < k and (cols[dst][-1] >> 4) != suit:
+                    continue
+                out.append((src, dst, cnt))
+        if first_empty >= 0 and j > 0:
+            out.append((src, first_empty, k))
+    if first_empty < 0 and node.dealt < stock_len:
+        out.append(DEAL_MOVE)
+    return out
+
+
+@dataclass(slots=True)
+class PassResult:
+    node: Node | None
+    nodes: int
+    out_of_budget: bool = False
+    levels: int = 0
+    stats: dict[str, int] = field(default_factory=dict)
+
+
+class Budget:
+    """The node budget (primary, deterministic) and the seconds cap (a safety net)."""
+
+    __slots__ = ("max_nodes", "deadline", "nodes", "timed_out")
+
+    def __init__(self, max_nodes: int, max_seconds: float) -> None:
+        self.max_nodes = max_nodes
+        self.deadline = time.perf_counter() + max_seconds
+        self.nodes = 0
+        self.timed_out = False
+
+    def spent(self) -> bool:
+        if self.nodes >= self.max_nodes:
+            return True
+        if time.perf_counter() >= self.deadline:
+            self.timed_out = True
+            return True
+        return False
+
+
+def beam_pass(root: Node, stock: tuple[int, ...], width: int, budget: Budget) -> Node | None:
+    """One beam pass at ``width`` per deal group; returns a won node or None."""
+    stock_len = len(stock)
+    seen = {root.hsum * 8 + root.dealt // 10}
+    beam = [root]
+    seq = 0
+    while beam:
+        groups: dict[int, list] = {}
+        for node in beam:
+            if budget.spent():
+                return None
+            cols = node.cols
+            down = node.down
+            chaos = node.chaos
+            hashes = node.hashes
+            hsum = node.hsum
+            base = node.score
+            dealt = node.dealt
+            mv = moves_of(node, stock_len)
+            budget.nodes += len(mv)
+            for move in mv:
+                src, dst, cnt = move
+                if src >= 0:
+                    s = cols[src]
+                    dcol = cols[dst]
+                    ns = s[:-cnt]
+                    sd = down[src]
+                    if ns and len(ns) == sd:
+                        sd -= 1
+                    nd = dcol + s[-cnt:]
+                    dd = down[dst]
+                    removed = 0
+                    if nd[-1] & 15 == 1 and len(nd) - dd >= RUN:
+                        nd, dd, removed = settle(nd, dd)
+                    hs = hash((sd, ns))
+                    hd = hash((dd, nd))
+                    key = (hsum - hashes[src] - hashes[dst] + hs + hd) * 8 + dealt // 10
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    cs = col_chaos(ns, sd)
+                    cd = col_chaos(nd, dd)
+                    score = base - chaos[src] - chaos[dst] + cs + cd - W_RUN * removed
+                    change = ((src, ns, sd, cs, hs), (dst, nd, dd, cd, hd))
+                    g = dealt
+                else:
+                    ncols = []
+                    ndown = []
+                    removed = 0
+                    for i in range(COLUMNS):
+                        col = cols[i] + (stock[dealt + i],)
+                        dd = down[i]
+                        if col[-1] & 15 == 1 and len(col) - dd >= RUN:
+                            col, dd, r = settle(col, dd)
+                            removed += r
+                        ncols.append(col)
+                        ndown.append(dd)
+                    nh = [hash((ndown[i], ncols[i])) for i in range(COLUMNS)]
+                    key = sum(nh) * 8 + dealt // 10 + 1
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    nc = [col_chaos(ncols[i], ndown[i]) for i in range(COLUMNS)]
+                    score = sum(nc) + W_STOCK * (stock_len - dealt - COLUMNS) - W_RUN * (
+                        node.removed + removed
+                    )
+                    change = tuple(
+                        (i, ncols[i], ndown[i], nc[i], nh[i]) for i in range(COLUMNS)
+                    )
+                    g = dealt + COLUMNS
+                seq += 1
+                cand = (score, seq, node, move, change, removed, g)
+                if removed and g == stock_len:
+                    child = materialise(cand)
+                    if not any(child.cols):
+                        return child
+                grp = groups.get(g)
+                if grp is None:
+                    groups[g] = [cand]
+                else:
+                    grp.append(cand)
+        beam = []
+        for g in sorted(groups):
+            grp = groups[g]
+            grp.sort(key=_order)
+            for cand in grp[:width]:
+                beam.append(materialise(cand))
+    return None
+
+
+def _order(cand):
+    return (cand[0], cand[1])
+
+
+def materialise(cand) -> Node:
+    score, _, parent, move, change, removed, g = cand
+    cols = list(parent.cols)
+    down = list(parent.down)
+    chaos = list(parent.chaos)
+    hashes = list(parent.hashes)
+    for i, col, d, c, h in change:
+        cols[i] = col
+        down[i] = d
+        chaos[i] = c
+        hashes[i] = h
+    return Node(tuple(cols), tuple(down), g, tuple(chaos), tuple(hashes), score,
+                parent.removed + removed, parent, move)

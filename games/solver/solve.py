@@ -1,0 +1,111 @@
+"""The public entry point: ``solve(layout, max_nodes=..., max_seconds=...)``."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Final, Literal
+
+from games.engine import DEAL, Action, Board, Layout, replay
+
+from .search import Budget, beam_pass, root_node
+
+DEFAULT_MAX_NODES: Final = 2_000_000
+DEFAULT_MAX_SECONDS: Final = 120.0
+# Beam widths (per deal group) of the successive passes; the last one repeats x4 while the
+# node budget lasts.
+WIDTHS: Final = (8, 64, 512)
+
+
+class SolverBug(AssertionError):
+    """A line the search called a win does not replay to a win: never returned."""
+
+
+@dataclass(slots=True)
+class SolveResult:
+    status: Literal["won", "unknown"]
+    line: list[Action] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+    timed_out: bool = False  # the seconds cap stopped the search (result not reproducible)
+    widths: list[int] = field(default_factory=list)  # beam widths tried, in order
+
+    @property
+    def par(self) -> int | None:
+        return len(self.line) if self.status == "won" else None
+
+    @property
+    def won(self) -> bool:
+        return self.status == "won"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "status": self.status,
+            "par": self.par,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 3),
+            "timed_out": self.timed_out,
+            "line": [a.to_json() for a in self.line],
+        }
+
+
+def to_actions(moves: list[tuple[int, int, int]]) -> list[Action]:
+    return [Action("deal") if m == DEAL else Action.move(*m) for m in moves]
+
+
+def verify(layout: Layout, line: list[Action]) -> None:
+    """Replay ``line`` through the engine's checked path; raise SolverBug unless it wins."""
+    try:
+        board = replay(layout, line)
+    except Exception as exc:  # an illegal action is a solver bug, whatever its type
+        raise SolverBug(f"solver line does not replay: {exc}") from exc
+    if not board.won:
+        raise SolverBug("solver line replays but does not win")
+
+
+def solve(
+    layout: Layout,
+    *,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    max_seconds: float = DEFAULT_MAX_SECONDS,
+    widths: tuple[int, ...] = WIDTHS,
+) -> SolveResult:
+    """Search for a winning line of ``layout`` with every card known.
+
+    ``max_nodes`` is the primary, deterministic budget: positions generated (every
+    candidate move counts, duplicates included); the search stops within one position's
+    move list of it. ``max_seconds`` is a safety cap only: when it stops the search first,
+    the result depends on the machine's speed and is no longer reproducible
+    (``timed_out`` says so). A ``won`` result's line has been replayed through
+    ``games.engine.replay`` and wins; ``unknown`` means no win was found in the budget,
+    not that the deal is unwinnable.
+    """
+    t0 = time.perf_counter()
+    board = Board(layout)
+    result = SolveResult("unknown")
+    if board.won:
+        result.status = "won"
+        result.seconds = time.perf_counter() - t0
+        return result
+    root = root_node(board.cols, board.down, board.dealt, len(board.stock), len(board.removed))
+    stock = tuple(board.stock)
+    budget = Budget(max_nodes, max_seconds)
+    schedule = list(widths)
+    i = 0
+    while not budget.spent():
+        width = schedule[i] if i < len(schedule) else schedule[-1] * 4 ** (i - len(schedule) + 1)
+        i += 1
+        result.widths.append(width)
+        node = beam_pass(root, stock, width, budget)
+        if node is not None:
+            line = to_actions(node.line())
+            verify(layout, line)
+            result.status = "won"
+            result.line = line
+            break
+        if width >= 1 << 20:
+            break
+    result.nodes = budget.nodes
+    result.timed_out = budget.timed_out and result.status != "won"
+    result.seconds = time.perf_counter() - t0
+    return result
