@@ -1,0 +1,147 @@
+"""One error shape for the whole API: `{"code": "...", "detail": "human sentence", ...extra}`.
+
+Domain code raises `DomainError` (an instance or a subclass); `exception_handler` renders it, and
+every DRF and Django exception, in that shape. `code` is stable and meant for programs; `detail`
+is for people and may be reworded. Django's own 400/403/404/500 pages, used for paths outside
+DRF, are replaced by the JSON views at the bottom, so the API never answers HTML.
+"""
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404, HttpRequest, JsonResponse
+from rest_framework import exceptions
+from rest_framework.response import Response
+from rest_framework.serializers import as_serializer_error
+from rest_framework.settings import api_settings
+from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
+
+from spider_api.authentication import BEARER_CHALLENGE
+
+# DRF's default codes that we rename; every other DRF code (not_authenticated,
+# permission_denied, not_found, method_not_allowed, unsupported_media_type, throttled, ...) is
+# used as it is.
+_RENAMED_CODES = {"parse_error": "malformed_json", "authentication_failed": "invalid_token"}
+
+
+class DomainError(Exception):
+    """A well-formed request that the domain refuses, answered with `status` and
+    `{"code": code, "detail": detail, **extra}`.
+
+    Raise an instance, or declare a subclass whose class attributes are the defaults:
+
+        raise DomainError("stock_empty", "The stock is empty.", 422)
+
+        class VersionConflict(DomainError):
+            code, detail, status = "version_conflict", "The game has moved on.", 409
+
+        raise VersionConflict(extra={"state": state})
+    """
+
+    code: str = "refused"
+    detail: str = "The request was refused."
+    status: int = 400
+
+    def __init__(
+        self,
+        code: str | None = None,
+        detail: str | None = None,
+        status: int | None = None,
+        extra: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.code = code or self.code
+        self.detail = detail or self.detail
+        self.status = status or self.status
+        self.extra = dict(extra or {})
+        if {"code", "detail"} & self.extra.keys():
+            raise ValueError("`extra` may not override `code` or `detail`.")
+        super().__init__(self.detail)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "detail": self.detail, **self.extra}
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF's EXCEPTION_HANDLER: render `exc` in the API's error shape.
+
+    Returns None for exceptions nobody expected; Django then answers with `server_error` (500).
+    """
+    if isinstance(exc, DomainError):
+        set_rollback()
+        response = Response(exc.as_dict(), status=exc.status)
+        if exc.status == 401:
+            response["WWW-Authenticate"] = BEARER_CHALLENGE
+        return response
+
+    if isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(as_serializer_error(exc))
+    elif isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+
+    # DRF's handler sets WWW-Authenticate and Retry-After and marks the transaction for rollback.
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    response.data = _body(exc)
+    return response
+
+
+def _body(exc: exceptions.APIException) -> dict[str, Any]:
+    if isinstance(exc, exceptions.ValidationError):
+        errors = exc.detail
+        if not isinstance(errors, dict):
+            errors = {api_settings.NON_FIELD_ERRORS_KEY: errors}
+        return {"code": "invalid", "detail": _summary(errors), "errors": errors}
+
+    code = getattr(exc.detail, "code", None) or exc.default_code
+    detail = exc.detail if isinstance(exc.detail, str) else exc.default_detail
+    body: dict[str, Any] = {"code": _RENAMED_CODES.get(code, code), "detail": str(detail)}
+    if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+        body["retry_after"] = exc.wait
+    return body
+
+
+def _summary(errors: dict[str, Any]) -> str:
+    """A sentence naming the first problem: 'Invalid input: password: This field is required.'"""
+    path, message = _first_error(errors)
+    where = "" if path in ("", api_settings.NON_FIELD_ERRORS_KEY) else f"{path}: "
+    return f"Invalid input: {where}{message}"
+
+
+def _first_error(errors: Any, path: str = "") -> tuple[str, str]:
+    if isinstance(errors, dict):
+        for key, value in errors.items():
+            return _first_error(value, f"{path}.{key}" if path else str(key))
+    if isinstance(errors, list):
+        for index, value in enumerate(errors):
+            if value:  # a list of nested serializers has {} for the valid items
+                inner = f"{path}[{index}]" if isinstance(value, dict) else path
+                return _first_error(value, inner)
+    return path, str(errors)
+
+
+# --- Django's handlers for paths outside DRF (handler400/403/404/500 in the root URLconf) ------
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    return JsonResponse({"code": "bad_request", "detail": "The request is malformed."}, status=400)
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    body = {"code": "permission_denied", "detail": "You may not do this."}
+    return JsonResponse(body, status=403)
+
+
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    body = {"code": "not_found", "detail": f"Nothing is at {request.path}. See /api/docs/."}
+    return JsonResponse(body, status=404)
+
+
+def server_error(request: HttpRequest) -> JsonResponse:
+    body = {"code": "server_error", "detail": "Something went wrong on our side; it is logged."}
+    return JsonResponse(body, status=500)

@@ -1,0 +1,21 @@
+"""The root URLconf: the v1 API, its OpenAPI schema and docs, and the admin.
+
+Apps add their API under `api/v1/` here; every path is exact (no trailing-slash redirects).
+"""
+
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+urlpatterns = [
+    path("api/v1/", include("accounts.urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("admin/", admin.site.urls),
+]
+
+# Outside DRF views (unknown paths, crashes) Django answers with these: JSON, never HTML.
+handler400 = "spider_api.errors.bad_request"
+handler403 = "spider_api.errors.permission_denied"
+handler404 = "spider_api.errors.page_not_found"
+handler500 = "spider_api.errors.server_error"
