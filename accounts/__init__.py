@@ -1,0 +1,1 @@
+"""Accounts: the custom user model, registration and Bearer tokens."""

@@ -1,0 +1,141 @@
+"""Accounts endpoints: register, get a token, read your own profile. Each calls one service or
+selector; the serializers only validate input and shape output."""
+
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.models import username_validator
+from accounts.selectors import user_profile
+from accounts.services import token_obtain, user_register
+from spider_api.openapi import BAD_REQUEST, THROTTLED, UNAUTHORIZED, error_response
+
+_CREDENTIALS = OpenApiExample(
+    "Credentials",
+    value={"username": "alice", "password": "correct horse battery"},
+    request_only=True,
+)
+_TOKEN = "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b"
+
+
+class _AuthApi(APIView):
+    """Anyone may call these; a stale token sent along is ignored rather than refused."""
+
+    authentication_classes = ()
+    permission_classes = (AllowAny,)
+    throttle_scope = "auth"
+
+
+class UserRegisterApi(_AuthApi):
+    class InputSerializer(serializers.Serializer):
+        username = serializers.CharField(
+            min_length=3, max_length=30, validators=[username_validator]
+        )
+        password = serializers.CharField(max_length=128, trim_whitespace=False)
+
+    class OutputSerializer(serializers.Serializer):
+        username = serializers.CharField()
+        token = serializers.CharField(help_text="Send as `Authorization: Bearer <token>`.")
+
+    @extend_schema(
+        operation_id="auth_register",
+        tags=["auth"],
+        summary="Create an account",
+        description="Creates a player and returns their API token. Usernames are unique "
+        "regardless of case; passwords must pass the server's password rules.",
+        request=InputSerializer,
+        responses={
+            201: OutputSerializer,
+            400: BAD_REQUEST,
+            409: error_response(
+                "The username exists (in any letter case).",
+                "username_taken",
+                "That username is taken; choose another.",
+            ),
+            429: THROTTLED,
+        },
+        examples=[
+            _CREDENTIALS,
+            OpenApiExample(
+                "Registered",
+                value={"username": "alice", "token": _TOKEN},
+                response_only=True,
+                status_codes=["201"],
+            ),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = user_register(**serializer.validated_data)
+        output = self.OutputSerializer({"username": user.username, "token": user.auth_token.key})
+        return Response(output.data, status=status.HTTP_201_CREATED)
+
+
+class TokenObtainApi(_AuthApi):
+    class InputSerializer(serializers.Serializer):
+        username = serializers.CharField(max_length=150)
+        password = serializers.CharField(max_length=128, trim_whitespace=False)
+
+    class OutputSerializer(serializers.Serializer):
+        token = serializers.CharField(help_text="Send as `Authorization: Bearer <token>`.")
+
+    @extend_schema(
+        operation_id="auth_token",
+        tags=["auth"],
+        summary="Get your API token",
+        description="Returns the player's API token (the same one until it is revoked).",
+        request=InputSerializer,
+        responses={
+            200: OutputSerializer,
+            400: BAD_REQUEST,
+            401: error_response(
+                "The username or the password is wrong.",
+                "invalid_credentials",
+                "Wrong username or password.",
+            ),
+            429: THROTTLED,
+        },
+        examples=[
+            _CREDENTIALS,
+            OpenApiExample(
+                "Token", value={"token": _TOKEN}, response_only=True, status_codes=["200"]
+            ),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        token = token_obtain(**serializer.validated_data)
+        return Response(self.OutputSerializer({"token": token.key}).data)
+
+
+class MeApi(APIView):
+    class OutputSerializer(serializers.Serializer):
+        username = serializers.CharField()
+        date_joined = serializers.DateTimeField()
+        is_staff = serializers.BooleanField()
+
+    @extend_schema(
+        operation_id="me",
+        tags=["auth"],
+        summary="Your profile",
+        responses={200: OutputSerializer, 401: UNAUTHORIZED},
+        examples=[
+            OpenApiExample(
+                "Profile",
+                value={
+                    "username": "alice",
+                    "date_joined": "2026-01-31T09:30:00Z",
+                    "is_staff": False,
+                },
+                response_only=True,
+            )
+        ],
+    )
+    def get(self, request: Request) -> Response:
+        profile = user_profile(user=request.user)
+        return Response(self.OutputSerializer(profile).data)
