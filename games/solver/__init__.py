@@ -10,7 +10,7 @@ Every ``won`` line has been replayed through ``games.engine.replay`` before it i
 returned. Nothing here imports Django or Celery (an import-linter contract enforces it).
 """
 
-from .solve import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS, SolverBug, SolveResult, solve, verify
+from .api import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS, SolverBug, SolveResult, solve, verify
 
 __all__ = [
     "DEFAULT_MAX_NODES",

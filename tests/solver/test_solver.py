@@ -1,0 +1,139 @@
+"""The full-information solver: wins are real (they replay), budgets hold, runs repeat."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import games.solver.api as api
+from games.engine import Action, Layout, deal_layout, replay
+from games.solver import SolverBug, solve
+
+
+def layout(suits: int, cols: dict[int, str], stock: str = "-", removed: str = "-") -> Layout:
+    """A layout from the columns that hold cards: ``{0: "DOWN|UP"}`` or ``{0: "UP"}``."""
+    text = "/".join(
+        (cols[i] if "|" in cols[i] else "|" + cols[i]) if i in cols else "|" for i in range(10)
+    )
+    return Layout.parse(f"{suits} {text} {stock} {removed}")
+
+
+def assert_wins(start: Layout, line: list[Action]) -> None:
+    board = replay(start, line)
+    assert board.won
+
+
+# -- known-winnable deals ------------------------------------------------------------------
+@pytest.mark.parametrize(("suits", "seed"), [(1, 1), (1, 2), (2, 1), (2, 3), (4, 1)])
+def test_known_winnable_deals_are_won_and_replay(suits: int, seed: int) -> None:
+    start = deal_layout(suits, seed)
+    result = solve(start, max_nodes=400_000)
+    assert result.status == "won"
+    assert result.par == len(result.line) > 0
+    assert result.nodes <= 400_000 + 200
+    assert_wins(start, result.line)
+    assert sum(a.kind == "deal" for a in result.line) == 5
+
+
+# -- tiny hand-made layouts, solved exactly -----------------------------------------------
+def test_one_move_win_is_found_exactly() -> None:
+    start = layout(1, {0: "KsQsJsTs9s8s7s6s5s4s3s2s", 1: "As"})
+    result = solve(start, max_nodes=1_000)
+    assert result.status == "won"
+    assert result.line == [Action.move(1, 0, 1)]
+    assert result.par == 1
+
+
+def test_four_move_win_is_found_at_its_shortest() -> None:
+    # The Ace sits on a face-down Two: the Three goes home, the Ace steps aside into the
+    # emptied column, the Two goes home, the Ace follows. No line is shorter than 4.
+    start = layout(1, {0: "KsQsJsTs9s8s7s6s5s4s", 1: "3s", 2: "2s|As"})
+    result = solve(start, max_nodes=10_000)
+    assert result.status == "won"
+    assert result.par == 4
+    assert_wins(start, result.line)
+
+
+# -- unwinnable layouts are never won -----------------------------------------------------
+def test_stuck_layout_with_buried_king_is_unknown() -> None:
+    # Every column holds a card, nothing fits anywhere (Aces take nothing, Kings need an
+    # empty column) and the stock is empty: no legal action at all.
+    cols = {i: "As" for i in range(8)}
+    cols[0] = "Ks|As"
+    cols[8] = "Ks"
+    cols[9] = "Ks"
+    start = layout(1, cols)
+    result = solve(start, max_nodes=10_000)
+    assert result.status == "unknown"
+    assert result.line == []
+    assert result.par is None
+    assert result.nodes <= 10
+
+
+def test_cards_that_cannot_form_a_run_are_never_won() -> None:
+    # King..Two of spades and the Ace of hearts: plenty of moves, never a same-suit run.
+    start = layout(2, {0: "KsQsJsTs9s", 1: "8s7s|6s", 2: "5s4s", 3: "3s", 4: "2s", 5: "Ah"})
+    result = solve(start, max_nodes=100_000)
+    assert result.status == "unknown"
+    assert result.line == []
+
+
+def test_card_count_not_a_multiple_of_13_is_never_won() -> None:
+    # 29 spades: some card can never leave the table in a run of 13. Moves and the deal
+    # are available, so the search really runs before giving up.
+    cols = {0: "KsQsJsTs9s8s7s6s5s4s", 1: "3s"}
+    cols.update({i: "Ks" for i in range(2, 8)})
+    cols.update({8: "Qs", 9: "Qs"})
+    start = layout(1, cols, stock="Qs2sAsJsJsJsJsJsTsTs")
+    result = solve(start, max_nodes=20_000)
+    assert result.status == "unknown"
+    assert result.nodes > 10
+
+
+# -- budgets ------------------------------------------------------------------------------
+@pytest.mark.parametrize("budget", [1, 500, 5_000])
+def test_node_budget_stops_the_search(budget: int) -> None:
+    result = solve(deal_layout(4, 2), max_nodes=budget)
+    assert result.status == "unknown"
+    assert result.nodes <= budget + 200  # one position's move list of slack
+    assert not result.timed_out
+
+
+def test_seconds_cap_is_a_safety_net() -> None:
+    result = solve(deal_layout(4, 2), max_nodes=10**9, max_seconds=0.2)
+    assert result.status == "unknown"
+    assert result.timed_out
+    assert result.seconds < 2
+
+
+# -- determinism --------------------------------------------------------------------------
+def test_same_input_same_line() -> None:
+    start = deal_layout(2, 8)
+    first = solve(start, max_nodes=300_000)
+    second = solve(start, max_nodes=300_000)
+    assert first.status == second.status == "won"
+    assert first.line == second.line
+    assert first.nodes == second.nodes
+
+
+# -- a line that does not replay is never returned ----------------------------------------
+def test_a_line_that_does_not_win_raises(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = api.to_actions
+    monkeypatch.setattr(api, "to_actions", lambda moves: real(moves)[:-1])
+    with pytest.raises(SolverBug):
+        solve(deal_layout(1, 1), max_nodes=200_000)
+
+
+# -- property: any won line replays to a win ------------------------------------------------
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(suits=st.sampled_from([1, 2, 4]), seed=st.integers(min_value=0, max_value=10_000))
+def test_any_won_line_replays_to_a_win(suits: int, seed: int) -> None:
+    start = deal_layout(suits, seed)
+    result = solve(start, max_nodes=30_000)
+    assert result.status in ("won", "unknown")
+    if result.status == "won":
+        assert_wins(start, result.line)
+        assert result.par == len(result.line)
+    else:
+        assert result.line == []
