@@ -2,8 +2,10 @@
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from accounts.models import User
+from games.selectors import player_stats
 
 
 @dataclass(frozen=True)
@@ -13,7 +15,13 @@ class UserProfile:
     username: str
     date_joined: datetime
     is_staff: bool
+    stats: list[dict[str, Any]]
 
 
 def user_profile(*, user: User) -> UserProfile:
-    return UserProfile(username=user.username, date_joined=user.date_joined, is_staff=user.is_staff)
+    return UserProfile(
+        username=user.username,
+        date_joined=user.date_joined,
+        is_staff=user.is_staff,
+        stats=player_stats(player=user),
+    )

@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 from accounts.models import username_validator
 from accounts.selectors import user_profile
 from accounts.services import token_obtain, user_register
+from games.serializers import ModeStatsSerializer
 from spider_api.openapi import BAD_REQUEST, THROTTLED, UNAUTHORIZED, error_response
 
 _CREDENTIALS = OpenApiExample(
@@ -118,6 +119,7 @@ class MeApi(APIView):
         username = serializers.CharField()
         date_joined = serializers.DateTimeField()
         is_staff = serializers.BooleanField()
+        stats = ModeStatsSerializer(many=True, help_text="Per suit mode (1, 2, 4).")
 
     @extend_schema(
         operation_id="me",

@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "accounts",
+    "games",
 ]
 
 MIDDLEWARE = [
@@ -152,6 +153,9 @@ REST_FRAMEWORK = {
         "game_create": env_rate("THROTTLE_RATE_GAME_CREATE", "30/min"),
         "actions": env_rate("THROTTLE_RATE_ACTIONS", "1200/min"),
     },
+    # Proxies in front of the app that append to X-Forwarded-For. With 0 the client address
+    # is REMOTE_ADDR, so a client cannot dodge throttling by sending its own X-Forwarded-For.
+    "NUM_PROXIES": env_int("NUM_PROXIES", 0, minimum=0),
     "EXCEPTION_HANDLER": "spider_api.errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "spider_api.openapi.AutoSchema",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
@@ -184,6 +188,14 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
+CELERY_BEAT_SCHEDULE = {
+    "expire-idle-games": {"task": "games.tasks.expire_idle_games", "schedule": 15 * 60},
+}
+
+# --- Games ---------------------------------------------------------------------------------
+
+# A game with no action for this long ends: lost if it had an action, discarded if not.
+GAME_IDLE_EXPIRY_SECONDS = env_int("GAME_IDLE_EXPIRY_SECONDS", 24 * 3600, minimum=60)
 
 # --- Logging -------------------------------------------------------------------------------
 

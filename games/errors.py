@@ -1,0 +1,41 @@
+"""The game service's errors, in the API's one error shape (spider_api.errors.DomainError)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine import EngineError
+from spider_api.errors import DomainError
+
+
+class GameNotFound(DomainError):
+    code, detail, status = "not_found", "No such game (or it is not yours).", 404
+
+
+class GameOver(DomainError):
+    code, detail, status = "game_over", "The game is over: no further action is possible.", 422
+
+
+class VersionConflict(DomainError):
+    code, status = "version_conflict", 409
+
+    def __init__(self, expected: int, state: dict[str, Any]) -> None:
+        super().__init__(
+            detail=f"The game is at version {state['version']}, not {expected}: "
+            "refresh the state and decide again.",
+            extra={"game": state},
+        )
+
+
+class StaffOnly(DomainError):
+    code, status = "staff_only", 403
+
+
+class IdempotencyKeyReused(DomainError):
+    code, status = "idempotency_key_reused", 422
+    detail = "This Idempotency-Key was already used for a different request."
+
+
+def rule_error(exc: EngineError, status: int = 422) -> DomainError:
+    """An engine refusal as the API says it: the engine's code and sentence, unchanged."""
+    return DomainError(exc.code, exc.detail, status)

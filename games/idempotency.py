@@ -1,0 +1,58 @@
+"""``Idempotency-Key`` for POSTs: a retried request is answered from the first result and
+applied once.
+
+Keys are scoped to the player. The player's row is locked while a keyed request runs, so
+two copies of one request arriving together are answered one after the other: the second
+finds the first's stored answer. Only successful (2xx) answers are stored, in the same
+transaction as the change they describe; a refused request leaves no trace and may be
+retried. The same key with a different body is refused with 422 ``idempotency_key_reused``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Any, Final
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from games.errors import IdempotencyKeyReused
+from games.models import IdempotentRequest
+from spider_api.errors import DomainError
+
+HEADER: Final = "Idempotency-Key"
+MAX_KEY_LENGTH: Final = 255
+
+Answer = tuple[int, dict[str, Any]]
+
+
+def fingerprint(method: str, path: str, body: Any) -> str:
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(f"{method} {path} {canonical}".encode()).hexdigest()
+
+
+def run_idempotent(
+    *, player: Any, key: str | None, request_fingerprint: str, produce: Callable[[], Answer]
+) -> tuple[Answer, bool]:
+    """Run ``produce`` once per (player, key); returns (answer, replayed)."""
+    if key is None:
+        return produce(), False
+    if not key or len(key) > MAX_KEY_LENGTH:
+        raise DomainError(
+            "bad_idempotency_key", f"{HEADER} must be 1 to {MAX_KEY_LENGTH} characters.", 400
+        )
+    with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(pk=player.pk).first()
+        stored = IdempotentRequest.objects.filter(player=player, key=key).first()
+        if stored is not None:
+            if stored.fingerprint != request_fingerprint:
+                raise IdempotencyKeyReused()
+            return (stored.status, stored.body), True
+        status, body = produce()
+        if 200 <= status < 300:
+            IdempotentRequest.objects.create(
+                player=player, key=key, fingerprint=request_fingerprint, status=status, body=body
+            )
+        return (status, body), False

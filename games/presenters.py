@@ -1,0 +1,107 @@
+"""The JSON shapes the API answers with, built as plain dicts on the hot path.
+
+serializers.py declares the same shapes for the OpenAPI schema; a test checks that real
+responses match the schema.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from games.engine import Board, Outcome, load, public_view
+from games.models import Action, Game
+
+
+def iso(value: datetime | None) -> str | None:
+    return value.isoformat().replace("+00:00", "Z") if value else None
+
+
+def elapsed_ms(game: Game, now: datetime | None = None) -> int:
+    """Server-measured time: from the first action to the end (or to now while it runs)."""
+    if game.elapsed_ms is not None:
+        return game.elapsed_ms
+    if game.started_at is None:
+        return 0
+    return int(((now or timezone.now()) - game.started_at).total_seconds() * 1000)
+
+
+def game_state(game: Game, board: Board | None = None) -> dict[str, Any]:
+    """The authoritative state a client sees: never a face-down card, the stock order or,
+    while the game runs, the seed."""
+    board = board if board is not None else load(game.snapshot)
+    view = public_view(board)
+    state: dict[str, Any] = {
+        "id": str(game.id),
+        "suits": game.suits,
+        "kind": game.kind,
+        "status": game.status,
+        "end_reason": game.end_reason or None,
+        "score": view["score"],
+        "actions": view["actions"],
+        "version": game.version,
+        "undos": view["undos"],
+        "hints": view["hints"],
+        "runs_removed": view["runs_removed"],
+        "removed_suits": view["removed_suits"],
+        "deals_left": view["deals_left"],
+        "columns": view["columns"],
+        "stuck": view["stuck"] and not game.over,
+        "perfect": view["perfect"],
+        "can_undo": view["can_undo"] and not game.over,
+        "ranked": game.ranked,
+        "replay_of": str(game.replay_of_id) if game.replay_of_id else None,
+        "created_at": iso(game.created_at),
+        "started_at": iso(game.started_at),
+        "finished_at": iso(game.finished_at),
+        "elapsed_ms": elapsed_ms(game),
+        "daily": None,
+        "deal": deal_info(game),
+    }
+    return state
+
+
+def deal_info(game: Game) -> dict[str, Any] | None:
+    """The deal's identity, revealed only once the game is over (so it can be replayed)."""
+    if not game.over:
+        return None
+    deal = game.deal
+    info: dict[str, Any] = {
+        "suits": deal.suits,
+        "seed": str(deal.seed) if deal.seed is not None else None,
+        "deal_version": deal.deal_version,
+        "vetted": deal.vetted,
+        "layout": deal.layout_notation or None,
+    }
+    return info
+
+
+def outcome_json(action: dict[str, Any], outcome: Outcome) -> dict[str, Any]:
+    return {"action": action, **outcome.to_json()}
+
+
+def action_json(entry: Action) -> dict[str, Any]:
+    item: dict[str, Any] = {"seq": entry.seq, "type": entry.kind}
+    if entry.kind == Action.Kind.MOVE:
+        item.update({"from": entry.src, "to": entry.dst, "count": entry.count})
+    item["at"] = iso(entry.created_at)
+    return item
+
+
+def game_summary(game: Game) -> dict[str, Any]:
+    return {
+        "id": str(game.id),
+        "suits": game.suits,
+        "kind": game.kind,
+        "status": game.status,
+        "end_reason": game.end_reason or None,
+        "score": game.score,
+        "actions": game.actions,
+        "runs_removed": game.runs_removed,
+        "perfect": game.perfect,
+        "created_at": iso(game.created_at),
+        "finished_at": iso(game.finished_at),
+        "elapsed_ms": elapsed_ms(game),
+    }

@@ -1,0 +1,91 @@
+"""Read-side queries for games and statistics."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import QuerySet
+
+from games.errors import GameNotFound
+from games.models import Action, Game, PlayerStats
+from games.presenters import elapsed_ms, iso
+from spider_api.errors import DomainError
+
+User = get_user_model()
+
+BEST_WINS = 5
+
+
+def game_get_readable(*, viewer: Any, game_id: Any) -> Game:
+    """A game ``viewer`` may read: their own at any time, anyone's once it is over.
+    Anything else is indistinguishable from a game that does not exist (404)."""
+    game = Game.objects.select_related("deal").filter(pk=game_id).first()
+    if game is None:
+        raise GameNotFound()
+    owner = viewer is not None and viewer.is_authenticated and game.player_id == viewer.pk
+    if not owner and not game.over:
+        raise GameNotFound()
+    return game
+
+
+def games_of_player(*, player: Any, status: str | None = None) -> QuerySet[Game]:
+    games = Game.objects.filter(player=player).order_by("-created_at")
+    if status:
+        games = games.filter(status=status)
+    return games.defer("snapshot")
+
+
+def game_log(*, game: Game) -> QuerySet[Action]:
+    return Action.objects.filter(game=game).order_by("seq")
+
+
+def player_stats(*, player: Any) -> list[dict[str, Any]]:
+    """Statistics per suit mode (1, 2, 4), including the five best wins."""
+    rows = {row.suits: row for row in PlayerStats.objects.filter(player=player)}
+    result = []
+    for suits in (1, 2, 4):
+        row = rows.get(suits) or PlayerStats(player=player, suits=suits)
+        best = (
+            Game.objects.filter(
+                player=player, suits=suits, status=Game.Status.WON, staff_made=False
+            )
+            .order_by("-score", "elapsed_ms", "finished_at")
+            .only("id", "score", "actions", "elapsed_ms", "finished_at", "perfect", "started_at")[
+                :BEST_WINS
+            ]
+        )
+        result.append(
+            {
+                "suits": suits,
+                "played": row.played,
+                "wins": row.wins,
+                "win_rate": row.win_rate,
+                "current_win_streak": row.current_win_streak,
+                "best_win_streak": row.best_win_streak,
+                "current_loss_streak": row.current_loss_streak,
+                "worst_loss_streak": row.worst_loss_streak,
+                "fastest_win_ms": row.fastest_win_ms,
+                "fewest_actions_win": row.fewest_actions_win,
+                "best_score": row.best_score,
+                "best_wins": [
+                    {
+                        "game": str(g.id),
+                        "score": g.score,
+                        "actions": g.actions,
+                        "elapsed_ms": elapsed_ms(g),
+                        "finished_at": iso(g.finished_at),
+                        "perfect": g.perfect,
+                    }
+                    for g in best
+                ],
+            }
+        )
+    return result
+
+
+def player_by_username(*, username: str) -> Any:
+    user = User.objects.filter(username=username, is_active=True).first()
+    if user is None:
+        raise DomainError("not_found", f"No player named {username!r}.", 404)
+    return user

@@ -1,0 +1,252 @@
+"""Request validation and the documented shapes of game responses.
+
+Responses are built as plain dicts by presenters.py (cheap on the hot path); the output
+serializers here describe those dicts for the OpenAPI schema, and a test checks that real
+responses match them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from games.engine import MAX_SEED
+from games.engine.layout import COLUMNS
+
+MAX_COUNT = 104
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """An integer that must arrive as a JSON integer: ``"3"``, ``3.0`` and ``true`` are refused."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class SeedField(serializers.Field):
+    """A 64-bit unsigned seed, as a JSON integer or a string of digits (JavaScript clients
+    cannot hold every 64-bit integer exactly)."""
+
+    default_error_messages = {"invalid": "A seed is an integer in 0..18446744073709551615."}
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, str) and data.isdigit():
+            data = int(data)
+        if isinstance(data, bool) or not isinstance(data, int) or not 0 <= data <= MAX_SEED:
+            self.fail("invalid")
+        return data
+
+    def to_representation(self, value: int) -> str:
+        return str(value)
+
+
+# -- requests ---------------------------------------------------------------------------------
+class GameCreateSerializer(serializers.Serializer):
+    suits = serializers.ChoiceField(choices=[1, 2, 4], required=False, help_text="1, 2 or 4.")
+    replay_of = serializers.UUIDField(
+        required=False, help_text="Deal the deal of this game (yours, or any finished game) again."
+    )
+    seed = SeedField(required=False, help_text="Staff only: any 64-bit seed, vetted or not.")
+    layout = serializers.JSONField(
+        required=False,
+        help_text='Staff only: {"columns": [{"down": [...], "up": [...]} x10], "stock": [...]}.',
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        given = [k for k in ("replay_of", "seed", "layout") if k in attrs]
+        if len(given) > 1:
+            raise serializers.ValidationError(
+                f"Give at most one of replay_of, seed, layout (got {given})."
+            )
+        if "replay_of" not in attrs and "suits" not in attrs:
+            raise serializers.ValidationError({"suits": ["This field is required."]})
+        return attrs
+
+
+class ActionInputSerializer(serializers.Serializer):
+    type = serializers.ChoiceField(choices=["move", "deal", "undo"])
+    from_ = StrictIntegerField(
+        min_value=0, max_value=COLUMNS - 1, required=False, help_text="Move: the source column."
+    )
+    to = StrictIntegerField(
+        min_value=0,
+        max_value=COLUMNS - 1,
+        required=False,
+        allow_null=True,
+        help_text="Move: the destination column; omit it and the server picks (one-tap).",
+    )
+    count = StrictIntegerField(
+        min_value=1,
+        max_value=MAX_COUNT,
+        required=False,
+        allow_null=True,
+        help_text="Move: how many cards; omit it for the longest movable run that fits.",
+    )
+    version = StrictIntegerField(
+        min_value=0,
+        required=False,
+        help_text="Apply only if the game is at this version, else 409 `version_conflict`.",
+    )
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        fields["from"] = fields.pop("from_")  # `from` is a Python keyword
+        return fields
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["type"] == "move" and attrs.get("from") is None:
+            raise serializers.ValidationError({"from": ["A move needs a source column."]})
+        if attrs["type"] != "move" and any(
+            attrs.get(k) is not None for k in ("from", "to", "count")
+        ):
+            raise serializers.ValidationError(f"A {attrs['type']} takes no from, to or count.")
+        return attrs
+
+
+# -- responses (documentation of presenters.py) ---------------------------------------------
+class ColumnSerializer(serializers.Serializer):
+    hidden = serializers.IntegerField(help_text="Face-down cards: only their number is shown.")
+    cards = serializers.ListField(
+        child=serializers.CharField(), help_text="Face-up cards bottom to top, e.g. `Ks`, `Th`."
+    )
+
+
+class DealInfoSerializer(serializers.Serializer):
+    suits = serializers.IntegerField()
+    seed = serializers.CharField(allow_null=True, help_text="Decimal string (64-bit).")
+    deal_version = serializers.IntegerField()
+    vetted = serializers.BooleanField()
+    layout = serializers.CharField(
+        allow_null=True, help_text="One-line notation of a staff layout."
+    )
+
+
+class GameStateSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    suits = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=["casual", "daily"])
+    status = serializers.ChoiceField(choices=["in_progress", "won", "lost"])
+    end_reason = serializers.ChoiceField(
+        choices=["won", "resigned", "abandoned", "expired"], allow_null=True
+    )
+    score = serializers.IntegerField(help_text="max(0, 500 - actions + 100 * runs_removed).")
+    actions = serializers.IntegerField(help_text="Moves, deals and undos taken.")
+    version = serializers.IntegerField(help_text="Log entries applied; send it back as `version`.")
+    undos = serializers.IntegerField()
+    hints = serializers.IntegerField()
+    runs_removed = serializers.IntegerField()
+    removed_suits = serializers.ListField(child=serializers.CharField())
+    deals_left = serializers.IntegerField()
+    columns = ColumnSerializer(many=True)
+    stuck = serializers.BooleanField(help_text="No legal move and no legal deal (undo may help).")
+    perfect = serializers.BooleanField(help_text="Won with no undo and no hint.")
+    can_undo = serializers.BooleanField()
+    ranked = serializers.BooleanField(help_text="Eligible for the public leaderboard.")
+    replay_of = serializers.UUIDField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True, help_text="The first action.")
+    finished_at = serializers.DateTimeField(allow_null=True)
+    elapsed_ms = serializers.IntegerField(help_text="Server-measured, from the first action.")
+    daily = serializers.DateField(allow_null=True)
+    deal = DealInfoSerializer(allow_null=True, help_text="Revealed once the game is over.")
+
+
+class TurnedSerializer(serializers.Serializer):
+    column = serializers.IntegerField()
+    card = serializers.CharField()
+
+
+class RunSerializer(serializers.Serializer):
+    column = serializers.IntegerField()
+    suit = serializers.CharField()
+
+
+class AppliedActionSerializer(serializers.Serializer):
+    type = serializers.ChoiceField(choices=["move", "deal", "undo"])
+    from_ = serializers.IntegerField(required=False)
+    to = serializers.IntegerField(required=False)
+    count = serializers.IntegerField(required=False)
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        fields["from"] = fields.pop("from_")
+        return fields
+
+
+class OutcomeSerializer(serializers.Serializer):
+    action = AppliedActionSerializer(help_text="The action as applied (a move fully resolved).")
+    turned = TurnedSerializer(many=True, help_text="Cards turned face up.")
+    runs_removed = RunSerializer(many=True)
+    runs_restored = RunSerializer(many=True, help_text="Runs an undo put back.")
+    score_change = serializers.IntegerField()
+
+
+class ActedGameStateSerializer(GameStateSerializer):
+    outcome = OutcomeSerializer()
+
+
+class GameSummarySerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    suits = serializers.IntegerField()
+    kind = serializers.CharField()
+    status = serializers.CharField()
+    end_reason = serializers.CharField(allow_null=True)
+    score = serializers.IntegerField()
+    actions = serializers.IntegerField()
+    runs_removed = serializers.IntegerField()
+    perfect = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    elapsed_ms = serializers.IntegerField()
+
+
+class LogEntrySerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = serializers.ChoiceField(choices=["move", "deal", "undo", "hint"])
+    from_ = serializers.IntegerField(required=False)
+    to = serializers.IntegerField(required=False)
+    count = serializers.IntegerField(required=False)
+    at = serializers.DateTimeField()
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        fields["from"] = fields.pop("from_")
+        return fields
+
+
+class GameLogSerializer(serializers.Serializer):
+    game = serializers.UUIDField()
+    deal = DealInfoSerializer(allow_null=True, help_text="Revealed once the game is over.")
+    actions = LogEntrySerializer(many=True)
+
+
+class BestWinSerializer(serializers.Serializer):
+    game = serializers.UUIDField()
+    score = serializers.IntegerField()
+    actions = serializers.IntegerField()
+    elapsed_ms = serializers.IntegerField()
+    finished_at = serializers.DateTimeField()
+    perfect = serializers.BooleanField()
+
+
+class ModeStatsSerializer(serializers.Serializer):
+    suits = serializers.IntegerField()
+    played = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    win_rate = serializers.FloatField()
+    current_win_streak = serializers.IntegerField()
+    best_win_streak = serializers.IntegerField()
+    current_loss_streak = serializers.IntegerField()
+    worst_loss_streak = serializers.IntegerField()
+    fastest_win_ms = serializers.IntegerField(allow_null=True)
+    fewest_actions_win = serializers.IntegerField(allow_null=True)
+    best_score = serializers.IntegerField(allow_null=True)
+    best_wins = BestWinSerializer(many=True)
+
+
+class PlayerPublicSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    stats = ModeStatsSerializer(many=True)

@@ -1,0 +1,247 @@
+"""The only code that changes games. Each function is one transaction.
+
+Writes to one game are serialised by a row lock (``SELECT ... FOR UPDATE``) on the Game,
+then checked against the rules by the engine, then written as the new snapshot plus one
+``Action`` row in the same transaction: the snapshot and the log cannot disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from games import stats
+from games.deals import deal_for_new_game, deal_from_layout, deal_from_seed
+from games.engine import DEAL, Board, IllegalAction, Layout, LayoutError, Outcome, dump, load
+from games.errors import GameNotFound, GameOver, StaffOnly, VersionConflict, rule_error
+from games.models import Action, Game
+from games.presenters import game_state
+
+User = get_user_model()
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRequest:
+    """A player's action as the API received it (already type-checked)."""
+
+    type: str  # "move" | "deal" | "undo"
+    src: int | None = None
+    dst: int | None = None
+    count: int | None = None
+
+
+@dataclass(slots=True)
+class ActResult:
+    game: Game
+    board: Board
+    outcome: Outcome
+    applied: dict[str, Any]  # the action as logged (a move resolved to from/to/count)
+
+
+# -- creating -------------------------------------------------------------------------------
+@transaction.atomic
+def game_create(
+    *,
+    player: Any,
+    suits: int | None = None,
+    replay_of: str | None = None,
+    seed: int | None = None,
+    layout: dict[str, Any] | None = None,
+) -> Game:
+    """Start a casual game: a new deal of ``suits``, the deal of game ``replay_of`` again,
+    or (staff only) a chosen ``seed`` or ``layout``.
+
+    The player's casual game in progress, if any, ends first: lost as abandoned if it has an
+    action, simply discarded if not. The player row lock serialises two creations at once.
+    """
+    User.objects.select_for_update().filter(pk=player.pk).first()
+    staff_made = seed is not None or layout is not None
+    if staff_made and not player.is_staff:
+        raise StaffOnly(detail="Only staff may choose a seed or a layout.")
+
+    source_game: Game | None = None
+    if replay_of is not None:
+        source_game = _readable_game(player, replay_of)
+        deal = source_game.deal
+    elif layout is not None:
+        try:
+            deal = deal_from_layout(layout=Layout.from_json(suits or 0, layout))
+        except LayoutError as exc:
+            raise rule_error(exc, status=400) from None
+    elif seed is not None:
+        assert suits is not None
+        deal = deal_from_seed(suits=suits, seed=seed)
+    else:
+        assert suits is not None
+        deal = deal_for_new_game(suits=suits)
+
+    _end_casual_game_in_progress(player, timezone.now())
+    board = Board(deal.layout())
+    seen_before = replay_of is not None or Game.objects.filter(player=player, deal=deal).exists()
+    game = Game(
+        player=player,
+        deal=deal,
+        suits=deal.suits,
+        kind=Game.Kind.CASUAL,
+        replay_of=source_game,
+        staff_made=staff_made or deal.staff_made,
+        ranked=deal.vetted and not staff_made and not deal.staff_made and not seen_before,
+    )
+    _store(game, board)
+    game.save(force_insert=True)
+    return game
+
+
+def _end_casual_game_in_progress(player: Any, now: datetime) -> None:
+    current = (
+        Game.objects.select_for_update()
+        .filter(player=player, kind=Game.Kind.CASUAL, status=Game.Status.IN_PROGRESS)
+        .first()
+    )
+    if current is None:
+        return
+    if current.actions == 0:
+        current.delete()  # no action taken: simply discarded
+    else:
+        _finish(current, Game.Status.LOST, Game.EndReason.ABANDONED, now)
+        current.save()
+
+
+# -- playing --------------------------------------------------------------------------------
+@transaction.atomic
+def game_act(
+    *, player: Any, game_id: str, action: ActionRequest, expected_version: int | None = None
+) -> ActResult:
+    """Apply one move, deal or undo. A refused action raises and changes nothing."""
+    game = _locked_own_game(player, game_id)
+    if expected_version is not None and expected_version != game.version:
+        raise VersionConflict(expected_version, game_state(game))
+    if game.over:
+        raise GameOver()
+    board = load(game.snapshot)
+    try:
+        if action.type == "undo":
+            outcome = board.undo()
+            applied: dict[str, Any] = {"type": "undo"}
+        elif action.type == "deal":
+            outcome = board.play(DEAL)
+            applied = {"type": "deal"}
+        else:
+            assert action.src is not None
+            move = board.resolve_move(action.src, action.dst, action.count)
+            outcome = board.play(move)
+            applied = {"type": "move", "from": move[0], "to": move[1], "count": move[2]}
+    except IllegalAction as exc:
+        raise rule_error(exc) from None
+
+    now = timezone.now()
+    game.version += 1
+    Action.objects.create(
+        game=game,
+        seq=game.version,
+        kind=applied["type"],
+        src=applied.get("from"),
+        dst=applied.get("to"),
+        count=applied.get("count"),
+        created_at=now,
+    )
+    if game.started_at is None:
+        game.started_at = now  # the clock starts at the first action
+    game.last_action_at = now
+    _store(game, board)
+    if board.won:
+        _finish(game, Game.Status.WON, Game.EndReason.WON, now)
+    game.save()
+    return ActResult(game=game, board=board, outcome=outcome, applied=applied)
+
+
+@transaction.atomic
+def game_resign(*, player: Any, game_id: str) -> Game:
+    game = _locked_own_game(player, game_id)
+    if game.over:
+        raise GameOver()
+    _finish(game, Game.Status.LOST, Game.EndReason.RESIGNED, timezone.now())
+    game.save()
+    return game
+
+
+def games_expire_idle(*, idle: timedelta, now: datetime | None = None, batch: int = 500) -> int:
+    """End every game idle for longer than ``idle``: lost if it had an action, discarded if
+    not. Each game is its own short transaction, so this is safe next to live play and to
+    run twice or from two workers at once (SKIP LOCKED). Returns how many games ended."""
+    now = now or timezone.now()
+    cutoff = now - idle
+    ended = 0
+    while True:
+        with transaction.atomic():
+            stale = list(
+                Game.objects.select_for_update(skip_locked=True)
+                .filter(status=Game.Status.IN_PROGRESS, created_at__lt=cutoff)
+                .exclude(last_action_at__gte=cutoff)
+                .order_by("created_at")[:batch]
+            )
+            for game in stale:
+                if game.actions == 0:
+                    game.delete()
+                else:
+                    _finish(game, Game.Status.LOST, Game.EndReason.EXPIRED, now)
+                    game.save()
+            ended += len(stale)
+        if len(stale) < batch:
+            return ended
+
+
+# -- shared steps ---------------------------------------------------------------------------
+def _store(game: Game, board: Board) -> None:
+    """Copy the board into the row: the snapshot and the counters queries use."""
+    game.snapshot = dump(board)
+    game.actions = board.actions
+    game.undos = board.undos
+    game.hints = board.hints
+    game.runs_removed = board.runs_removed
+    game.score = board.score
+    game.perfect = board.perfect
+
+
+def _finish(game: Game, status: str, reason: str, now: datetime) -> None:
+    game.status = status
+    game.end_reason = reason
+    game.finished_at = now
+    game.elapsed_ms = int((now - game.started_at).total_seconds() * 1000) if game.started_at else 0
+    if not game.staff_made:
+        stats.record_game_end(game)
+
+
+def _locked_own_game(player: Any, game_id: str) -> Game:
+    game = (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("deal")
+        .filter(pk=game_id, player=player)
+        .first()
+    )
+    if game is None:
+        raise GameNotFound()
+    return game
+
+
+def _readable_game(player: Any, game_id: str) -> Game:
+    """A game the player may read: their own, or anyone's once it is over."""
+    game = Game.objects.select_related("deal").filter(pk=game_id).first()
+    if game is None or (game.player_id != player.pk and not game.over):
+        raise GameNotFound()
+    return game
+
+
+__all__ = [
+    "ActResult",
+    "ActionRequest",
+    "game_act",
+    "game_create",
+    "game_resign",
+    "games_expire_idle",
+]

@@ -1,0 +1,13 @@
+from django.urls import path
+
+from games.views import GameActionsApi, GameDetailApi, GameResignApi, GamesApi, PlayerApi
+
+app_name = "games"
+
+urlpatterns = [
+    path("games", GamesApi.as_view(), name="games"),
+    path("games/<uuid:game_id>", GameDetailApi.as_view(), name="game"),
+    path("games/<uuid:game_id>/actions", GameActionsApi.as_view(), name="actions"),
+    path("games/<uuid:game_id>/resign", GameResignApi.as_view(), name="resign"),
+    path("players/<str:username>", PlayerApi.as_view(), name="player"),
+]
