@@ -55,7 +55,18 @@ class Outcome:
 class Board:
     """A Spider game in progress: the position, its counters and its undo stack."""
 
-    __slots__ = ("suits", "cols", "down", "stock", "dealt", "removed", "actions", "undos", "hints", "_stack")
+    __slots__ = (
+        "suits",
+        "cols",
+        "down",
+        "stock",
+        "dealt",
+        "removed",
+        "actions",
+        "undos",
+        "hints",
+        "_stack",
+    )
 
     def __init__(self, layout: Layout) -> None:
         self.suits = layout.suits
@@ -200,13 +211,17 @@ class Board:
         _check_column(src, "from")
         c = self.cols[src]
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise IllegalAction(E.BAD_COUNT, f"count must be a whole number of at least 1, not {count!r}")
+            raise IllegalAction(
+                E.BAD_COUNT, f"count must be a whole number of at least 1, not {count!r}"
+            )
         if not c:
             raise IllegalAction(E.BAD_COUNT, f"column {src} is empty: there is nothing to move")
         if count > len(c):
             raise IllegalAction(E.BAD_COUNT, f"column {src} holds only {len(c)} cards, not {count}")
         if count > len(c) - self.down[src]:
-            raise IllegalAction(E.FACE_DOWN, f"column {src} has only {len(c) - self.down[src]} face-up cards")
+            raise IllegalAction(
+                E.FACE_DOWN, f"column {src} has only {len(c) - self.down[src]} face-up cards"
+            )
         if count > self.tail_run(src):
             raise IllegalAction(
                 E.NOT_A_RUN,
@@ -243,7 +258,9 @@ class Board:
         if dst is None:
             move = choose_destination(self, src, count)
             if move is None:
-                raise IllegalAction(E.NO_DESTINATION, f"no column can take a card from column {src}")
+                raise IllegalAction(
+                    E.NO_DESTINATION, f"no column can take a card from column {src}"
+                )
             return move
         _check_column(dst, "to")
         if count is None:
@@ -451,7 +468,8 @@ class Board:
         return Layout(
             suits=self.suits,
             columns=tuple(
-                (tuple(c[: self.down[i]]), tuple(c[self.down[i] :])) for i, c in enumerate(self.cols)
+                (tuple(c[: self.down[i]]), tuple(c[self.down[i] :]))
+                for i, c in enumerate(self.cols)
             ),
             stock=tuple(self.stock[self.dealt :]),
             removed=tuple(self.removed),
@@ -489,13 +507,16 @@ def _completes_run(c: list[Card]) -> bool:
 
 def _check_column(i: object, name: str) -> None:
     if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < COLUMNS:
-        raise IllegalAction(E.BAD_COLUMN, f"'{name}' must be a column number 0..{COLUMNS - 1}, not {i!r}")
+        raise IllegalAction(
+            E.BAD_COLUMN, f"'{name}' must be a column number 0..{COLUMNS - 1}, not {i!r}"
+        )
 
 
 def _runs_in(record: Record) -> list[tuple[int, tuple[int, ...]]]:
     src, dst, _, settled_src, settled_dst = record
-    if src < 0:
-        pairs = list(settled_src or ())  # type: ignore[call-overload]
-    else:
-        pairs = [(src, settled_src), (dst, settled_dst)]
+    pairs = (
+        list(settled_src or ())  # type: ignore[call-overload]
+        if src < 0
+        else [(src, settled_src), (dst, settled_dst)]
+    )
     return [(i, s[0]) for i, s in pairs if s is not None and s[0]]

@@ -58,7 +58,9 @@ def parse_card(text: str) -> Card:
     try:
         return _PARSE[text]
     except (KeyError, TypeError):
-        raise LayoutError("bad_card", f"{text!r} is not a card: use rank A23456789TJQK + suit shdc") from None
+        raise LayoutError(
+            "bad_card", f"{text!r} is not a card: use rank A23456789TJQK + suit shdc"
+        ) from None
 
 
 def format_cards(cards: list[Card] | tuple[Card, ...]) -> str:

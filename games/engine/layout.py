@@ -64,22 +64,32 @@ class Layout:
         """Raise LayoutError unless this layout can be played under the rules."""
         mode = mode_suits(self.suits)
         if len(self.columns) != COLUMNS:
-            raise LayoutError(BAD_LAYOUT, f"a layout has exactly {COLUMNS} columns, not {len(self.columns)}")
+            raise LayoutError(
+                BAD_LAYOUT, f"a layout has exactly {COLUMNS} columns, not {len(self.columns)}"
+            )
         for i, (down, up) in enumerate(self.columns):
             if down and not up:
-                raise LayoutError(BAD_LAYOUT, f"column {i} has face-down cards but no face-up card on top")
+                raise LayoutError(
+                    BAD_LAYOUT, f"column {i} has face-down cards but no face-up card on top"
+                )
         if len(self.stock) % DEAL_SIZE:
-            raise LayoutError(BAD_LAYOUT, f"the stock must be a multiple of {DEAL_SIZE} cards long, not {len(self.stock)}")
+            raise LayoutError(
+                BAD_LAYOUT,
+                f"the stock must be a multiple of {DEAL_SIZE} cards long, not {len(self.stock)}",
+            )
         for suit in self.removed:
             if suit not in mode:
-                raise LayoutError(BAD_LAYOUT, f"a removed run of suit {suit} is not in a {self.suits}-suit game")
+                raise LayoutError(
+                    BAD_LAYOUT, f"a removed run of suit {suit} is not in a {self.suits}-suit game"
+                )
         used = Counter(self.all_cards())
         allowed = copies_allowed(self.suits)
         for card, n in used.items():
-            if n > allowed.get(card, 0):
+            most = allowed.get(card, 0)
+            if n > most:
                 raise LayoutError(
                     BAD_LAYOUT,
-                    f"{format_card(card)} appears {n} times; a {self.suits}-suit game has {allowed.get(card, 0)}",
+                    f"{format_card(card)} appears {n} times; a {self.suits}-suit game has {most}",
                 )
 
     def all_cards(self) -> list[Card]:
@@ -107,7 +117,10 @@ class Layout:
         """Parse the one-line notation; raises LayoutError on anything malformed."""
         fields = text.split()
         if len(fields) != 4:
-            raise LayoutError(BAD_LAYOUT, "notation is '<suits> <ten columns joined by /> <stock or -> <removed or ->'")
+            raise LayoutError(
+                BAD_LAYOUT,
+                "notation is '<suits> <ten columns joined by /> <stock or -> <removed or ->'",
+            )
         suits_text, cols_text, stock_text, removed_text = fields
         if suits_text not in ("1", "2", "4"):
             raise LayoutError("bad_suits", f"suits must be 1, 2 or 4, not {suits_text!r}")
@@ -115,7 +128,9 @@ class Layout:
         for col in cols_text.split("/"):
             down, bar, up = col.partition("|")
             if not bar:
-                raise LayoutError(BAD_LAYOUT, f"column {col!r} needs a '|' between face-down and face-up cards")
+                raise LayoutError(
+                    BAD_LAYOUT, f"column {col!r} needs a '|' between face-down and face-up cards"
+                )
             columns.append((tuple(parse_cards(down)), tuple(parse_cards(up))))
         stock = () if stock_text == "-" else tuple(parse_cards(stock_text))
         removed = () if removed_text == "-" else tuple(_parse_suit(ch) for ch in removed_text)
@@ -139,8 +154,15 @@ class Layout:
         columns = []
         for i, col in enumerate(data["columns"]):
             if not isinstance(col, dict):
-                raise LayoutError(BAD_LAYOUT, f"column {i} must be an object with 'down' and 'up' lists")
-            columns.append((_card_list(col.get("down", []), f"column {i} down"), _card_list(col.get("up", []), f"column {i} up")))
+                raise LayoutError(
+                    BAD_LAYOUT, f"column {i} must be an object with 'down' and 'up' lists"
+                )
+            columns.append(
+                (
+                    _card_list(col.get("down", []), f"column {i} down"),
+                    _card_list(col.get("up", []), f"column {i} up"),
+                )
+            )
         stock = _card_list(data.get("stock", []), "stock")
         return cls(suits, tuple(columns), stock)
 
