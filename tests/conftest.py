@@ -1,0 +1,92 @@
+"""Fixtures for the whole suite.
+
+- `api_client`: a DRF APIClient sending JSON, no credentials.
+- `make_user(username=None, password=PASSWORD, **fields)`: creates a user and their token.
+- `user`: one such user.
+- `auth_client(user)`: an APIClient sending `Authorization: Bearer <user's token>`.
+- `set_throttle_rate(scope, rate)`: turns one throttle scope on for this test (all are off).
+"""
+
+import itertools
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from accounts.models import User
+
+ROOT = Path(__file__).resolve().parent.parent  # the repository
+PASSWORD = "correct horse battery staple"
+
+_usernames = (f"player{n}" for n in itertools.count(1))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if connection.vendor == "postgresql":
+        return
+    skip = pytest.mark.skip(reason="needs PostgreSQL: set DATABASE_URL=postgres://...")
+    for item in items:
+        if "postgres" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _no_throttling(settings) -> None:
+    """Every throttle scope is off (rate None) unless a test calls `set_throttle_rate`."""
+    rest_framework = dict(settings.REST_FRAMEWORK)
+    rates = rest_framework["DEFAULT_THROTTLE_RATES"]
+    rest_framework["DEFAULT_THROTTLE_RATES"] = dict.fromkeys(rates)
+    settings.REST_FRAMEWORK = rest_framework
+    cache.clear()  # throttle counters live in the cache
+
+
+@pytest.fixture
+def set_throttle_rate(settings) -> Callable[[str, str], None]:
+    def set_rate(scope: str, rate: str) -> None:
+        rest_framework = dict(settings.REST_FRAMEWORK)
+        rates = dict(rest_framework["DEFAULT_THROTTLE_RATES"])
+        assert scope in rates, f"unknown throttle scope {scope!r}"
+        rates[scope] = rate
+        rest_framework["DEFAULT_THROTTLE_RATES"] = rates
+        settings.REST_FRAMEWORK = rest_framework
+
+    return set_rate
+
+
+@pytest.fixture
+def api_client() -> APIClient:
+    return APIClient()
+
+
+@pytest.fixture
+def make_user(db) -> Callable[..., User]:
+    def make(username: str | None = None, password: str = PASSWORD, **fields) -> User:
+        user = User.objects.create_user(username or next(_usernames), password=password, **fields)
+        Token.objects.create(user=user)
+        return user
+
+    return make
+
+
+@pytest.fixture
+def user(make_user) -> User:
+    return make_user()
+
+
+@pytest.fixture
+def auth_client() -> Callable[[User], APIClient]:
+    def client_for(user: User) -> APIClient:
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Bearer {user.auth_token.key}")
+        return client
+
+    return client_for
