@@ -206,4 +206,6 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_choice("LOG_LEVEL", "INFO", _LOG_LEVELS)},
+    # Replaces Django's own console handler for "django", which would print each line twice.
+    "loggers": {"django": {"handlers": [], "level": "INFO"}},
 }
