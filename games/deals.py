@@ -1,20 +1,19 @@
 """Where a new game's deal comes from.
 
-``deal_for_new_game`` is the one function the solver-vetted pool replaces: every casual
-game takes its deal here.
+``deal_for_new_game`` is the one door: every casual game takes its deal here, and it is
+always a solver-vetted deal from the pool (games/pool.py).
 """
 
 from __future__ import annotations
 
-import secrets
-
 from games.engine import DEAL_VERSION, Layout
 from games.models import Deal, seed_to_db
+from games.pool import pool_take
 
 
 def deal_for_new_game(*, suits: int) -> Deal:
-    """A fresh deal for a casual game (for now a random seed, not yet solver-vetted)."""
-    return _seeded(suits, secrets.randbits(64), Deal.Source.RANDOM)
+    """A solver-vetted deal no one has been dealt (PoolEmpty, a 503, if none can be had)."""
+    return pool_take(suits=suits)
 
 
 def deal_from_seed(*, suits: int, seed: int) -> Deal:

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.engine import MAX_SEED
 from games.engine.layout import COLUMNS
 
 MAX_COUNT = 104
+PLAYER_ACTIONS = ["move", "deal", "undo"]  # what a player may send
+LOG_ENTRIES = ["move", "deal", "undo", "hint"]  # what the log holds
 
 
 class StrictIntegerField(serializers.IntegerField):
@@ -26,6 +29,14 @@ class StrictIntegerField(serializers.IntegerField):
         return super().to_internal_value(data)
 
 
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "integer", "minimum": 0, "maximum": 18446744073709551615},
+            {"type": "string", "pattern": "^[0-9]{1,20}$"},
+        ]
+    }
+)
 class SeedField(serializers.Field):
     """A 64-bit unsigned seed, as a JSON integer or a string of digits (JavaScript clients
     cannot hold every 64-bit integer exactly)."""
@@ -67,7 +78,7 @@ class GameCreateSerializer(serializers.Serializer):
 
 
 class ActionInputSerializer(serializers.Serializer):
-    type = serializers.ChoiceField(choices=["move", "deal", "undo"])
+    type = serializers.ChoiceField(choices=PLAYER_ACTIONS)
     from_ = StrictIntegerField(
         min_value=0, max_value=COLUMNS - 1, required=False, help_text="Move: the source column."
     )
@@ -165,7 +176,7 @@ class RunSerializer(serializers.Serializer):
 
 
 class AppliedActionSerializer(serializers.Serializer):
-    type = serializers.ChoiceField(choices=["move", "deal", "undo"])
+    type = serializers.ChoiceField(choices=PLAYER_ACTIONS)
     from_ = serializers.IntegerField(required=False)
     to = serializers.IntegerField(required=False)
     count = serializers.IntegerField(required=False)
@@ -205,7 +216,7 @@ class GameSummarySerializer(serializers.Serializer):
 
 class LogEntrySerializer(serializers.Serializer):
     seq = serializers.IntegerField()
-    type = serializers.ChoiceField(choices=["move", "deal", "undo", "hint"])
+    type = serializers.ChoiceField(choices=LOG_ENTRIES)
     from_ = serializers.IntegerField(required=False)
     to = serializers.IntegerField(required=False)
     count = serializers.IntegerField(required=False)

@@ -8,9 +8,32 @@ from datetime import timedelta
 from celery import shared_task
 from django.conf import settings
 
+from games import pool
 from games.services import games_expire_idle
 
 
 @shared_task(acks_late=True, soft_time_limit=300, time_limit=360)
 def expire_idle_games() -> int:
     return games_expire_idle(idle=timedelta(seconds=settings.GAME_IDLE_EXPIRY_SECONDS))
+
+
+@shared_task(
+    acks_late=True,
+    reject_on_worker_lost=True,  # a worker killed mid-vet: the task is delivered again
+    soft_time_limit=settings.POOL_FILL_MAX_SECONDS + 150,
+    time_limit=settings.POOL_FILL_MAX_SECONDS + 180,
+)
+def fill_pool(suits: int) -> int:
+    """Top up the vetted pool of one suit mode; each stored deal is one short transaction,
+    so a killed worker leaves no half-written deal behind."""
+    return pool.pool_fill(suits=suits)
+
+
+@shared_task(acks_late=True, soft_time_limit=60, time_limit=90)
+def top_up_pools() -> dict[int, int]:
+    """Beat's check: queue a fill for every suit mode below its low-water mark."""
+    levels = pool.pool_levels()
+    for suits, level in levels.items():
+        if level < settings.POOL_LOW_WATER:
+            fill_pool.delay(suits)
+    return levels

@@ -51,8 +51,10 @@ class DomainError(Exception):
         detail: str | None = None,
         status: int | None = None,
         extra: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
     ) -> None:
         self.code = code or self.code
+        self.headers = dict(headers or {})  # e.g. Retry-After on a 503
         self.detail = detail or self.detail
         self.status = status or self.status
         self.extra = dict(extra or {})
@@ -71,7 +73,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     """
     if isinstance(exc, DomainError):
         set_rollback()
-        response = Response(exc.as_dict(), status=exc.status)
+        response = Response(exc.as_dict(), status=exc.status, headers=exc.headers)
         if exc.status == 401:
             response["WWW-Authenticate"] = BEARER_CHALLENGE
         return response

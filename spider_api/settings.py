@@ -175,6 +175,10 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "PlayerActionTypeEnum": "games.serializers.PLAYER_ACTIONS",
+        "LogEntryTypeEnum": "games.serializers.LOG_ENTRIES",
+    },
     "SWAGGER_UI_SETTINGS": {"persistAuthorization": True},
 }
 
@@ -190,12 +194,31 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
     "expire-idle-games": {"task": "games.tasks.expire_idle_games", "schedule": 15 * 60},
+    "top-up-deal-pools": {"task": "games.tasks.top_up_pools", "schedule": 60},
 }
 
 # --- Games ---------------------------------------------------------------------------------
 
 # A game with no action for this long ends: lost if it had an action, discarded if not.
 GAME_IDLE_EXPIRY_SECONDS = env_int("GAME_IDLE_EXPIRY_SECONDS", 24 * 3600, minimum=60)
+
+# The pool of solver-vetted deals, per suit mode: filled up to POOL_TARGET, refilled as soon
+# as it drops below POOL_LOW_WATER.
+POOL_TARGET = env_int("POOL_TARGET", 50, minimum=1)
+POOL_LOW_WATER = env_int("POOL_LOW_WATER", 20, minimum=0)
+# The solver's budget per deal (nodes are the deterministic budget; seconds a safety cap).
+POOL_SOLVER_MAX_NODES = {
+    1: env_int("POOL_SOLVER_MAX_NODES_1", 2_000_000, minimum=1000),
+    2: env_int("POOL_SOLVER_MAX_NODES_2", 4_000_000, minimum=1000),
+    4: env_int("POOL_SOLVER_MAX_NODES_4", 8_000_000, minimum=1000),
+}
+POOL_SOLVER_MAX_SECONDS = env_int("POOL_SOLVER_MAX_SECONDS", 120, minimum=1)
+# How long one fill task may run, and how long a game request may vet when the pool is empty.
+POOL_FILL_MAX_SECONDS = env_int("POOL_FILL_MAX_SECONDS", 240, minimum=1)
+POOL_SYNC_VET_SECONDS = env_int("POOL_SYNC_VET_SECONDS", 10, minimum=0)
+POOL_RETRY_AFTER_SECONDS = env_int("POOL_RETRY_AFTER_SECONDS", 30, minimum=1)
+# Top the pool up automatically when it runs low (a task with a broker, a thread without).
+POOL_AUTOFILL = env_bool("POOL_AUTOFILL", default=True)
 
 # --- Logging -------------------------------------------------------------------------------
 

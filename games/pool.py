@@ -1,0 +1,229 @@
+"""The pool of solver-vetted deals: filled ahead of demand, taken one deal per game.
+
+* ``vet_seed`` plays a deal out with the full-information solver; a deal the solver wins is
+  stored ``pooled`` with its verified winning line, one it cannot prove is stored
+  ``rejected`` (the share rejected is a figure we watch) and is never dealt.
+* ``pool_fill`` tops a suit mode's pool up to its target. Two fillers at once cannot store a
+  seed twice: the row is inserted with the unique (suits, seed, deal_version) constraint
+  deciding, and a conflict is simply skipped.
+* ``pool_take`` hands one pooled deal to one caller: ``SELECT ... FOR UPDATE SKIP LOCKED``
+  plus a compare-and-set on the state, so no deal goes to two players. An empty pool is
+  refilled synchronously within a bounded time; failing that, ``PoolEmpty`` (503), never an
+  unvetted deal.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Count
+
+from games.engine import DEAL_VERSION, deal_layout
+from games.models import Deal, seed_to_db
+from games.solver import solve
+from spider_api.errors import DomainError
+
+log = logging.getLogger(__name__)
+
+SUIT_MODES = (1, 2, 4)
+
+
+class PoolEmpty(DomainError):
+    code, status = "pool_empty", 503
+    detail = "No vetted deal is ready for this suit mode yet; retry shortly."
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(
+            extra={"retry_after": retry_after}, headers={"Retry-After": str(retry_after)}
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """What the solver may spend on one deal."""
+
+    max_nodes: int
+    max_seconds: float
+
+    @classmethod
+    def from_settings(cls, suits: int) -> Budget:
+        return cls(settings.POOL_SOLVER_MAX_NODES[suits], settings.POOL_SOLVER_MAX_SECONDS)
+
+
+def random_seeds() -> Iterator[int]:
+    while True:
+        yield secrets.randbits(64)
+
+
+def vet_seed(*, suits: int, seed: int, budget: Budget | None = None) -> Deal | None:
+    """Solve deal (suits, seed) and store the verdict. Returns the stored Deal, or None when
+    another filler stored this seed first (the constraint decided; nothing was written)."""
+    budget = budget or Budget.from_settings(suits)
+    if Deal.objects.filter(
+        suits=suits, seed_db=seed_to_db(seed), deal_version=DEAL_VERSION
+    ).exists():
+        return None
+    result = solve(
+        deal_layout(suits, seed), max_nodes=budget.max_nodes, max_seconds=budget.max_seconds
+    )
+    deal = Deal(
+        suits=suits,
+        deal_version=DEAL_VERSION,
+        source=Deal.Source.POOL,
+        state=Deal.State.POOLED if result.won else Deal.State.REJECTED,
+        vetted=result.won,
+        solver_line=[a.to_json() for a in result.line] if result.won else None,
+        par=result.par,
+        solver_nodes=result.nodes,
+        solver_ms=int(result.seconds * 1000),
+    )
+    deal.seed = seed
+    try:
+        with transaction.atomic():
+            deal.save(force_insert=True)
+    except IntegrityError:
+        return None  # a concurrent filler stored this seed first
+    log.info(
+        "vetted %s-suit seed %s: %s in %d nodes, %.2f s",
+        suits,
+        seed,
+        deal.state,
+        result.nodes,
+        result.seconds,
+    )
+    return deal
+
+
+def pool_level(*, suits: int) -> int:
+    return Deal.objects.filter(suits=suits, state=Deal.State.POOLED).count()
+
+
+def pool_levels() -> dict[int, int]:
+    rows = (
+        Deal.objects.filter(state=Deal.State.POOLED)
+        .values("suits")
+        .annotate(n=Count("id"))
+        .values_list("suits", "n")
+    )
+    levels = dict.fromkeys(SUIT_MODES, 0)
+    levels.update(dict(rows))
+    return levels
+
+
+def pool_fill(
+    *,
+    suits: int,
+    target: int | None = None,
+    max_seconds: float | None = None,
+    seeds: Iterator[int] | None = None,
+    budget: Budget | None = None,
+) -> int:
+    """Vet fresh deals until the pool of ``suits`` holds ``target`` deals (or time is up).
+    Returns how many deals this call added to the pool."""
+    target = settings.POOL_TARGET if target is None else target
+    deadline = time.monotonic() + (max_seconds or settings.POOL_FILL_MAX_SECONDS)
+    seeds = seeds or random_seeds()
+    added = 0
+    while pool_level(suits=suits) < target and time.monotonic() < deadline:
+        seed = next(seeds, None)
+        if seed is None:
+            break
+        deal = vet_seed(suits=suits, seed=seed, budget=budget)
+        if deal is not None and deal.state == Deal.State.POOLED:
+            added += 1
+    return added
+
+
+def pool_take(*, suits: int) -> Deal:
+    """Hand out one vetted deal of ``suits``: from the pool, else vetted now within
+    POOL_SYNC_VET_SECONDS, else PoolEmpty. Call inside a transaction."""
+    deal = _claim_pooled(suits)
+    if deal is None:
+        deal = _vet_now(suits)
+    if deal is None:
+        kick_fill(suits)
+        raise PoolEmpty(retry_after=settings.POOL_RETRY_AFTER_SECONDS)
+    if pool_level(suits=suits) < settings.POOL_LOW_WATER:
+        transaction.on_commit(lambda: kick_fill(suits))
+    return deal
+
+
+def _claim_pooled(suits: int) -> Deal | None:
+    for _ in range(5):  # a lost compare-and-set race just means: try the next deal
+        candidate = (
+            Deal.objects.select_for_update(skip_locked=True)
+            .filter(suits=suits, state=Deal.State.POOLED)
+            .order_by("id")
+            .first()
+        )
+        if candidate is None:
+            return None
+        claimed = Deal.objects.filter(pk=candidate.pk, state=Deal.State.POOLED).update(
+            state=Deal.State.DEALT
+        )
+        if claimed:
+            candidate.state = Deal.State.DEALT
+            return candidate
+    return None
+
+
+def _vet_now(suits: int) -> Deal | None:
+    """The pool is empty: vet fresh seeds until one is won or the time is up."""
+    deadline = time.monotonic() + settings.POOL_SYNC_VET_SECONDS
+    budget = Budget.from_settings(suits)
+    for seed in random_seeds():
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        deal = vet_seed(
+            suits=suits, seed=seed, budget=Budget(budget.max_nodes, min(budget.max_seconds, left))
+        )
+        if deal is not None and deal.state == Deal.State.POOLED:
+            claimed = Deal.objects.filter(pk=deal.pk, state=Deal.State.POOLED).update(
+                state=Deal.State.DEALT
+            )
+            if claimed:
+                deal.state = Deal.State.DEALT
+                return deal
+    return None
+
+
+# -- keeping the pool full without a broker -------------------------------------------------
+_filling: set[int] = set()
+_filling_lock = threading.Lock()
+
+
+def kick_fill(suits: int) -> None:
+    """Ask for the pool of ``suits`` to be topped up: a Celery task when a broker is set, a
+    background thread in this process when not (the zero-setup run), or nothing when
+    POOL_AUTOFILL is off (tests that fill explicitly)."""
+    if not settings.POOL_AUTOFILL:
+        return
+    if not settings.CELERY_TASK_ALWAYS_EAGER:
+        from games.tasks import fill_pool  # tasks import this module
+
+        fill_pool.delay(suits)
+        return
+    with _filling_lock:
+        if suits in _filling:
+            return
+        _filling.add(suits)
+    threading.Thread(target=_fill_in_background, args=(suits,), daemon=True).start()
+
+
+def _fill_in_background(suits: int) -> None:
+    try:
+        pool_fill(suits=suits)
+    except Exception:  # a background helper must never take the process down
+        log.exception("in-process pool fill for %s suits failed", suits)
+    finally:
+        with _filling_lock:
+            _filling.discard(suits)
+        connection.close()
