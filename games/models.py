@@ -125,6 +125,7 @@ class Game(models.Model):
     # replay of a deal the player has seen.
     ranked = models.BooleanField(default=False)
     staff_made = models.BooleanField(default=False)  # a staff seed or layout: no stats, no ranking
+    daily_date = models.DateField(null=True, blank=True)  # the daily challenge it is played on
 
     snapshot = models.JSONField()  # games.engine.snapshot.dump(board): never sent to clients
     version = models.PositiveIntegerField(default=0)  # log entries applied
@@ -147,6 +148,17 @@ class Game(models.Model):
                 fields=["player"],
                 condition=Q(status="in_progress", kind="casual"),
                 name="one_casual_game_in_progress",
+            ),
+            # One ranked attempt per player and day; one daily game in progress at a time.
+            models.UniqueConstraint(
+                fields=["player", "daily_date"],
+                condition=Q(kind="daily", ranked=True),
+                name="one_ranked_daily_attempt",
+            ),
+            models.UniqueConstraint(
+                fields=["player", "daily_date"],
+                condition=Q(kind="daily", status="in_progress"),
+                name="one_daily_game_in_progress",
             ),
         ]
         indexes = [

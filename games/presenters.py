@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from games.engine import Board, Outcome, load, public_view
 from games.models import Action, Game
+from leaderboard.ranking import daily_closed
 
 
 def iso(value: datetime | None) -> str | None:
@@ -57,15 +58,16 @@ def game_state(game: Game, board: Board | None = None) -> dict[str, Any]:
         "started_at": iso(game.started_at),
         "finished_at": iso(game.finished_at),
         "elapsed_ms": elapsed_ms(game),
-        "daily": None,
+        "daily": game.daily_date.isoformat() if game.daily_date else None,
         "deal": deal_info(game),
     }
     return state
 
 
 def deal_info(game: Game) -> dict[str, Any] | None:
-    """The deal's identity, revealed only once the game is over (so it can be replayed)."""
-    if not game.over:
+    """The deal's identity, revealed only once the game is over (so it can be replayed); for
+    a daily challenge, only once its day has closed."""
+    if not game.over or (game.kind == Game.Kind.DAILY and not daily_closed(game.daily_date)):
         return None
     deal = game.deal
     info: dict[str, Any] = {

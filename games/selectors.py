@@ -10,6 +10,7 @@ from django.db.models import QuerySet
 from games.errors import GameNotFound
 from games.models import Action, Game, PlayerStats
 from games.presenters import elapsed_ms, iso
+from leaderboard.ranking import daily_closed
 from spider_api.errors import DomainError
 
 User = get_user_model()
@@ -24,9 +25,17 @@ def game_get_readable(*, viewer: Any, game_id: Any) -> Game:
     if game is None:
         raise GameNotFound()
     owner = viewer is not None and viewer.is_authenticated and game.player_id == viewer.pk
-    if not owner and not game.over:
+    if not owner and not public(game):
         raise GameNotFound()
     return game
+
+
+def public(game: Game) -> bool:
+    """Anyone may read a game once it is over, except a daily game before its day closes
+    (its final position would give the day's deal away)."""
+    if not game.over:
+        return False
+    return game.kind != Game.Kind.DAILY or daily_closed(game.daily_date)
 
 
 def games_of_player(*, player: Any, status: str | None = None) -> QuerySet[Game]:

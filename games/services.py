@@ -8,7 +8,7 @@ then checked against the rules by the engine, then written as the new snapshot p
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -19,8 +19,10 @@ from games import stats
 from games.deals import deal_for_new_game, deal_from_layout, deal_from_seed
 from games.engine import DEAL, Board, IllegalAction, Layout, LayoutError, Outcome, dump, load
 from games.errors import GameNotFound, GameOver, StaffOnly, VersionConflict, rule_error
-from games.models import Action, Game
+from games.models import Action, Deal, Game
 from games.presenters import game_state
+from games.selectors import game_get_readable
+from leaderboard.ranking import daily_closed, entry_record
 
 User = get_user_model()
 
@@ -66,7 +68,9 @@ def game_create(
 
     source_game: Game | None = None
     if replay_of is not None:
-        source_game = _readable_game(player, replay_of)
+        source_game = game_get_readable(viewer=player, game_id=replay_of)
+        if source_game.kind == Game.Kind.DAILY and not daily_closed(source_game.daily_date):
+            raise GameNotFound()  # a daily deal stays secret until its day closes
         deal = source_game.deal
     elif layout is not None:
         try:
@@ -81,18 +85,37 @@ def game_create(
         deal = deal_for_new_game(suits=suits)
 
     _end_casual_game_in_progress(player, timezone.now())
-    board = Board(deal.layout())
+    return game_start(player=player, deal=deal, replay_of=source_game, staff_made=staff_made)
+
+
+def game_start(
+    *,
+    player: Any,
+    deal: Deal,
+    kind: str = Game.Kind.CASUAL,
+    daily_date: date | None = None,
+    replay_of: Game | None = None,
+    staff_made: bool = False,
+    rankable: bool = True,
+) -> Game:
+    """Create the Game row for ``deal`` (inside the caller's transaction).
+
+    It is ranked only on a vetted deal, not staff-made, not a replay, never on a deal the
+    player has seen before, and only if the caller allows it (``rankable``).
+    """
+    staff_made = staff_made or deal.staff_made
     seen_before = replay_of is not None or Game.objects.filter(player=player, deal=deal).exists()
     game = Game(
         player=player,
         deal=deal,
         suits=deal.suits,
-        kind=Game.Kind.CASUAL,
-        replay_of=source_game,
-        staff_made=staff_made or deal.staff_made,
-        ranked=deal.vetted and not staff_made and not deal.staff_made and not seen_before,
+        kind=kind,
+        daily_date=daily_date,
+        replay_of=replay_of,
+        staff_made=staff_made,
+        ranked=rankable and deal.vetted and not staff_made and not seen_before,
     )
-    _store(game, board)
+    _store(game, Board(deal.layout()))
     game.save(force_insert=True)
     return game
 
@@ -215,6 +238,9 @@ def _finish(game: Game, status: str, reason: str, now: datetime) -> None:
     game.elapsed_ms = int((now - game.started_at).total_seconds() * 1000) if game.started_at else 0
     if not game.staff_made:
         stats.record_game_end(game)
+    if status == Game.Status.WON:
+        game.save()  # the entry refers to the row; it must hold the final result first
+        entry_record(game)
 
 
 def _locked_own_game(player: Any, game_id: str) -> Game:
@@ -229,19 +255,12 @@ def _locked_own_game(player: Any, game_id: str) -> Game:
     return game
 
 
-def _readable_game(player: Any, game_id: str) -> Game:
-    """A game the player may read: their own, or anyone's once it is over."""
-    game = Game.objects.select_related("deal").filter(pk=game_id).first()
-    if game is None or (game.player_id != player.pk and not game.over):
-        raise GameNotFound()
-    return game
-
-
 __all__ = [
     "ActResult",
     "ActionRequest",
     "game_act",
     "game_create",
+    "game_start",
     "game_resign",
     "games_expire_idle",
 ]

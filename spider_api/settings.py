@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "accounts",
     "games",
+    "leaderboard",
 ]
 
 MIDDLEWARE = [
@@ -195,6 +196,10 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
     "expire-idle-games": {"task": "games.tasks.expire_idle_games", "schedule": 15 * 60},
     "top-up-deal-pools": {"task": "games.tasks.top_up_pools", "schedule": 60},
+    "create-daily-challenges": {
+        "task": "leaderboard.tasks.create_daily_challenges",
+        "schedule": 3600,
+    },
 }
 
 # --- Games ---------------------------------------------------------------------------------

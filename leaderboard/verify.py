@@ -1,0 +1,52 @@
+"""Re-check ranked games: replay each from its deal and log through the engine and compare
+with what the leaderboard says. Used by ``manage.py verify_leaderboard``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from games.engine import Action as EngineAction
+from games.engine import EngineError, replay
+from games.models import Action
+from leaderboard.models import LeaderboardEntry
+
+
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    entry_id: int
+    game_id: str
+    problem: str
+
+
+def log_actions(game_id: object) -> list[EngineAction]:
+    return [
+        EngineAction(a.kind, a.src, a.dst, a.count)  # type: ignore[arg-type]
+        for a in Action.objects.filter(game_id=game_id).order_by("seq")
+    ]
+
+
+def verify_entries(entries: Iterator[LeaderboardEntry] | None = None) -> Iterator[Mismatch]:
+    """Yield every entry whose game does not replay to a win with the entry's figures."""
+    if entries is None:
+        entries = LeaderboardEntry.objects.select_related("game__deal").order_by("id").iterator()
+    for entry in entries:
+        game = entry.game
+        try:
+            board = replay(game.deal.layout(), log_actions(game.id))
+        except EngineError as exc:
+            yield Mismatch(entry.id, str(game.id), f"log does not replay: {exc.code}: {exc.detail}")
+            continue
+        if not board.won:
+            yield Mismatch(entry.id, str(game.id), "log does not end in a win")
+            continue
+        expected = (board.score, board.actions, board.perfect, board.hints)
+        recorded = (entry.score, entry.actions, entry.perfect, entry.hints)
+        if expected != recorded:
+            yield Mismatch(
+                entry.id,
+                str(game.id),
+                f"entry says score/actions/perfect/hints {recorded}, replay gives {expected}",
+            )
+        if not game.deal.vetted or game.staff_made:
+            yield Mismatch(entry.id, str(game.id), "game is not on a vetted, standard deal")

@@ -1,0 +1,269 @@
+"""Public leaderboards and the daily challenge. Boards need no token and answer with an
+``ETag`` (a 304 when unchanged) and a short ``Cache-Control``."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import date
+from typing import Any
+
+from django.core.cache import cache
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import ValidationError
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.presenters import game_state
+from leaderboard import selectors, services
+from leaderboard.ranking import daily_closed
+from spider_api.errors import DomainError
+from spider_api.openapi import BAD_REQUEST, NOT_FOUND, UNAUTHORIZED, error_response
+
+MAX_PAGE_SIZE = 100
+BOARD_CACHE_SECONDS = 5
+
+
+class BoardRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = serializers.CharField()
+    score = serializers.IntegerField()
+    actions = serializers.IntegerField()
+    elapsed_ms = serializers.IntegerField()
+    finished_at = serializers.DateTimeField()
+    perfect = serializers.BooleanField()
+    hints = serializers.IntegerField()
+    game = serializers.UUIDField(help_text="GET /api/v1/games/{game} and its log to replay it.")
+
+
+class BoardSerializer(serializers.Serializer):
+    page = serializers.IntegerField()
+    page_size = serializers.IntegerField()
+    has_next = serializers.BooleanField()
+    results = BoardRowSerializer(many=True)
+
+
+class AttemptSerializer(serializers.Serializer):
+    game = serializers.UUIDField()
+    status = serializers.CharField()
+    score = serializers.IntegerField()
+    ranked = serializers.BooleanField()
+
+
+class DailySerializer(serializers.Serializer):
+    date = serializers.DateField()
+    suits = serializers.IntegerField()
+    deal_version = serializers.IntegerField()
+    commitment = serializers.CharField(help_text="SHA-256 hex, published before the day starts.")
+    closes_at = serializers.DateTimeField()
+    closed = serializers.BooleanField()
+    seed = serializers.CharField(allow_null=True, help_text="Revealed when the day closes.")
+    nonce = serializers.CharField(allow_null=True, help_text="Revealed when the day closes.")
+    par = serializers.IntegerField(allow_null=True, help_text="The solver's line length.")
+    winners = serializers.IntegerField()
+    attempt = AttemptSerializer(allow_null=True, help_text="Your attempt (with a token).")
+
+
+def _int_param(request: Request, name: str, default: int, lo: int, hi: int | None) -> int:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    if not raw.isdigit() or int(raw) < lo or (hi is not None and int(raw) > hi):
+        bound = f"{lo}..{hi}" if hi is not None else f"at least {lo}"
+        raise ValidationError({name: [f"A whole number {bound}."]})
+    return int(raw)
+
+
+def _date_param(raw: str) -> date:
+    try:
+        return date.fromisoformat(raw)
+    except ValueError:
+        raise DomainError("bad_date", f"{raw!r} is not a date: use YYYY-MM-DD.", 400) from None
+
+
+def _cached_board(request: Request, key: str, build: Any) -> Response:
+    """Answer a board: 304 if the client's ETag matches, else from a short cache or built."""
+    etag = '"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
+    headers = {"ETag": etag, "Cache-Control": f"public, max-age={BOARD_CACHE_SECONDS}"}
+    if request.headers.get("If-None-Match") == etag:
+        return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
+    body = cache.get(key)
+    if body is None:
+        body = build()
+        cache.set(key, body, BOARD_CACHE_SECONDS)
+    return Response(body, headers=headers)
+
+
+def _page_json(page: selectors.Page) -> dict[str, Any]:
+    return {
+        "page": page.page,
+        "page_size": page.page_size,
+        "has_next": page.has_next,
+        "results": page.rows,
+    }
+
+
+class LeaderboardApi(APIView):
+    authentication_classes = ()
+    permission_classes = (AllowAny,)
+
+    @extend_schema(
+        operation_id="leaderboard",
+        tags=["leaderboard"],
+        summary="The public leaderboard of won games",
+        description="Ranked wins (vetted deals, standard rules; never staff-made games or "
+        "replays) by score, then shorter time, then earlier finish. Periods are UTC calendar "
+        "periods: today, this week (from Monday), this month. No token needed.",
+        parameters=[
+            OpenApiParameter("suits", int, enum=[1, 2, 4], required=True),
+            OpenApiParameter("period", str, enum=list(selectors.PERIODS), required=False),
+            OpenApiParameter("page", int, required=False),
+            OpenApiParameter("page_size", int, required=False, description="Up to 100."),
+        ],
+        responses={
+            200: BoardSerializer,
+            304: OpenApiResponse(description="Not modified."),
+            400: BAD_REQUEST,
+        },
+    )
+    def get(self, request: Request) -> Response:
+        suits_raw = request.query_params.get("suits")
+        if suits_raw not in ("1", "2", "4"):
+            raise ValidationError({"suits": ["One of 1, 2, 4."]})
+        suits = int(suits_raw)
+        period = request.query_params.get("period", "all")
+        if period not in selectors.PERIODS:
+            raise ValidationError({"period": [f"One of {', '.join(selectors.PERIODS)}."]})
+        page = _int_param(request, "page", 1, 1, None)
+        size = _int_param(request, "page_size", 20, 1, MAX_PAGE_SIZE)
+        now = timezone.now()
+        start = selectors.period_start(period, now)
+        marker = selectors.board_marker(suits=suits)
+        key = f"lb:{suits}:{period}:{start}:{page}:{size}:{marker}"
+        return _cached_board(
+            request,
+            key,
+            lambda: _page_json(
+                selectors.leaderboard_page(
+                    suits=suits, period=period, page=page, page_size=size, now=now
+                )
+            ),
+        )
+
+
+def _challenge(day: date) -> Any:
+    """The challenge of ``day``: today's is created on the first request if beat has not made
+    it; tomorrow's shows only once made (its commitment is published ahead of time)."""
+    today = timezone.now().date()
+    challenge = selectors.challenge_on(day=day)
+    if challenge is not None:
+        return challenge
+    if day > today:
+        raise DomainError("future_date", f"The challenge of {day} is not published yet.", 404)
+    if day < today:
+        raise DomainError("no_challenge", f"There was no challenge on {day}.", 404)
+    return services.daily_ensure(day=day)
+
+
+class DailyApi(APIView):
+    permission_classes = (AllowAny,)
+
+    @extend_schema(
+        operation_id="daily_read",
+        tags=["daily"],
+        summary="The daily challenge",
+        description="Today's 2-suit challenge (or `?date=YYYY-MM-DD` for a past one, or "
+        "tomorrow's, whose commitment is published ahead of time): the SHA-256 commitment to "
+        "its seed, and once the day has closed the seed and nonce, so anyone can verify "
+        "`sha256('spider-daily:v1:<date>:<suits>:<deal_version>:<seed>:<nonce>')`. With a "
+        "token, your own attempt too.",
+        parameters=[OpenApiParameter("date", str, required=False, description="YYYY-MM-DD")],
+        responses={
+            200: DailySerializer,
+            400: BAD_REQUEST,
+            404: error_response("No challenge that day.", "no_challenge", "There was none."),
+        },
+    )
+    def get(self, request: Request) -> Response:
+        raw = request.query_params.get("date")
+        day = _date_param(raw) if raw else timezone.now().date()
+        challenge = _challenge(day)
+        return Response(
+            selectors.daily_info(challenge=challenge, viewer=request.user, now=timezone.now())
+        )
+
+
+class DailyPlayApi(APIView):
+    throttle_scope = "game_create"
+
+    class InputSerializer(serializers.Serializer):
+        unranked = serializers.BooleanField(
+            required=False, default=False, help_text="Play again after your ranked attempt."
+        )
+
+    @extend_schema(
+        operation_id="daily_play",
+        tags=["daily"],
+        summary="Play today's challenge",
+        description="Your game on today's deal: the daily game you have in progress, else your "
+        "one ranked attempt, else (with `unranked: true`) a practice game that does not rank. "
+        "It does not end your casual game. 201 when a game was created, 200 when resumed.",
+        request=InputSerializer,
+        responses={
+            200: OpenApiResponse(description="Your daily game in progress (a game state)."),
+            201: OpenApiResponse(description="A new daily game (a game state)."),
+            401: UNAUTHORIZED,
+            409: error_response(
+                "The ranked attempt is used.", "daily_already_played", "Send unranked: true."
+            ),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        day = timezone.now().date()
+        _challenge(day)
+        game, created = services.daily_play(
+            player=request.user, day=day, unranked=serializer.validated_data["unranked"]
+        )
+        return Response(game_state(game), status=201 if created else 200)
+
+
+class DailyLeaderboardApi(APIView):
+    authentication_classes = ()
+    permission_classes = (AllowAny,)
+
+    @extend_schema(
+        operation_id="daily_leaderboard",
+        tags=["daily"],
+        summary="A day's leaderboard",
+        description="Ranked wins on that day's challenge, finished before the day closed: by "
+        "score, then time, then finish time.",
+        parameters=[
+            OpenApiParameter("page", int, required=False),
+            OpenApiParameter("page_size", int, required=False, description="Up to 100."),
+        ],
+        responses={
+            200: BoardSerializer,
+            304: OpenApiResponse(description="Not modified."),
+            400: BAD_REQUEST,
+            404: NOT_FOUND,
+        },
+    )
+    def get(self, request: Request, day: str) -> Response:
+        parsed = _date_param(day)
+        challenge = _challenge(parsed)
+        page = _int_param(request, "page", 1, 1, None)
+        size = _int_param(request, "page_size", 20, 1, MAX_PAGE_SIZE)
+        marker = selectors.board_marker(day=challenge.date)
+        key = f"daily:{challenge.date}:{page}:{size}:{marker}:{daily_closed(challenge.date)}"
+        return _cached_board(
+            request,
+            key,
+            lambda: _page_json(
+                selectors.daily_leaderboard_page(day=challenge.date, page=page, page_size=size)
+            ),
+        )
