@@ -23,6 +23,8 @@ RUN_ENV := DEBUG=1 DATABASE_URL= CELERY_BROKER_URL=
 
 run: install
 	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
+	@echo "Vetting a few deals for the pool (the first run takes a few seconds)..."
+	$(RUN_ENV) $(BIN)/python manage.py fill_pool --count 3 --max-seconds 90
 	@echo
 	@echo "API docs: http://127.0.0.1:8000/api/docs/"
 	@echo

@@ -244,12 +244,8 @@ def _finish(game: Game, status: str, reason: str, now: datetime) -> None:
 
 
 def _locked_own_game(player: Any, game_id: str) -> Game:
-    game = (
-        Game.objects.select_for_update(of=("self",))
-        .select_related("deal")
-        .filter(pk=game_id, player=player)
-        .first()
-    )
+    # Only the game row is locked and read: its deal is loaded lazily, once the game is over.
+    game = Game.objects.select_for_update().filter(pk=game_id, player=player).first()
     if game is None:
         raise GameNotFound()
     return game

@@ -1,0 +1,245 @@
+"""API load benchmark: N simulated players play legal actions against the real HTTP server.
+
+Starts gunicorn (DEBUG off) on a scratch PostgreSQL database, fills the vetted pool, then
+runs N player threads for a fixed time. Each player registers, starts a 1-suit game and
+plays legal actions chosen from the state the server returned (what a real client sees:
+face-up cards only), with ``version`` set, some undos and deals; a finished or stuck game
+is replaced by a new one. At the end every game's log is read back: an accepted action
+(2xx) missing from the log counts as ``lost``.
+
+    .venv/bin/python bench/api.py --players 16 --seconds 30
+
+Last line: one JSON object with actions_per_s, p50_ms, p99_ms, errors, lost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+RANKS = "A23456789TJQK"
+
+
+def server_env(db_url: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        DEBUG="0",
+        SECRET_KEY="bench-only",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        SECURE_SSL_REDIRECT="0",
+        DATABASE_URL=db_url,
+        DATABASE_CONN_MAX_AGE="60",
+        CELERY_BROKER_URL="",
+        POOL_AUTOFILL="0",
+        THROTTLE_RATE_ACTIONS="1000000/min",
+        THROTTLE_RATE_GAME_CREATE="1000000/min",
+        THROTTLE_RATE_AUTH="1000000/min",
+        LOG_LEVEL="WARNING",
+    )
+    return env
+
+
+def prepare_database(db: str, env: dict[str, str], deals: int) -> None:
+    if shutil.which("createdb"):
+        subprocess.run(["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", db], check=True)
+        subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", db], check=True)
+    manage = [sys.executable, str(ROOT / "manage.py")]
+    subprocess.run([*manage, "migrate", "-v0"], env=env, check=True, cwd=ROOT)
+    subprocess.run(
+        [*manage, "fill_pool", "--suits", "1", "--count", str(deals)], env=env, check=True, cwd=ROOT
+    )
+
+
+def start_server(env: dict[str, str], port: int, workers: int, threads: int) -> subprocess.Popen:
+    cmd = [
+        str(BIN / "gunicorn"),
+        "spider_api.wsgi",
+        "-b",
+        f"127.0.0.1:{port}",
+        "-w",
+        str(workers),
+        "--threads",
+        str(threads),
+        "--log-level",
+        "warning",
+    ]
+    server = subprocess.Popen(cmd, env=env, cwd=ROOT)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/schema/", timeout=2).status_code == 200:
+                return server
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    server.terminate()
+    raise RuntimeError("gunicorn did not come up")
+
+
+# -- a client that sees only what the server shows ------------------------------------------
+def rank(card: str) -> int:
+    return RANKS.index(card[0]) + 1
+
+
+def tail_run(cards: list[str]) -> int:
+    k = 1
+    while k < len(cards):
+        upper, lower = cards[-k - 1], cards[-k]
+        if upper[1] != lower[1] or rank(upper) != rank(lower) + 1:
+            break
+        k += 1
+    return k if cards else 0
+
+
+def visible_moves(state: dict[str, Any]) -> list[dict[str, Any]]:
+    cols = [c["cards"] for c in state["columns"]]
+    empty = [i for i, c in enumerate(state["columns"]) if not c["cards"] and not c["hidden"]]
+    moves = []
+    for src, cards in enumerate(cols):
+        k = tail_run(cards)
+        if not k:
+            continue
+        low = rank(cards[-1])
+        for dst, target in enumerate(cols):
+            if dst == src:
+                continue
+            if target:
+                t = rank(target[-1])
+                if low < t <= low + k:
+                    moves.append({"type": "move", "from": src, "to": dst, "count": t - low})
+            elif dst in empty:
+                moves.append({"type": "move", "from": src, "to": dst, "count": k})
+    return moves
+
+
+def choose(state: dict[str, Any], rnd: random.Random) -> dict[str, Any] | None:
+    if state["can_undo"] and rnd.random() < 0.08:
+        return {"type": "undo"}
+    moves = visible_moves(state)
+    can_deal = state["deals_left"] > 0 and all(c["cards"] for c in state["columns"])
+    if can_deal and (not moves or rnd.random() < 0.04):
+        return {"type": "deal"}
+    if moves:
+        return rnd.choice(moves)
+    return {"type": "undo"} if state["can_undo"] else None
+
+
+class Player(threading.Thread):
+    def __init__(self, base: str, n: int, stop_at: float, seed: int) -> None:
+        super().__init__(daemon=True)
+        self.client = httpx.Client(base_url=base, timeout=30)
+        self.name_ = f"bench{seed}_{n}"
+        self.stop_at = stop_at
+        self.rnd = random.Random(seed * 1000 + n)
+        self.latencies: list[float] = []
+        self.accepted: dict[str, int] = {}
+        self.errors: list[str] = []
+
+    def new_game(self) -> dict[str, Any]:
+        r = self.client.post("/api/v1/games", json={"suits": 1})
+        if r.status_code != 201:
+            raise RuntimeError(f"new game: {r.status_code} {r.text[:200]}")
+        state = r.json()
+        self.accepted[state["id"]] = 0
+        return state
+
+    def run(self) -> None:
+        r = self.client.post(
+            "/api/v1/auth/register", json={"username": self.name_, "password": "bench password 1"}
+        )
+        self.client.headers["Authorization"] = f"Bearer {r.json()['token']}"
+        state = self.new_game()
+        while time.monotonic() < self.stop_at:
+            action = choose(state, self.rnd)
+            if action is None or state["status"] != "in_progress" or state["actions"] > 400:
+                state = self.new_game()
+                continue
+            action["version"] = state["version"]
+            t0 = time.perf_counter()
+            r = self.client.post(f"/api/v1/games/{state['id']}/actions", json=action)
+            self.latencies.append((time.perf_counter() - t0) * 1000)
+            if r.status_code == 200:
+                state = r.json()
+                self.accepted[state["id"]] += 1
+            else:
+                self.errors.append(f"{r.status_code} {r.text[:120]} for {action}")
+                state = self.client.get(f"/api/v1/games/{state['id']}").json()
+
+    def lost(self) -> int:
+        missing = 0
+        for game_id, accepted in self.accepted.items():
+            log = self.client.get(f"/api/v1/games/{game_id}/actions").json()["actions"]
+            missing += max(0, accepted - len(log))
+        return missing
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=16)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--db", default="spider_bench_api")
+    args = parser.parse_args()
+
+    db_url = f"postgres://postgres@127.0.0.1:5432/{args.db}"
+    env = server_env(db_url)
+    prepare_database(args.db, env, deals=args.players * 4)
+    server = start_server(env, args.port, args.workers, args.threads)
+    try:
+        stop_at = time.monotonic() + args.seconds
+        players = [
+            Player(f"http://127.0.0.1:{args.port}", n, stop_at, int(time.time()))
+            for n in range(args.players)
+        ]
+        started = time.monotonic()
+        for p in players:
+            p.start()
+        for p in players:
+            p.join()
+        wall = time.monotonic() - started
+        lost = sum(p.lost() for p in players)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+    latencies = [x for p in players for x in p.latencies]
+    errors = [e for p in players for e in p.errors]
+    for e in errors[:5]:
+        print("error:", e)
+    figures = {
+        "players": args.players,
+        "workers": args.workers,
+        "threads": args.threads,
+        "seconds": round(wall, 1),
+        "actions": len(latencies),
+        "actions_per_s": round(len(latencies) / wall, 1),
+        "p50_ms": round(statistics.median(latencies), 1),
+        "p99_ms": round(percentile(latencies, 0.99), 1),
+        "errors": len(errors),
+        "lost": lost,
+    }
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()
