@@ -35,6 +35,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI served from here, not a CDN
     "accounts",
     "games",
     "leaderboard",
@@ -181,6 +182,9 @@ SPECTACULAR_SETTINGS = {
         "LogEntryTypeEnum": "games.serializers.LOG_ENTRIES",
     },
     "SWAGGER_UI_SETTINGS": {"persistAuthorization": True},
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # --- Celery --------------------------------------------------------------------------------
