@@ -84,8 +84,16 @@ def game_create(
         assert suits is not None
         deal = deal_for_new_game(suits=suits)
 
-    _end_casual_game_in_progress(player, timezone.now())
-    return game_start(player=player, deal=deal, replay_of=source_game, staff_made=staff_made)
+    discarded = _end_casual_game_in_progress(player, timezone.now())
+    if source_game is not None and source_game.pk == discarded:
+        source_game = None  # replaying the untouched game just discarded: no row to link
+    return game_start(
+        player=player,
+        deal=deal,
+        replay_of=source_game,
+        staff_made=staff_made,
+        rankable=replay_of is None,
+    )
 
 
 def game_start(
@@ -120,19 +128,22 @@ def game_start(
     return game
 
 
-def _end_casual_game_in_progress(player: Any, now: datetime) -> None:
+def _end_casual_game_in_progress(player: Any, now: datetime) -> Any:
+    """End the player's casual game in progress; returns the id of a game discarded."""
     current = (
         Game.objects.select_for_update()
         .filter(player=player, kind=Game.Kind.CASUAL, status=Game.Status.IN_PROGRESS)
         .first()
     )
     if current is None:
-        return
+        return None
     if current.actions == 0:
+        discarded = current.pk
         current.delete()  # no action taken: simply discarded
-    else:
-        _finish(current, Game.Status.LOST, Game.EndReason.ABANDONED, now)
-        current.save()
+        return discarded
+    _finish(current, Game.Status.LOST, Game.EndReason.ABANDONED, now)
+    current.save()
+    return None
 
 
 # -- playing --------------------------------------------------------------------------------
