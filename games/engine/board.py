@@ -183,10 +183,14 @@ class Board:
         return (self.dealt, *[(down[i], *c) for i, c in enumerate(self.cols)])
 
     def canonical_key(self) -> tuple[object, ...]:
-        """Like ``key`` but blind to column order: positions that differ only by which
-        column holds what are one position to a search."""
+        """Like ``key`` but blind to column order once the stock is dealt: then positions
+        that differ only by which column holds what are one position to a search. While
+        cards remain in the stock the order counts, since a deal puts card i on column i."""
         down = self.down
-        return (self.dealt, *sorted((down[i], *c) for i, c in enumerate(self.cols)))
+        columns = [(down[i], *c) for i, c in enumerate(self.cols)]
+        if self.dealt == len(self.stock):
+            columns.sort()
+        return (self.dealt, *columns)
 
     # -- checking and playing (the player's path) -------------------------------------------
     def check_move(self, src: int, dst: int, count: int) -> None:
