@@ -266,14 +266,19 @@ def test_push_pop_is_exact_and_legal_moves_are_legal(start: str, picks: list[int
 
 @SETTINGS
 @given(start=starts(), picks=choices, seed=st.integers(0, 2**32))
-def test_canonical_key_ignores_column_order(start: str, picks: list[int], seed: int) -> None:
+def test_canonical_key_ignores_column_order_once_dealt(
+    start: str, picks: list[int], seed: int
+) -> None:
     board = play(start, picks).board
     other = board.copy()
     order = list(range(10))
     random.Random(seed).shuffle(order)
     other.cols = [board.cols[i] for i in order]
     other.down = [board.down[i] for i in order]
-    assert other.canonical_key() == board.canonical_key()
     same = other.cols == board.cols and other.down == board.down
     assert (other.key() == board.key()) == same
+    if board.dealt == len(board.stock):
+        assert other.canonical_key() == board.canonical_key()
+    else:  # a deal would tell the columns apart
+        assert (other.canonical_key() == board.canonical_key()) == same
     assert hash(board.key()) == hash(board.copy().key())
