@@ -256,9 +256,7 @@ class Board:
         from .onetap import choose_destination  # onetap ranks moves of this Board
 
         self._check_not_over()
-        _check_column(src, "from")
-        if count is not None:
-            self._check_lift(src, count)
+        self._check_lift(src, 1 if count is None else count)  # an empty source says so
         if dst is None:
             move = choose_destination(self, src, count)
             if move is None:
@@ -272,7 +270,6 @@ class Board:
                 raise IllegalAction(E.BAD_COLUMN, "a move needs two different columns")
             count = self.fitting_count(src, dst)
             if count is None:
-                self._check_lift(src, 1)  # an empty source says so precisely
                 raise IllegalAction(
                     E.RANK_MISMATCH,
                     f"no run at the end of column {src} fits on column {dst}",
