@@ -1,0 +1,526 @@
+"""Hints: rank what the player may do next, seeing only what the player sees.
+
+The input is a ``VisiblePosition``, built from ``games.engine.public_view`` (a Board's public
+view: face-up cards, face-down *counts*, deals left). It holds no face-down card and no stock
+card, so nothing here can peek: two boards with the same public view get the same hints.
+
+    >>> from games.engine import Board, deal_layout
+    >>> board = Board(deal_layout(suits=2, seed=7))
+    >>> best = hints(VisiblePosition.from_board(board), last_move=board.last_move)[0]
+    >>> best.action, best.reason  # doctest: +SKIP
+    ({'type': 'move', 'from': 4, 'to': 1, 'count': 1}, 'turns over a hidden card in column 4')
+
+How it ranks (RULES.md "Hints"):
+
+* A look-ahead search over moves, in a model of the position where unknown cards stay
+  unknown: a move that turns over a face-down card is valued as "turns over a hidden card";
+  the card it shows is unknown, so the look-ahead treats that column as ending there (nothing
+  goes onto it, nothing leaves it). The deal is opaque: the stock is unknown.
+* Positions are valued by what good play is after (``_col_value``): hidden cards turned over,
+  empty columns, runs completed, cards joined in suit (a joined off-suit card counts less);
+  every move costs a little, so the shortest way to a gain wins.
+* A candidate move is worth the best position its look-ahead reaches (iterative deepening
+  under a node budget, so the answer is the same on any machine). It is *useful* only when
+  that beats the position as it stands and the move itself is needed for it (a move the
+  same gain could be had without, such as a card stepping between two equal parents, is
+  not listed). Useful moves come first, best first; the deal comes after them, and is the
+  top hint only when no useful move is left. With an empty column blocking the deal and
+  nothing else useful, the hint fills it.
+* The move just made is never suggested back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from games.engine import DEAL, Action, Board, parse_card, public_view
+from games.engine.cards import SUITS
+
+Move = tuple[int, int, int]
+Cols = tuple[tuple[int, ...], ...]
+
+COLUMNS: Final = 10
+RUN: Final = 13
+SUIT_NAMES: Final = ("spades", "hearts", "diamonds", "clubs")
+# A card the look-ahead turned over: face up, identity unknown. Rank 15 accepts nothing
+# (no run reaches rank 14) and it is never lifted.
+UNKNOWN: Final = 15
+
+# Position values (higher is better).
+W_REVEAL: Final = 100  # a face-down card turned over (scored as -W_REVEAL per hidden card)
+W_EMPTY: Final = 60  # an empty column
+W_RUN: Final = 400  # a completed run (13 cards gone for good)
+W_SUIT: Final = 12  # a card on the next-higher card of its suit
+W_OFF: Final = 3  # a card on a next-higher card of another suit
+W_KING: Final = 6  # a King at the bottom of a column with nothing face down under it
+C_MOVE: Final = 1  # every move costs (the score does too)
+# The deal, an opaque action: what being able to deal is worth. Empty columns must be filled
+# first, so an empty column pays only if it is put to use before the deal.
+W_DEAL: Final = 300
+W_FILL: Final = 12  # what filling an empty column typically costs on top of losing it
+LOST: Final = -1_000_000  # deals left but fewer than ten cards on the table
+
+MAX_DEPTH: Final = 4
+NODE_BUDGET: Final = 2500  # positions expanded per hint search (deterministic)
+
+NOTHING_WON: Final = "the game is won"
+NOTHING_DEAL: Final = "no useful move: deal"
+NOTHING_UNDO: Final = "no useful move: undo or start a new game"
+NOTHING_LEFT: Final = "no move left: start a new game"
+
+
+# -- the input ----------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class VisiblePosition:
+    """What the player sees: per column the face-down count and the face-up cards (card
+    ints, bottom to top), deals left, runs removed. Nothing else is reachable from it."""
+
+    suits: int
+    hidden: tuple[int, ...]
+    cards: tuple[tuple[int, ...], ...]
+    deals_left: int
+    runs_removed: int = 0
+
+    @classmethod
+    def from_view(cls, view: Mapping[str, Any]) -> VisiblePosition:
+        """From ``games.engine.public_view(board)`` (or the same JSON as the API sends)."""
+        columns = view["columns"]
+        return cls(
+            suits=int(view["suits"]),
+            hidden=tuple(int(c["hidden"]) for c in columns),
+            cards=tuple(tuple(parse_card(t) for t in c["cards"]) for c in columns),
+            deals_left=int(view["deals_left"]),
+            runs_removed=int(view.get("runs_removed", 0)),
+        )
+
+    @classmethod
+    def from_board(cls, board: Board) -> VisiblePosition:
+        """Through the public view, so the face-down cards never get here."""
+        return cls.from_view(public_view(board))
+
+    @property
+    def won(self) -> bool:
+        return self.runs_removed == 8 or (
+            self.deals_left == 0 and not any(self.cards) and not any(self.hidden)
+        )
+
+    def can_deal(self) -> bool:
+        return self.deals_left > 0 and all(self.cards)
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move (the engine's ``Board.legal_moves`` on the visible cards)."""
+        cols = self.cards
+        out: list[Move] = []
+        tops = [c[-1] & 15 if c else 0 for c in cols]
+        for src in range(COLUMNS):
+            k = _tail(cols[src])
+            if not k:
+                continue
+            low = cols[src][-1] & 15
+            for dst in range(COLUMNS):
+                if dst == src:
+                    continue
+                t = tops[dst]
+                if not t:
+                    out.extend((src, dst, n) for n in range(1, k + 1))
+                elif low < t <= low + k:
+                    out.append((src, dst, t - low))
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """One suggestion: ``action`` in the shape the actions endpoint accepts, ``reason`` in
+    words, ``score`` how much better the look-ahead found it than standing still."""
+
+    action: dict[str, Any]
+    reason: str
+    score: float
+
+    @property
+    def move(self) -> Move:
+        if self.action["type"] == "deal":
+            return DEAL
+        return (self.action["from"], self.action["to"], self.action["count"])
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": dict(self.action), "reason": self.reason, "score": self.score}
+
+
+# -- the public functions ----------------------------------------------------------------
+def hints(visible: VisiblePosition, *, last_move: Any = None) -> list[Hint]:
+    """The useful actions of ``visible``, best first (``[n]`` is the n-th best alternative).
+
+    ``last_move`` is the move just made (a ``(src, dst, count)`` tuple, an engine
+    ``Action`` or its JSON); its reverse is never suggested. ``[]`` when nothing useful is
+    left: ``no_hint_reason`` says what to do then.
+    """
+    return _rank(visible, _as_move(last_move))
+
+
+def no_hint_reason(visible: VisiblePosition, *, last_move: Any = None) -> str:
+    """What to tell the player when ``hints`` has nothing (more) to suggest."""
+    if visible.won:
+        return NOTHING_WON
+    if visible.can_deal():
+        return NOTHING_DEAL
+    reverse = _reverse(_as_move(last_move))
+    if any(m != reverse for m in visible.legal_moves()):
+        return NOTHING_UNDO
+    return NOTHING_LEFT
+
+
+def best_hint(visible: VisiblePosition, *, last_move: Any = None) -> Hint | None:
+    found = hints(visible, last_move=last_move)
+    return found[0] if found else None
+
+
+# -- the ranking ------------------------------------------------------------------------
+def _as_move(last: Any) -> Move | None:
+    if last is None:
+        return None
+    if isinstance(last, Action):
+        return last.as_move if last.kind in ("move", "deal") else None
+    if isinstance(last, Mapping):
+        if last.get("type") == "move":
+            return (int(last["from"]), int(last["to"]), int(last["count"]))
+        return DEAL if last.get("type") == "deal" else None
+    src, dst, count = last
+    return (int(src), int(dst), int(count))
+
+
+def _reverse(last: Move | None) -> Move | None:
+    if last is None or last[0] < 0:
+        return None
+    return (last[1], last[0], last[2])
+
+
+def _rank(visible: VisiblePosition, last: Move | None) -> list[Hint]:
+    if visible.won:
+        return []
+    cols: Cols = visible.cards
+    hid = visible.hidden
+    search = _Search(visible.deals_left)
+    base = search.value(cols, hid)
+    reverse = _reverse(last)
+    roots = [m for m in _moves(cols, hid) if m != reverse]
+    values = search.run(cols, hid, roots)
+    floor = search.leaf(cols, hid)[0]
+    ranked = []
+    for i, move in enumerate(roots):
+        total, line = values[move]
+        if total <= floor:
+            continue
+        child = _apply(cols, hid, move)
+        delta = search.value(child[0], child[1]) + W_RUN * child[2] - base
+        if delta <= 0 and not _needed(search, cols, hid, line, total):
+            continue
+        ranked.append((-total, -delta, i, move, line))
+    ranked.sort()
+    out = [
+        Hint(_action(move), _reason(cols, hid, line), float(-neg - floor))
+        for neg, _, _, move, line in ranked
+    ]
+    if visible.can_deal():
+        reason = "deals: no useful move left" if not out else "deals ten new cards"
+        out.append(Hint({"type": "deal"}, reason, 0.0))
+    elif not out and visible.deals_left and any(not c for c in cols):
+        out = _fillers(search, cols, hid, reverse, base)
+    return out
+
+
+def _needed(search: _Search, cols: Cols, hid: tuple[int, ...], line: tuple, total: int) -> bool:
+    """Whether the first move of ``line`` is needed for what the rest of it gains: the
+    rest, played without it, is illegal or reaches less."""
+    rest = search.line_value(cols, hid, line[1:])
+    return rest is None or rest < total
+
+
+def _fillers(
+    search: _Search, cols: Cols, hid: tuple[int, ...], reverse: Move | None, base: int
+) -> list[Hint]:
+    """Moves that fill an empty column so the deal becomes possible, best first."""
+    empty = next(i for i in range(COLUMNS) if not cols[i])
+    cands = []
+    for src in range(COLUMNS):
+        c = cols[src]
+        k = _tail(c)
+        if not k:
+            continue
+        for n in range(k, 0, -1):
+            if n == len(c) and not hid[src]:
+                continue  # the whole column: it only changes its index
+            move = (src, empty, n)
+            if move == reverse:
+                continue
+            ncols, nhid, runs = _apply(cols, hid, move)
+            value = search.value(ncols, nhid) + W_RUN * runs
+            cands.append((-value, -(c[-n] & 15), src, -n, move))
+    cands.sort()
+    return [
+        Hint(_action(m), f"fills empty column {m[1]} so you can deal", float(-v - base))
+        for v, _, _, _, m in cands
+    ]
+
+
+def _action(move: Move) -> dict[str, Any]:
+    return {"type": "move", "from": move[0], "to": move[1], "count": move[2]}
+
+
+# -- the model: columns of face-up cards over a count of face-down ones -------------------
+def _tail(col: tuple[int, ...]) -> int:
+    """How many cards at the end of ``col`` lift together (0: empty or unknown)."""
+    n = len(col)
+    if not n or col[-1] == UNKNOWN:
+        return 0
+    j = n - 1
+    while j > 0 and col[j - 1] == col[j] + 1:
+        j -= 1
+    return n - j
+
+
+def _moves(cols: Cols, hid: tuple[int, ...]) -> list[Move]:
+    """The look-ahead's moves: a same-suit run splits only onto its own suit; into an
+    empty column only the whole liftable run, only into the first empty column, and never
+    a whole column."""
+    tops = [c[-1] & 15 if c else 0 for c in cols]
+    first_empty = -1
+    for i in range(COLUMNS):
+        if not cols[i]:
+            first_empty = i
+            break
+    out: list[Move] = []
+    for src in range(COLUMNS):
+        c = cols[src]
+        n = len(c)
+        if not n:
+            continue
+        last = c[-1]
+        if last == UNKNOWN:
+            continue
+        j = n - 1
+        while j > 0 and c[j - 1] == c[j] + 1:
+            j -= 1
+        k = n - j
+        low = last & 15
+        high = low + k
+        suit = last >> 4
+        for dst in range(COLUMNS):
+            t = tops[dst]
+            if low < t <= high and dst != src:
+                cnt = t - low
+                if cnt < k and cols[dst][-1] >> 4 != suit:
+                    continue
+                out.append((src, dst, cnt))
+        if first_empty >= 0 and (j > 0 or hid[src]):
+            out.append((src, first_empty, k))
+    return out
+
+
+def _apply(cols: Cols, hid: tuple[int, ...], move: Move) -> tuple[Cols, tuple[int, ...], int]:
+    """The position after ``move`` in the model, and how many runs it completed."""
+    src, dst, cnt = move
+    s = cols[src]
+    ns = s[:-cnt]
+    nd = cols[dst] + s[-cnt:]
+    lc = list(cols)
+    if not ns and hid[src]:
+        lh = list(hid)
+        lh[src] -= 1
+        ns = (UNKNOWN,)
+    else:
+        lh = None
+    runs = 0
+    if nd[-1] & 15 == 1 and len(nd) >= RUN and _completes(nd):
+        nd = nd[:-RUN]
+        runs = 1
+        if not nd and hid[dst]:
+            lh = lh or list(hid)
+            lh[dst] -= 1
+            nd = (UNKNOWN,)
+    lc[src] = ns
+    lc[dst] = nd
+    return tuple(lc), (tuple(lh) if lh is not None else hid), runs
+
+
+def _completes(col: tuple[int, ...]) -> bool:
+    if col[-RUN] != col[-1] + RUN - 1:
+        return False
+    return all(col[j] == col[j + 1] + 1 for j in range(-RUN, -1))
+
+
+_COL_CACHE: dict[tuple[int, tuple[int, ...]], int] = {}
+
+
+def _col_value(h: int, col: tuple[int, ...]) -> int:
+    key = (h, col)
+    v = _COL_CACHE.get(key)
+    if v is not None:
+        return v
+    if not col:
+        v = W_EMPTY if not h else 0
+    else:
+        v = -W_REVEAL * h
+        prev = col[0]
+        if prev != UNKNOWN:
+            if not h and prev & 15 == 13:
+                v += W_KING
+            for c in col[1:]:
+                if c == prev - 1:
+                    v += W_SUIT
+                elif c & 15 == (prev & 15) - 1:
+                    v += W_OFF
+                prev = c
+    if len(_COL_CACHE) > 200_000:
+        _COL_CACHE.clear()
+    _COL_CACHE[key] = v
+    return v
+
+
+class _Search:
+    """Iterative-deepening look-ahead with a transposition table and a node budget."""
+
+    def __init__(self, deals_left: int) -> None:
+        self.deals_left = deals_left
+        self.nodes = 0
+        self.budget = NODE_BUDGET
+        self.table: dict[tuple[Cols, tuple[int, ...]], tuple[int, int, tuple]] = {}
+
+    @staticmethod
+    def value(cols: Cols, hid: tuple[int, ...]) -> int:
+        return sum(_col_value(h, c) for h, c in zip(hid, cols, strict=True))
+
+    def run(self, cols: Cols, hid: tuple[int, ...], roots: list[Move]) -> dict[Move, tuple]:
+        """The best (value, line) each root move leads to, from the deepest look-ahead that
+        finished within the budget."""
+        children = {m: _apply(cols, hid, m) for m in roots}
+        result = {}
+        for m, (c, h, r) in children.items():
+            v, line = self.leaf(c, h)
+            result[m] = (v + W_RUN * r - C_MOVE, (m, *line))
+        for depth in range(1, MAX_DEPTH):
+            found = {}
+            for m, (c, h, r) in children.items():
+                v, line = self.best(c, h, depth)
+                if self.nodes > self.budget:
+                    return result
+                found[m] = (v + W_RUN * r - C_MOVE, (m, *line))
+            result = found
+        return result
+
+    def best(self, cols: Cols, hid: tuple[int, ...], depth: int) -> tuple[int, tuple]:
+        """The best value reachable from here in at most ``depth`` moves, and its line
+        (runs completed on the way are counted in the value; ``DEAL`` ends a line)."""
+        key = (cols, hid)
+        hit = self.table.get(key)
+        if hit is not None and hit[0] >= depth:
+            return hit[1], hit[2]
+        best_v, best_line = self.leaf(cols, hid)
+        self.nodes += 1
+        if self.nodes > self.budget:
+            return best_v, best_line
+        for move in _moves(cols, hid):
+            ncols, nhid, runs = _apply(cols, hid, move)
+            if depth > 1:
+                v, line = self.best(ncols, nhid, depth - 1)
+            else:
+                v, line = self.leaf(ncols, nhid)
+            v += W_RUN * runs - C_MOVE
+            if v > best_v:
+                best_v = v
+                best_line = (move, *line)
+        self.table[key] = (depth, best_v, best_line)
+        return best_v, best_line
+
+    def leaf(self, cols: Cols, hid: tuple[int, ...]) -> tuple[int, tuple]:
+        """A position's value where the look-ahead stops. With deals left the game goes on
+        only through a deal, so it is valued as dealing from it (``deal_value``)."""
+        here = self.value(cols, hid)
+        if not self.deals_left:
+            return here, ()
+        return self.deal_value(cols, hid, here), (DEAL,)
+
+    def deal_value(self, cols: Cols, hid: tuple[int, ...], here: int) -> int:
+        """The value of dealing from here, its empty columns filled first (each valued at a
+        typical fill's cost); ``LOST`` when too few cards are left to fill them: the deal,
+        and so the win, can never come."""
+        empty = 0
+        cards = 0
+        for h, c in zip(hid, cols, strict=True):
+            if c:
+                cards += h + len(c)
+            else:
+                empty += 1
+        if cards < COLUMNS:
+            return LOST
+        return here - empty * (W_EMPTY + W_FILL + C_MOVE) + W_DEAL - C_MOVE
+
+    def line_value(self, cols: Cols, hid: tuple[int, ...], line: tuple) -> int | None:
+        """The value of playing ``line`` from here, or None if it is not legal here."""
+        runs = 0
+        for i, move in enumerate(line):
+            if move == DEAL:
+                deal = self.deal_value(cols, hid, self.value(cols, hid))
+                return deal + W_RUN * runs - C_MOVE * i
+            if move not in _moves(cols, hid):
+                return None
+            cols, hid, r = _apply(cols, hid, move)
+            runs += r
+        return self.value(cols, hid) + W_RUN * runs - C_MOVE * len(line)
+
+
+# -- reasons ------------------------------------------------------------------------------
+def _reason(cols: Cols, hid: tuple[int, ...], line: tuple) -> str:
+    """The reason in words: what the move itself does, else what it makes possible."""
+    first = _effects(cols, hid, line[0])
+    if first:
+        return first
+    move = line[0]
+    ncols, nhid, _ = _apply(cols, hid, move)
+    if not cols[move[1]] and DEAL in line:
+        return f"fills empty column {move[1]} so you can deal"
+    for later in line[1:]:
+        if later == DEAL:
+            break
+        effect = _effects(ncols, nhid, later, later=True)
+        if effect:
+            return "makes way: " + effect
+        ncols, nhid, _ = _apply(ncols, nhid, later)
+    return "tidies the columns"
+
+
+def _effects(cols: Cols, hid: tuple[int, ...], move: Move, *, later: bool = False) -> str:
+    src, dst, cnt = move
+    s = cols[src]
+    d = cols[dst]
+    card = s[-cnt]
+    suit = SUIT_NAMES[card >> 4]
+    ncols, nhid, runs = _apply(cols, hid, move)
+    if runs:
+        return f"completes a run of {suit}"
+    parts = []
+    revealed = nhid[src] < hid[src]
+    emptied = not ncols[src]
+    if not d and card & 15 == 13 and (revealed or len(s) > cnt):
+        parts.append("frees a King into an empty column")
+    if revealed:
+        parts.append(f"turns over a hidden card in column {src}")
+    elif emptied:
+        parts.append(f"empties column {src}")
+    if parts:
+        return ", ".join(parts)
+    if d and d[-1] == card + 1:
+        if cnt < len(s) and s[-cnt - 1] == card + 1:
+            return ""  # a run that was already joined: no gain by itself
+        return f"builds {suit} in suit"
+    if later:
+        return ""
+    if d and cnt < len(s) and s[-cnt - 1] & 15 != (card & 15) + 1:
+        return f"puts the {_name(card)} in order on the {_name(d[-1])}"
+    return ""
+
+
+def _name(card: int) -> str:
+    return "A23456789TJQK"[(card & 15) - 1] + SUITS[card >> 4]
