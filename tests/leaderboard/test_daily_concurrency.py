@@ -1,0 +1,130 @@
+"""Two workers creating the same day's challenge at once (PostgreSQL: real transactions, real
+row locks, one connection per thread)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+from unittest import mock
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from games.models import Deal
+from games.pool import PoolEmpty
+from leaderboard import services
+from leaderboard.models import DailyChallenge
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+WORKERS = 4
+
+
+def run_threads(n: int, target: Callable[[], Any]) -> tuple[list[Any], list[BaseException]]:
+    """Run ``target`` in n threads released together; each closes its own connection."""
+    start = threading.Barrier(n)
+    results: list[Any] = []
+    errors: list[BaseException] = []
+    lock = threading.Lock()
+
+    def work() -> None:
+        try:
+            start.wait(timeout=10)
+            value = target()
+            with lock:
+                results.append(value)
+        except BaseException as exc:  # noqa: BLE001 - reported by the test
+            with lock:
+                errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=work) for _ in range(n)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not any(t.is_alive() for t in threads), "a worker hung"
+    return results, errors
+
+
+def test_workers_at_once_make_one_challenge_and_waste_no_deal(stock_pool):
+    stock_pool(2, WORKERS + 1)
+    day = timezone.now().date()
+    real_take = services.pool_take
+    claimed = threading.Barrier(WORKERS)
+
+    def take_then_wait(*, suits: int) -> Deal:
+        # Every worker holds its own pool deal before any of them inserts the challenge, so
+        # all of them really race on the unique date (none sees another's challenge first).
+        deal = real_take(suits=suits)
+        claimed.wait(timeout=10)
+        return deal
+
+    with mock.patch.object(services, "pool_take", side_effect=take_then_wait) as take:
+        results, errors = run_threads(WORKERS, lambda: services.daily_ensure(day=day))
+
+    assert not errors, errors
+    assert take.call_count == WORKERS  # all of them raced
+    challenge = DailyChallenge.objects.get()  # exactly one
+    assert {c.pk for c in results} == {challenge.pk}
+    assert {c.commitment for c in results} == {challenge.commitment}
+    states = dict(Deal.objects.values_list("pk", "state"))
+    assert states.pop(challenge.deal_id) == Deal.State.DEALT
+    # The losers' deals went back to the pool (their transactions rolled back).
+    assert list(states.values()) == [Deal.State.POOLED] * WORKERS
+
+
+def test_concurrent_first_requests_all_get_the_same_challenge(stock_pool, api_client):
+    stock_pool(2, WORKERS)
+    day = timezone.now().date()
+
+    results, errors = run_threads(WORKERS, lambda: services.daily_ensure(day=day))
+
+    assert not errors, errors
+    assert len({c.pk for c in results}) == 1
+    assert DailyChallenge.objects.count() == 1
+    assert Deal.objects.filter(state=Deal.State.POOLED).count() == WORKERS - 1
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=PoolEmpty,
+    reason="BUG: leaderboard/services.py daily_ensure claims a pool deal before it knows it "
+    "will win the race for the date; when the pool holds fewer deals than concurrent callers, "
+    "a loser finds nothing to claim (SKIP LOCKED) and raises PoolEmpty (503 pool_empty to "
+    "GET /daily) although the challenge is being created by the winner",
+)
+def test_a_loser_gets_the_challenge_even_when_the_pool_has_one_deal(stock_pool):
+    stock_pool(2, 1)
+    day = timezone.now().date()
+    real_take = services.pool_take
+    winner_holds = threading.Event()
+    loser_done = threading.Event()
+    first = threading.Lock()
+    order: list[str] = []
+
+    def take(*, suits: int) -> Deal:
+        with first:
+            role = "winner" if not order else "loser"
+            order.append(role)
+        if role == "loser":
+            winner_holds.wait(timeout=10)
+            try:
+                return real_take(suits=suits)
+            finally:
+                loser_done.set()
+        deal = real_take(suits=suits)
+        winner_holds.set()
+        loser_done.wait(timeout=10)  # hold the deal's row lock until the loser has looked
+        return deal
+
+    with mock.patch.object(services, "pool_take", side_effect=take):
+        results, errors = run_threads(2, lambda: services.daily_ensure(day=day))
+
+    assert DailyChallenge.objects.count() == 1
+    if errors:
+        raise errors[0]
+    assert len({c.pk for c in results}) == 1
