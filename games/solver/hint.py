@@ -380,95 +380,157 @@ def _col_value(h: int, col: tuple[int, ...]) -> int:
 
 
 class _Search:
-    """Iterative-deepening look-ahead with a transposition table and a node budget."""
+    """Iterative-deepening look-ahead with a transposition table and a node budget.
+
+    Values are kept incrementally: a position carries its per-column values, their sum, its
+    empty-column count and its card count, so a move costs two column values (cached).
+    """
 
     def __init__(self, deals_left: int) -> None:
         self.deals_left = deals_left
         self.nodes = 0
         self.budget = NODE_BUDGET
-        self.table: dict[tuple[Cols, tuple[int, ...]], tuple[int, int, tuple]] = {}
+        self.table: dict[tuple[Cols, tuple[int, ...], int], tuple[int, int, tuple]] = {}
 
     @staticmethod
     def value(cols: Cols, hid: tuple[int, ...]) -> int:
         return sum(_col_value(h, c) for h, c in zip(hid, cols, strict=True))
 
+    def leaf(self, cols: Cols, hid: tuple[int, ...]) -> tuple[int, tuple]:
+        """A position's value where the look-ahead stops (see ``_leaf``)."""
+        empty = sum(1 for c in cols if not c)
+        cards = sum(hid) + sum(len(c) for c in cols)
+        return self._leaf(self.value(cols, hid), empty, cards)
+
+    def _leaf(self, v: int, empty: int, cards: int) -> tuple[int, tuple]:
+        """With deals left the game goes on only through a deal, so a position is valued as
+        dealing from it: its empty columns filled first (each valued at a typical fill's
+        cost), or ``LOST`` when too few cards are left to fill them (the deal, and so the
+        win, can never come)."""
+        if not self.deals_left:
+            return v, ()
+        if cards < COLUMNS:
+            return LOST, (DEAL,)
+        return v - empty * (W_EMPTY + W_FILL + C_MOVE) + W_DEAL - C_MOVE, (DEAL,)
+
     def run(self, cols: Cols, hid: tuple[int, ...], roots: list[Move]) -> dict[Move, tuple]:
         """The best (value, line) each root move leads to, from the deepest look-ahead that
         finished within the budget."""
-        children = {m: _apply(cols, hid, m) for m in roots}
+        vals = tuple(_col_value(h, c) for h, c in zip(hid, cols, strict=True))
+        empty = sum(1 for c in cols if not c)
+        cards = sum(hid) + sum(len(c) for c in cols)
+        children = [(m, self.child(cols, hid, vals, sum(vals), empty, cards, m)) for m in roots]
         result = {}
-        for m, (c, h, r) in children.items():
-            v, line = self.leaf(c, h)
-            result[m] = (v + W_RUN * r - C_MOVE, (m, *line))
+        for m, (_, _, _, v, e, cc, bonus) in children:
+            lv, line = self._leaf(v, e, cc)
+            result[m] = (lv + bonus, (m, *line))
         for depth in range(1, MAX_DEPTH):
             found = {}
-            for m, (c, h, r) in children.items():
-                v, line = self.best(c, h, depth)
+            for m, (c, h, vs, v, e, cc, bonus) in children:
+                # the cards just moved do not move again straight away (see ``best``)
+                avoid = m[1] if bonus < 0 else -1
+                bv, line = self.best(c, h, vs, v, e, cc, depth, avoid)
                 if self.nodes > self.budget:
                     return result
-                found[m] = (v + W_RUN * r - C_MOVE, (m, *line))
+                found[m] = (bv + bonus, (m, *line))
             result = found
         return result
 
-    def best(self, cols: Cols, hid: tuple[int, ...], depth: int) -> tuple[int, tuple]:
+    @staticmethod
+    def child(cols, hid, vals, v, empty, cards, move):
+        """The position after ``move``: (cols, hid, vals, value, empty, cards, bonus) where
+        bonus is what the move itself earns on the way (runs completed, less its cost)."""
+        src, dst, cnt = move
+        s = cols[src]
+        d = cols[dst]
+        ns = s[:-cnt]
+        nd = d + s[-cnt:]
+        hs = hid[src]
+        hd = hid[dst]
+        if not d:
+            empty -= 1
+        if not ns:
+            if hs:
+                hs -= 1
+                ns = _UNKNOWN_COL
+            else:
+                empty += 1
+        bonus = -C_MOVE
+        if nd[-1] & 15 == 1 and len(nd) >= RUN and _completes(nd):
+            nd = nd[:-RUN]
+            bonus += W_RUN
+            cards -= RUN
+            if not nd:
+                if hd:
+                    hd -= 1
+                    nd = _UNKNOWN_COL
+                else:
+                    empty += 1
+        lc = list(cols)
+        lc[src] = ns
+        lc[dst] = nd
+        if hs != hid[src] or hd != hid[dst]:
+            lh = list(hid)
+            lh[src] = hs
+            lh[dst] = hd
+            nhid = tuple(lh)
+        else:
+            nhid = hid
+        vs = _col_value(hs, ns)
+        vd = _col_value(hd, nd)
+        lv = list(vals)
+        nv = v - lv[src] - lv[dst] + vs + vd
+        lv[src] = vs
+        lv[dst] = vd
+        return tuple(lc), nhid, tuple(lv), nv, empty, cards, bonus
+
+    def best(self, cols, hid, vals, v, empty, cards, depth, avoid) -> tuple[int, tuple]:
         """The best value reachable from here in at most ``depth`` moves, and its line
-        (runs completed on the way are counted in the value; ``DEAL`` ends a line)."""
-        key = (cols, hid)
+        (runs completed and moves made on the way are counted; ``DEAL`` ends a line).
+
+        Nothing moves from column ``avoid``, where the last move put its cards: moving them
+        on again (or back) is one move done in two, and would make a pointless first
+        move look like the way to a gain.
+        """
+        key = (cols, hid, avoid)
         hit = self.table.get(key)
         if hit is not None and hit[0] >= depth:
             return hit[1], hit[2]
-        best_v, best_line = self.leaf(cols, hid)
-        self.nodes += 1
+        best_v, best_line = self._leaf(v, empty, cards)
+        moves = _moves(cols, hid)
+        self.nodes += 1 + len(moves)
         if self.nodes > self.budget:
             return best_v, best_line
-        for move in _moves(cols, hid):
-            ncols, nhid, runs = _apply(cols, hid, move)
+        child = self.child
+        for move in moves:
+            if move[0] == avoid:
+                continue
+            c, h, vs, nv, e, cc, bonus = child(cols, hid, vals, v, empty, cards, move)
             if depth > 1:
-                v, line = self.best(ncols, nhid, depth - 1)
+                bv, line = self.best(c, h, vs, nv, e, cc, depth - 1, move[1] if bonus < 0 else -1)
             else:
-                v, line = self.leaf(ncols, nhid)
-            v += W_RUN * runs - C_MOVE
-            if v > best_v:
-                best_v = v
+                bv, line = self._leaf(nv, e, cc)
+            bv += bonus
+            if bv > best_v:
+                best_v = bv
                 best_line = (move, *line)
         self.table[key] = (depth, best_v, best_line)
         return best_v, best_line
 
-    def leaf(self, cols: Cols, hid: tuple[int, ...]) -> tuple[int, tuple]:
-        """A position's value where the look-ahead stops. With deals left the game goes on
-        only through a deal, so it is valued as dealing from it (``deal_value``)."""
-        here = self.value(cols, hid)
-        if not self.deals_left:
-            return here, ()
-        return self.deal_value(cols, hid, here), (DEAL,)
-
-    def deal_value(self, cols: Cols, hid: tuple[int, ...], here: int) -> int:
-        """The value of dealing from here, its empty columns filled first (each valued at a
-        typical fill's cost); ``LOST`` when too few cards are left to fill them: the deal,
-        and so the win, can never come."""
-        empty = 0
-        cards = 0
-        for h, c in zip(hid, cols, strict=True):
-            if c:
-                cards += h + len(c)
-            else:
-                empty += 1
-        if cards < COLUMNS:
-            return LOST
-        return here - empty * (W_EMPTY + W_FILL + C_MOVE) + W_DEAL - C_MOVE
-
     def line_value(self, cols: Cols, hid: tuple[int, ...], line: tuple) -> int | None:
         """The value of playing ``line`` from here, or None if it is not legal here."""
-        runs = 0
-        for i, move in enumerate(line):
+        bonus = 0
+        for move in line:
             if move == DEAL:
-                deal = self.deal_value(cols, hid, self.value(cols, hid))
-                return deal + W_RUN * runs - C_MOVE * i
+                break
             if move not in _moves(cols, hid):
                 return None
-            cols, hid, r = _apply(cols, hid, move)
-            runs += r
-        return self.value(cols, hid) + W_RUN * runs - C_MOVE * len(line)
+            cols, hid, runs = _apply(cols, hid, move)
+            bonus += W_RUN * runs - C_MOVE
+        return self.leaf(cols, hid)[0] + bonus
+
+
+_UNKNOWN_COL: Final = (UNKNOWN,)
 
 
 # -- reasons ------------------------------------------------------------------------------
