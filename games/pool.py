@@ -207,15 +207,33 @@ def kick_fill(suits: int) -> None:
     if not settings.POOL_AUTOFILL:
         return
     if not settings.CELERY_TASK_ALWAYS_EAGER:
-        from games.tasks import fill_pool  # tasks import this module
-
-        fill_pool.delay(suits)
+        _publish_fill(suits)
         return
     with _filling_lock:
         if suits in _filling:
             return
         _filling.add(suits)
     threading.Thread(target=_fill_in_background, args=(suits,), daemon=True).start()
+
+
+# While the broker is down, publishing is not tried again for this long: beat's top-up queues
+# the fill once the broker is back, and a game creation never waits on a dead broker twice.
+_PUBLISH_BACKOFF_SECONDS = 10.0
+_publish_down_until = 0.0
+
+
+def _publish_fill(suits: int) -> None:
+    """Queue fill_pool(suits), failing soft: a game must not fail because the broker is down."""
+    global _publish_down_until
+    from games.tasks import fill_pool  # tasks import this module
+
+    if time.monotonic() < _publish_down_until:
+        return
+    try:
+        fill_pool.delay(suits)
+    except Exception as exc:  # kombu's OperationalError, a timeout, ...: log and carry on
+        _publish_down_until = time.monotonic() + _PUBLISH_BACKOFF_SECONDS
+        log.warning("could not queue fill_pool(%s), the broker is unavailable: %s", suits, exc)
 
 
 def _fill_in_background(suits: int) -> None:

@@ -6,11 +6,13 @@ is for people and may be reworded. Django's own 400/403/404/500 pages, used for 
 DRF, are replaced by the JSON views at the bottom, so the API never answers HTML.
 """
 
+import logging
 from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -25,6 +27,34 @@ from spider_api.authentication import BEARER_CHALLENGE
 # permission_denied, not_found, method_not_allowed, unsupported_media_type, throttled, ...) is
 # used as it is.
 _RENAMED_CODES = {"parse_error": "malformed_json", "authentication_failed": "invalid_token"}
+
+# The database is down, restarting or unreachable: 503 `database_unavailable` with Retry-After,
+# logged as one line (no traceback: it is an outage, not a bug).
+DATABASE_ERRORS = (OperationalError, InterfaceError)
+DATABASE_RETRY_AFTER_SECONDS = 5
+_log = logging.getLogger("spider_api.errors")
+
+
+def database_unavailable_body() -> dict[str, Any]:
+    return {
+        "code": "database_unavailable",
+        "detail": "The database is unavailable; nothing was changed. Retry shortly.",
+        "retry_after": DATABASE_RETRY_AFTER_SECONDS,
+    }
+
+
+def _log_database_unavailable(exc: Exception, path: str) -> None:
+    reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    _log.warning("database unavailable on %s: %s", path, reason, extra={"error": reason})
+
+
+def database_unavailable_response(exc: Exception, path: str) -> JsonResponse:
+    """The answer to a request that failed because the database could not be reached."""
+    _log_database_unavailable(exc, path)
+    response = JsonResponse(database_unavailable_body(), status=503)
+    response["Retry-After"] = str(DATABASE_RETRY_AFTER_SECONDS)
+    response._has_been_logged = True  # type: ignore[attr-defined]  # once is enough
+    return response
 
 
 class DomainError(Exception):
@@ -76,6 +106,17 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         response = Response(exc.as_dict(), status=exc.status, headers=exc.headers)
         if exc.status == 401:
             response["WWW-Authenticate"] = BEARER_CHALLENGE
+        return response
+
+    if isinstance(exc, DATABASE_ERRORS):
+        set_rollback()
+        _log_database_unavailable(exc, context["request"].path if context.get("request") else "")
+        response = Response(
+            database_unavailable_body(),
+            status=503,
+            headers={"Retry-After": str(DATABASE_RETRY_AFTER_SECONDS)},
+        )
+        response._has_been_logged = True  # type: ignore[attr-defined]  # once is enough
         return response
 
     if isinstance(exc, DjangoValidationError):

@@ -42,13 +42,16 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "spider_api.middleware.RequestIdMiddleware",  # first: every log line has the request id
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",  # static files (the docs) without DEBUG
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "spider_api.middleware.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "spider_api.urls"
@@ -86,10 +89,18 @@ if _database["ENGINE"] == "django.db.backends.sqlite3":
     # IMMEDIATE takes the write lock when a transaction starts, so two concurrent writers wait
     # for each other instead of failing with "database is locked" half-way through.
     _database["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
-elif env_bool("DATABASE_POOL", default=False):
-    if _database["CONN_MAX_AGE"]:
-        raise ImproperlyConfigured("DATABASE_POOL=1 needs DATABASE_CONN_MAX_AGE=0.")
-    _database["OPTIONS"] = {"pool": True}
+else:
+    # A database that does not answer fails the request in seconds (503), never hangs it.
+    _database["OPTIONS"] = {"connect_timeout": env_int("DATABASE_CONNECT_TIMEOUT", 5, minimum=1)}
+    if env_bool("DATABASE_POOL", default=False):
+        if _database["CONN_MAX_AGE"]:
+            raise ImproperlyConfigured("DATABASE_POOL=1 needs DATABASE_CONN_MAX_AGE=0.")
+        # Per process: a gunicorn worker needs one connection per thread.
+        _database["OPTIONS"]["pool"] = {
+            "min_size": env_int("DATABASE_POOL_MIN_SIZE", 1, minimum=0),
+            "max_size": env_int("DATABASE_POOL_MAX_SIZE", 4, minimum=1),
+            "timeout": env_int("DATABASE_POOL_TIMEOUT", 5, minimum=1),
+        }
 
 DATABASES = {"default": _database}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -101,7 +112,8 @@ if CACHE_URL and not CACHE_URL.startswith(("redis://", "rediss://")):
     raise ImproperlyConfigured("CACHE_URL must be a redis:// or rediss:// URL.")
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        # Fails soft: with Redis down the cache is empty (throttling lets requests through).
+        {"BACKEND": "spider_api.cache.FailSoftRedisCache", "LOCATION": CACHE_URL}
         if CACHE_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
@@ -125,7 +137,11 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = BASE_DIR / "staticfiles"  # `manage.py collectstatic`; WhiteNoise serves it
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
 
 # --- Security: safe unless DEBUG is on ---------------------------------------------------------
 
@@ -133,6 +149,8 @@ SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0, minimum=0)
+# Health checks come from inside the network over plain HTTP: no redirect for them.
+SECURE_REDIRECT_EXEMPT = [r"^health(/live)?$"]
 if env_bool("TRUST_X_FORWARDED_PROTO", default=False):
     # Only behind a proxy that sets X-Forwarded-Proto itself and strips it from clients.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -196,10 +214,44 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=not _bro
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Workers and beat outlive a broker outage (they reconnect for ever, not 100 times).
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# Publishing from a request while Redis is down fails within about a second (and
+# games.pool.kick_fill carries on without it); it never hangs the request.
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": 2,
+    "socket_timeout": 5,
+    # A task whose whole worker died without acking it (acks_late) is delivered again after
+    # this; keep it above the longest task (fill_pool's hard limit: POOL_FILL_MAX_SECONDS +
+    # 180 s) or a slow task is handed to a second worker while it still runs.
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 900, minimum=1),
+}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # long tasks, acks_late: take one at a time
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # keep LOGGING below (JSON, request ids)
+# The heartbeat task (health.py) and the task-failure logging (logging.py) live here.
+CELERY_IMPORTS = ("spider_api.health", "spider_api.logging")
 CELERY_TIMEZONE = TIME_ZONE
+# Beat's heartbeat: /health calls beat stale when the last one is older than this.
+BEAT_HEARTBEAT_SECONDS = env_int("BEAT_HEARTBEAT_SECONDS", 30, minimum=1)
+BEAT_STALE_SECONDS = env_int("BEAT_STALE_SECONDS", 4 * BEAT_HEARTBEAT_SECONDS, minimum=1)
 CELERY_BEAT_SCHEDULE = {
+    "beat-heartbeat": {
+        "task": "spider_api.health.beat_heartbeat",
+        "schedule": BEAT_HEARTBEAT_SECONDS,
+        "options": {"expires": BEAT_HEARTBEAT_SECONDS},  # never a backlog of old beats
+    },
     "expire-idle-games": {"task": "games.tasks.expire_idle_games", "schedule": 15 * 60},
-    "top-up-deal-pools": {"task": "games.tasks.top_up_pools", "schedule": 60},
+    "top-up-deal-pools": {
+        "task": "games.tasks.top_up_pools",
+        "schedule": env_int("POOL_TOP_UP_SECONDS", 60, minimum=1),
+    },
     "create-daily-challenges": {
         "task": "leaderboard.tasks.create_daily_challenges",
         "schedule": 3600,
@@ -232,11 +284,23 @@ POOL_AUTOFILL = env_bool("POOL_AUTOFILL", default=True)
 # --- Logging -------------------------------------------------------------------------------
 
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+# JSON lines (spider_api/logging.py) unless DEBUG; each line carries the request id.
+LOG_FORMAT = env_choice("LOG_FORMAT", "plain" if DEBUG else "json", ("json", "plain"))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"request_id": {"()": "spider_api.logging.RequestIdFilter"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s]: %(message)s"},
+        "json": {"()": "spider_api.logging.JsonFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": LOG_FORMAT,
+            "filters": ["request_id"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env_choice("LOG_LEVEL", "INFO", _LOG_LEVELS)},
     # Replaces Django's own console handler for "django", which would print each line twice.
     "loggers": {"django": {"handlers": [], "level": "INFO"}},

@@ -1,4 +1,4 @@
-"""The root URLconf: the v1 API, its OpenAPI schema and docs, and the admin.
+"""The root URLconf: the v1 API, its OpenAPI schema and docs, health checks, and the admin.
 
 Apps add their API under `api/v1/` here; every path is exact (no trailing-slash redirects).
 """
@@ -7,12 +7,16 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from spider_api.health import HealthApi, LivenessApi
+
 urlpatterns = [
     path("api/v1/", include("accounts.urls")),
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("leaderboard.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("health", HealthApi.as_view(), name="health"),
+    path("health/live", LivenessApi.as_view(), name="health-live"),
     path("admin/", admin.site.urls),
 ]
 

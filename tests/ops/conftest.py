@@ -1,0 +1,22 @@
+"""tests/ops: the deployment pieces (health, request ids, logs, fail-soft cache and broker)
+and, behind ``make faults``, the failure tests that start real processes and break them.
+
+The failure tests (``@pytest.mark.faults``) are skipped unless ``SPIDER_FAULTS=1``: they take
+minutes, start a private PostgreSQL cluster, Redis servers, gunicorn and Celery, and need
+PostgreSQL's binaries and redis-server on this machine.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if os.environ.get("SPIDER_FAULTS") == "1":
+        return
+    skip = pytest.mark.skip(reason="a failure test: run it with `make faults`")
+    for item in items:
+        if "faults" in item.keywords:
+            item.add_marker(skip)
