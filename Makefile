@@ -1,6 +1,10 @@
 # make run  - serve the API on SQLite at http://127.0.0.1:8000 (no configuration needed)
 # make test - the whole test suite (set DATABASE_URL to run it on PostgreSQL)
 # make lint - ruff, ruff format --check, import contracts
+# make serve - the production processes (gunicorn, Celery worker and beat) on the local
+#              PostgreSQL and Redis, DEBUG off, via honcho and the Procfile
+# make faults - the failure tests (tests/ops): real processes killed, PostgreSQL restarted,
+#              Redis stopped, schemathesis; a private PostgreSQL cluster and Redis of their own
 
 VENV ?= .venv
 PYTHON ?= python3
@@ -8,7 +12,7 @@ BIN := $(VENV)/bin
 # Re-install only when pyproject.toml changes (or the venv is new).
 STAMP := $(VENV)/.installed.stamp
 
-.PHONY: install run test lint
+.PHONY: install run test lint serve faults
 
 install: $(STAMP)
 
@@ -37,3 +41,27 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
+
+# `make serve`: DEBUG off, like production; each default below gives way to the environment.
+serve: export DEBUG := 0
+serve: export SECRET_KEY ?= insecure-key-for-make-serve-only
+serve: export ALLOWED_HOSTS ?= 127.0.0.1,localhost
+serve: export SECURE_SSL_REDIRECT ?= 0
+serve: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/spider
+serve: export CELERY_BROKER_URL ?= redis://127.0.0.1:6379/0
+serve: export CACHE_URL ?= redis://127.0.0.1:6379/1
+serve: export CELERY_TASK_ALWAYS_EAGER := 0
+serve: export PORT ?= 8000
+serve: install
+	@if [ "$$DATABASE_URL" = postgres://postgres@127.0.0.1:5432/spider ] \
+	  && ! psql -h 127.0.0.1 -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname='spider'" \
+	  | grep -q 1; then createdb -h 127.0.0.1 -U postgres spider; fi
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput -v0
+	@echo "API http://127.0.0.1:$$PORT/api/v1/ - docs /api/docs/ - health /health"
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho start -f Procfile
+
+# The failure tests start their own servers, a private PostgreSQL cluster and Redis; they
+# never restart the shared ones.
+faults: install
+	SPIDER_FAULTS=1 $(BIN)/pytest tests/ops -m faults -v -s

@@ -1,0 +1,79 @@
+"""Gunicorn's settings for the API: `gunicorn -c gunicorn.conf.py spider_api.wsgi`.
+
+Read from the environment (every variable is in the README's Deployment section):
+
+- ``PORT`` (8000) or ``GUNICORN_BIND`` (e.g. ``unix:/run/spider.sock``): where to listen.
+- ``WEB_CONCURRENCY``: worker processes; default 2 per core plus one.
+- ``GUNICORN_THREADS`` (1): threads per worker. Each thread holds its own database connection,
+  so a web process needs ``GUNICORN_THREADS`` connections (see the README's Scaling section).
+- ``GUNICORN_TIMEOUT`` (30): a worker silent for this long is killed and replaced.
+- ``LOG_LEVEL``, ``LOG_FORMAT``: as for the app; gunicorn's own lines use the same format.
+
+The app logs one line per request itself (with its request id), so gunicorn's access log is
+off unless ``GUNICORN_ACCESS_LOG=1``.
+"""
+
+import multiprocessing
+import os
+
+
+def _int(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    return int(value) if value else default
+
+
+bind = os.environ.get("GUNICORN_BIND") or f"0.0.0.0:{_int('PORT', 8000)}"
+workers = _int("WEB_CONCURRENCY", 2 * multiprocessing.cpu_count() + 1)
+threads = _int("GUNICORN_THREADS", 1)
+timeout = _int("GUNICORN_TIMEOUT", 30)
+graceful_timeout = _int("GUNICORN_GRACEFUL_TIMEOUT", 20)  # finish requests in flight on TERM
+keepalive = 5
+# Recycle workers now and then: a slow leak never grows without bound.
+max_requests = _int("GUNICORN_MAX_REQUESTS", 5000)
+max_requests_jitter = max_requests // 10
+# Heartbeat files on tmpfs where there is one (Docker's /tmp may be an overlay on disk).
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
+# Load the app in each worker, not the master: no database connection is shared by a fork.
+preload_app = False
+# Gunicorn's control socket is one path per user ($HOME/.gunicorn): two servers on one machine
+# would fight over it. Off unless a path is given.
+control_socket_disable = not os.environ.get("GUNICORN_CONTROL_SOCKET")
+if not control_socket_disable:
+    control_socket = os.environ["GUNICORN_CONTROL_SOCKET"]
+
+loglevel = os.environ.get("LOG_LEVEL", "INFO").lower()
+errorlog = "-"
+_access = os.environ.get("GUNICORN_ACCESS_LOG", "").strip().lower() in ("1", "true", "yes", "on")
+accesslog = "-" if _access else None
+
+_debug = os.environ.get("DEBUG", "").strip().lower() in ("1", "true", "yes", "on")
+_json = os.environ.get("LOG_FORMAT", "plain" if _debug else "json").strip().lower() == "json"
+if _json:
+    # Gunicorn's own lines (boot, worker restarts, timeouts) as JSON too, like the app's.
+    logconfig_dict = {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"json": {"()": "spider_api.logging.JsonFormatter"}},
+        "filters": {"request_id": {"()": "spider_api.logging.RequestIdFilter"}},
+        "handlers": {
+            "console": {
+                "class": "logging.StreamHandler",
+                "formatter": "json",
+                "filters": ["request_id"],
+                "stream": "ext://sys.stderr",
+            }
+        },
+        "root": {"level": "INFO", "handlers": []},
+        "loggers": {
+            "gunicorn.error": {
+                "level": loglevel.upper(),
+                "handlers": ["console"],
+                "propagate": False,
+            },
+            "gunicorn.access": {
+                "level": "INFO",
+                "handlers": ["console"] if _access else [],
+                "propagate": False,
+            },
+        },
+    }
