@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -119,3 +120,76 @@ def test_the_daily_board_reads_its_partial_index(filled):
 
     assert "lb_daily_idx" in plan, plan
     assert "Sort" not in plan, plan
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG: leaderboard/selectors.py board_marker(day=...) runs MAX(id) WHERE daily_date = "
+    "day, which PostgreSQL answers by scanning the primary key backwards from the newest entry "
+    "until it meets one of that day: for a past day it reads every entry written since (about "
+    "490,000 rows, 100-230 ms, on every request to that board, cached or 304 alike; see "
+    "bench/leaderboard.py daily_past_p1). It needs an index that starts with daily_date and "
+    "ends with id, or no marker at all once the day has closed (the board cannot change)",
+)
+def test_a_past_daily_boards_marker_reads_only_that_board(db):
+    """The newest entry of an old daily board, with many newer entries after it."""
+    players = User.objects.bulk_create(User(username=f"marker{n}") for n in range(2000))
+    deals = Deal.objects.bulk_create(
+        Deal(
+            suits=2,
+            seed_db=60_000_000 + n,
+            deal_version=DEAL_VERSION,
+            source=Deal.Source.POOL,
+            state=Deal.State.DEALT,
+            vetted=True,
+        )
+        for n in range(12_000)
+    )
+    t0 = datetime(2026, 1, 1, tzinfo=UTC)
+    games = Game.objects.bulk_create(
+        Game(
+            player=players[n % 2000],
+            deal=deal,
+            suits=2,
+            kind=Game.Kind.DAILY if n < 2000 else Game.Kind.CASUAL,
+            daily_date=DAY if n < 2000 else None,
+            status=Game.Status.WON,
+            ranked=True,
+            snapshot={},
+            score=1000,
+            finished_at=t0 + timedelta(seconds=n),
+            elapsed_ms=60_000,
+        )
+        for n, deal in enumerate(deals)
+    )
+    LeaderboardEntry.objects.bulk_create(  # ids in finishing order, the day's first
+        LeaderboardEntry(
+            game=game,
+            player_id=game.player_id,
+            username="marker",
+            suits=2,
+            score=1000,
+            actions=300,
+            elapsed_ms=60_000,
+            finished_at=game.finished_at,
+            perfect=False,
+            daily_date=game.daily_date,
+        )
+        for game in games
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE leaderboard_leaderboardentry")
+    with CaptureQueriesContext(connection) as queries:
+        marker = selectors.board_marker(day=DAY)
+    (sql,) = [q["sql"] for q in queries.captured_queries]
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + sql)
+        plan = cursor.fetchone()[0]
+    plan = plan if isinstance(plan, list) else json.loads(plan)
+
+    def discarded(node: dict) -> int:
+        own = node.get("Rows Removed by Filter", 0)
+        return own + sum(discarded(child) for child in node.get("Plans", []))
+
+    assert marker == LeaderboardEntry.objects.filter(daily_date=DAY).order_by("-id")[0].id
+    assert discarded(plan[0]["Plan"]) < 100  # not the 10,000 newer entries of other boards
