@@ -39,7 +39,7 @@ def test_a_new_game_is_dealt_from_the_pool_in_the_documented_shape(
     response = player_client.post(GAMES_URL, {"suits": suits}, format="json")
 
     body = ok(response, 201)
-    assert set(body) == STATE_KEYS
+    assert set(body) >= STATE_KEYS  # the schema test holds the rest to the schema
     game = Game.objects.get(pk=body["id"])
     assert (game.player, game.deal_id, game.kind) == (player, deal.pk, "casual")
     assert body["suits"] == suits
@@ -195,11 +195,6 @@ def test_an_impossible_layout_is_400_with_the_engines_code(staff_client, layout,
     assert not Deal.objects.exists()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a layout with nothing left to play is created in_progress, then every "
-    "action is refused 422 game_over ('the game is won')",
-)
 @pytest.mark.parametrize(
     "columns", [[], ["|KsQsJsTs9s8s7s6s5s4s3s2sAs"]], ids=["no-cards", "one-completed-run"]
 )
