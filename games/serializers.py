@@ -214,6 +214,13 @@ class GameSummarySerializer(serializers.Serializer):
     elapsed_ms = serializers.IntegerField()
 
 
+class GamePageSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = GameSummarySerializer(many=True)
+
+
 class LogEntrySerializer(serializers.Serializer):
     seq = serializers.IntegerField()
     type = serializers.ChoiceField(choices=LOG_ENTRIES)

@@ -23,6 +23,7 @@ from games.models import Action, Deal, Game
 from games.presenters import game_state
 from games.selectors import game_get_readable
 from leaderboard.ranking import daily_closed, entry_record
+from spider_api.errors import DomainError
 
 User = get_user_model()
 
@@ -74,9 +75,12 @@ def game_create(
         deal = source_game.deal
     elif layout is not None:
         try:
-            deal = deal_from_layout(layout=Layout.from_json(suits or 0, layout))
+            start = Layout.from_json(suits or 0, layout)
         except LayoutError as exc:
             raise rule_error(exc, status=400) from None
+        if Board(start).won:
+            raise DomainError("bad_layout", "This layout leaves nothing to play.", 400)
+        deal = deal_from_layout(layout=start)
     elif seed is not None:
         assert suits is not None
         deal = deal_from_seed(suits=suits, seed=seed)

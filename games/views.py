@@ -20,8 +20,8 @@ from games.serializers import (
     ActionInputSerializer,
     GameCreateSerializer,
     GameLogSerializer,
+    GamePageSerializer,
     GameStateSerializer,
-    GameSummarySerializer,
     PlayerPublicSerializer,
 )
 from spider_api.errors import DomainError
@@ -32,7 +32,9 @@ from spider_api.openapi import (
     THROTTLED,
     UNAUTHORIZED,
     ErrorSerializer,
+    ThrottledErrorSerializer,
     error_example,
+    error_response,
 )
 from spider_api.pagination import PageNumberPagination
 
@@ -61,6 +63,23 @@ RULE_REFUSED = OpenApiResponse(
             "empty_column_blocks_deal", "column 2 is empty: fill every empty column before you deal"
         ),
         error_example("nothing_to_undo", "there is no move or deal left to undo"),
+    ],
+)
+KEY_REUSED = error_response(
+    "The Idempotency-Key was already used with another body.",
+    "idempotency_key_reused",
+    "This Idempotency-Key was already used for a different request.",
+)
+POOL_EMPTY = OpenApiResponse(
+    ThrottledErrorSerializer,
+    "`pool_empty`: no solver-vetted deal is ready for this suit mode; retry after "
+    "`retry_after` seconds (also the `Retry-After` header). Never an unvetted deal.",
+    examples=[
+        error_example(
+            "pool_empty",
+            "No vetted deal is ready for this suit mode yet; retry shortly.",
+            retry_after=30,
+        )
     ],
 )
 VERSION_CONFLICT = OpenApiResponse(
@@ -101,7 +120,7 @@ class GamesApi(APIView):
             OpenApiParameter("page", int, required=False),
             OpenApiParameter("page_size", int, required=False, description="Up to 100."),
         ],
-        responses={200: GameSummarySerializer(many=True), 400: BAD_REQUEST, 401: UNAUTHORIZED},
+        responses={200: GamePageSerializer, 400: BAD_REQUEST, 401: UNAUTHORIZED},
     )
     def get(self, request: Request) -> Response:
         wanted = request.query_params.get("status")
@@ -128,7 +147,9 @@ class GamesApi(APIView):
             401: UNAUTHORIZED,
             403: FORBIDDEN,
             404: NOT_FOUND,
+            422: KEY_REUSED,
             429: THROTTLED,
+            503: POOL_EMPTY,
         },
         examples=[
             OpenApiExample("New 2-suit game", value={"suits": 2}, request_only=True),
@@ -272,7 +293,13 @@ class GameResignApi(APIView):
         description="Ends the game as lost. The seed and the log become public.",
         request=None,
         parameters=[IDEMPOTENCY_PARAM],
-        responses={200: GameStateSerializer, 401: UNAUTHORIZED, 404: NOT_FOUND, 422: RULE_REFUSED},
+        responses={
+            200: GameStateSerializer,
+            401: UNAUTHORIZED,
+            404: NOT_FOUND,
+            422: RULE_REFUSED,
+            429: THROTTLED,
+        },
     )
     def post(self, request: Request, game_id: str) -> Response:
         def produce() -> tuple[int, dict[str, Any]]:

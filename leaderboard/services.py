@@ -6,7 +6,7 @@ from datetime import date
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 
 from games.models import Game
 from games.pool import pool_take
@@ -16,6 +16,7 @@ from leaderboard.models import DailyChallenge
 from spider_api.errors import DomainError
 
 DAILY_SUITS = 2
+DAILY_LOCK_SPACE = 0x5D41  # advisory-lock namespace of daily challenge creation
 User = get_user_model()
 
 
@@ -29,13 +30,17 @@ class DailyAlreadyPlayed(DomainError):
 
 def daily_ensure(*, day: date) -> DailyChallenge:
     """The challenge of ``day``, created if missing. Safe to call twice or from two workers at
-    once: the unique date decides, and the loser's pool deal goes back (its transaction rolls
-    back), so exactly one challenge exists and no deal is wasted."""
+    once: creators of one day queue on a lock and the later ones find the first's challenge
+    (the unique date stays the last word), so exactly one exists and no deal is wasted."""
     existing = DailyChallenge.objects.select_related("deal").filter(date=day).first()
     if existing is not None:
         return existing
     try:
         with transaction.atomic():
+            _lock_day(day)  # a second creator waits here, then finds the first one's row
+            existing = DailyChallenge.objects.select_related("deal").filter(date=day).first()
+            if existing is not None:
+                return existing
             deal = pool_take(suits=DAILY_SUITS)
             seed = deal.seed
             assert seed is not None
@@ -54,6 +59,16 @@ def daily_ensure(*, day: date) -> DailyChallenge:
             )
     except IntegrityError:
         return DailyChallenge.objects.select_related("deal").get(date=day)
+
+
+def _lock_day(day: date) -> None:
+    """Serialise the creation of one day's challenge. PostgreSQL: a transaction-scoped
+    advisory lock; SQLite already runs one writing transaction at a time."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(%s, %s)", [DAILY_LOCK_SPACE, day.toordinal()]
+            )
 
 
 @transaction.atomic

@@ -48,5 +48,7 @@ def verify_entries(entries: Iterator[LeaderboardEntry] | None = None) -> Iterato
                 str(game.id),
                 f"entry says score/actions/perfect/hints {recorded}, replay gives {expected}",
             )
-        if not game.deal.vetted or game.staff_made:
-            yield Mismatch(entry.id, str(game.id), "game is not on a vetted, standard deal")
+        if not game.ranked or not game.deal.vetted or game.staff_made:
+            yield Mismatch(entry.id, str(game.id), "game is not a ranked game on a vetted deal")
+        if (entry.suits, entry.player_id) != (game.suits, game.player_id):
+            yield Mismatch(entry.id, str(game.id), "entry's suit mode or player is not the game's")

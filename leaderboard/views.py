@@ -24,6 +24,7 @@ from spider_api.errors import DomainError
 from spider_api.openapi import BAD_REQUEST, NOT_FOUND, UNAUTHORIZED, error_response
 
 MAX_PAGE_SIZE = 100
+MAX_PAGE = 100_000  # beyond every board; keeps OFFSET far from integer overflow
 BOARD_CACHE_SECONDS = 5
 
 
@@ -67,13 +68,12 @@ class DailySerializer(serializers.Serializer):
     attempt = AttemptSerializer(allow_null=True, help_text="Your attempt (with a token).")
 
 
-def _int_param(request: Request, name: str, default: int, lo: int, hi: int | None) -> int:
+def _int_param(request: Request, name: str, default: int, lo: int, hi: int) -> int:
     raw = request.query_params.get(name)
     if raw is None:
         return default
-    if not raw.isdigit() or int(raw) < lo or (hi is not None and int(raw) > hi):
-        bound = f"{lo}..{hi}" if hi is not None else f"at least {lo}"
-        raise ValidationError({name: [f"A whole number {bound}."]})
+    if not (raw.isascii() and raw.isdigit()) or not lo <= int(raw) <= hi:
+        raise ValidationError({name: [f"A whole number {lo}..{hi}."]})
     return int(raw)
 
 
@@ -137,12 +137,13 @@ class LeaderboardApi(APIView):
         period = request.query_params.get("period", "all")
         if period not in selectors.PERIODS:
             raise ValidationError({"period": [f"One of {', '.join(selectors.PERIODS)}."]})
-        page = _int_param(request, "page", 1, 1, None)
+        page = _int_param(request, "page", 1, 1, MAX_PAGE)
         size = _int_param(request, "page_size", 20, 1, MAX_PAGE_SIZE)
         now = timezone.now()
         start = selectors.period_start(period, now)
         marker = selectors.board_marker(suits=suits)
-        key = f"lb:{suits}:{period}:{start}:{page}:{size}:{marker}"
+        since = start.date().isoformat() if start else "all"
+        key = f"lb:{suits}:{period}:{since}:{page}:{size}:{marker}"
         return _cached_board(
             request,
             key,
@@ -256,7 +257,7 @@ class DailyLeaderboardApi(APIView):
     def get(self, request: Request, day: str) -> Response:
         parsed = _date_param(day)
         challenge = _challenge(parsed)
-        page = _int_param(request, "page", 1, 1, None)
+        page = _int_param(request, "page", 1, 1, MAX_PAGE)
         size = _int_param(request, "page_size", 20, 1, MAX_PAGE_SIZE)
         marker = selectors.board_marker(day=challenge.date)
         key = f"daily:{challenge.date}:{page}:{size}:{marker}:{daily_closed(challenge.date)}"

@@ -81,23 +81,12 @@ def test_a_forged_log_action_is_reported(two_wins):
     assert f"entry {bad.pk} game {bad.game_id}: log does not" in verify_fails()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: leaderboard/verify.py verify_entries compares only score/actions/perfect/hints "
-    "with the replay; an entry moved to another suit mode's board (entry.suits != "
-    "game.suits) passes verification",
-)
 def test_an_entry_on_the_wrong_suit_board_is_reported(two_wins):
     LeaderboardEntry.objects.filter(pk=two_wins[0].pk).update(suits=4)
 
     verify_fails()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: leaderboard/verify.py verify_entries checks deal.vetted and staff_made but not "
-    "game.ranked: an entry for an unranked game (a replay, a daily practice game) passes",
-)
 def test_an_entry_for_an_unranked_game_is_reported(two_wins):
     Game.objects.filter(pk=two_wins[0].game_id).update(ranked=False)
 
