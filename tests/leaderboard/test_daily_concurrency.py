@@ -13,7 +13,6 @@ from django.db import connection
 from django.utils import timezone
 
 from games.models import Deal
-from games.pool import PoolEmpty
 from leaderboard import services
 from leaderboard.models import DailyChallenge
 
