@@ -188,6 +188,7 @@ class Action(models.Model):
     kind = models.CharField(max_length=4, choices=Kind.choices)
     src = models.PositiveSmallIntegerField(null=True, blank=True)
     dst = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A move: cards moved. A hint: which alternative was asked for (n).
     count = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField()
 

@@ -88,8 +88,21 @@ def action_json(entry: Action) -> dict[str, Any]:
     item: dict[str, Any] = {"seq": entry.seq, "type": entry.kind}
     if entry.kind == Action.Kind.MOVE:
         item.update({"from": entry.src, "to": entry.dst, "count": entry.count})
+    elif entry.kind == Action.Kind.HINT:
+        item["n"] = entry.count
     item["at"] = iso(entry.created_at)
     return item
+
+
+def hint_json(result: Any) -> dict[str, Any]:
+    return {
+        "action": result.hint.action if result.hint else None,
+        "reason": result.reason,
+        "n": result.n,
+        "alternatives": result.alternatives,
+        "hints": result.game.hints,
+        "version": result.game.version,
+    }
 
 
 def game_summary(game: Game) -> dict[str, Any]:

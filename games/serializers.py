@@ -227,12 +227,27 @@ class LogEntrySerializer(serializers.Serializer):
     from_ = serializers.IntegerField(required=False)
     to = serializers.IntegerField(required=False)
     count = serializers.IntegerField(required=False)
+    n = serializers.IntegerField(required=False, help_text="Hint: the alternative asked for.")
     at = serializers.DateTimeField()
 
     def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()
         fields["from"] = fields.pop("from_")
         return fields
+
+
+class HintSerializer(serializers.Serializer):
+    action = AppliedActionSerializer(
+        allow_null=True,
+        help_text="Submit it as is to POST /games/{id}/actions; null when nothing is left.",
+    )
+    reason = serializers.CharField(
+        help_text="e.g. 'turns over a hidden card in column 3', 'no useful move: deal'."
+    )
+    n = serializers.IntegerField()
+    alternatives = serializers.IntegerField(help_text="Useful suggestions in all (n < this).")
+    hints = serializers.IntegerField(help_text="Hints counted on the game so far.")
+    version = serializers.IntegerField(help_text="A hint served is logged: the new version.")
 
 
 class GameLogSerializer(serializers.Serializer):

@@ -22,6 +22,7 @@ from games.errors import GameNotFound, GameOver, StaffOnly, VersionConflict, rul
 from games.models import Action, Deal, Game
 from games.presenters import game_state
 from games.selectors import game_get_readable
+from games.solver.hint import Hint, VisiblePosition, hints, no_hint_reason
 from leaderboard.ranking import daily_closed, entry_record
 from spider_api.errors import DomainError
 
@@ -198,6 +199,49 @@ def game_act(
     return ActResult(game=game, board=board, outcome=outcome, applied=applied)
 
 
+@dataclass(frozen=True, slots=True)
+class HintResult:
+    game: Game
+    hint: Hint | None  # None: nothing useful to suggest at this n
+    reason: str
+    n: int
+    alternatives: int  # how many useful suggestions there are in all
+
+
+@transaction.atomic
+def game_hint(*, player: Any, game_id: str, n: int = 0) -> HintResult:
+    """The n-th best suggestion for the player's game, seen from the player's side only.
+
+    A hint served counts on the game (``hints``; no longer perfect) and is logged. Asking
+    the same n again straight away is answered the same and counted once, so a retried
+    request costs nothing more.
+    """
+    game = _locked_own_game(player, game_id)
+    if game.over:
+        raise GameOver()
+    board = load(game.snapshot)
+    visible = VisiblePosition.from_board(board)  # the hint search never sees hidden cards
+    found = hints(visible, last_move=board.last_move)
+    if n >= len(found):
+        reason = (
+            no_hint_reason(visible, last_move=board.last_move)
+            if not found
+            else f"no further suggestion: there are {len(found)}"
+        )
+        return HintResult(game, None, reason, n, len(found))
+    hint = found[n]
+    last = Action.objects.filter(game=game).order_by("-seq").first()
+    if last is None or last.kind != Action.Kind.HINT or last.count != n:
+        board.note_hint()
+        game.version += 1
+        Action.objects.create(
+            game=game, seq=game.version, kind=Action.Kind.HINT, count=n, created_at=timezone.now()
+        )
+        _store(game, board)
+        game.save()
+    return HintResult(game, hint, hint.reason, n, len(found))
+
+
 @transaction.atomic
 def game_resign(*, player: Any, game_id: str) -> Game:
     game = _locked_own_game(player, game_id)
@@ -271,6 +315,7 @@ __all__ = [
     "ActionRequest",
     "game_act",
     "game_create",
+    "game_hint",
     "game_start",
     "game_resign",
     "games_expire_idle",

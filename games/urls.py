@@ -1,6 +1,13 @@
 from django.urls import path
 
-from games.views import GameActionsApi, GameDetailApi, GameResignApi, GamesApi, PlayerApi
+from games.views import (
+    GameActionsApi,
+    GameDetailApi,
+    GameHintApi,
+    GameResignApi,
+    GamesApi,
+    PlayerApi,
+)
 
 app_name = "games"
 
@@ -9,5 +16,6 @@ urlpatterns = [
     path("games/<uuid:game_id>", GameDetailApi.as_view(), name="game"),
     path("games/<uuid:game_id>/actions", GameActionsApi.as_view(), name="actions"),
     path("games/<uuid:game_id>/resign", GameResignApi.as_view(), name="resign"),
+    path("games/<uuid:game_id>/hint", GameHintApi.as_view(), name="hint"),
     path("players/<str:username>", PlayerApi.as_view(), name="player"),
 ]

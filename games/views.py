@@ -14,7 +14,14 @@ from rest_framework.views import APIView
 
 from games import selectors, services
 from games.idempotency import HEADER, fingerprint, run_idempotent
-from games.presenters import action_json, deal_info, game_state, game_summary, outcome_json
+from games.presenters import (
+    action_json,
+    deal_info,
+    game_state,
+    game_summary,
+    hint_json,
+    outcome_json,
+)
 from games.serializers import (
     ActedGameStateSerializer,
     ActionInputSerializer,
@@ -22,6 +29,7 @@ from games.serializers import (
     GameLogSerializer,
     GamePageSerializer,
     GameStateSerializer,
+    HintSerializer,
     PlayerPublicSerializer,
 )
 from spider_api.errors import DomainError
@@ -38,6 +46,7 @@ from spider_api.openapi import (
 )
 from spider_api.pagination import PageNumberPagination
 
+MAX_HINT_N = 100
 IDEMPOTENCY_PARAM = OpenApiParameter(
     HEADER,
     str,
@@ -281,6 +290,37 @@ def _validated_action(data: Any) -> dict[str, Any]:
         code = "bad_count" if field == "count" else "bad_column"
         raise DomainError(code, f"{field}: {errors[field][0]}", 400, extra={"errors": errors})
     raise ValidationError(errors)
+
+
+class GameHintApi(APIView):
+    throttle_scope = "actions"
+
+    @extend_schema(
+        operation_id="games_hint",
+        tags=["games"],
+        summary="A hint: the n-th best suggestion",
+        description="Ranks the useful moves (and the deal) from what you can see — never the "
+        "face-down cards or the stock — and returns the n-th best with its reason; ask with "
+        "n+1 for the next alternative. It never suggests taking back the move just made; when "
+        "nothing useful is left, `action` is null and `reason` says what to do. A hint served "
+        "counts on the game (`hints`; the game is no longer perfect) and is logged (the "
+        "version moves on); asking the same n again straight away is not counted twice.",
+        parameters=[OpenApiParameter("n", int, required=False, description="0 = the best.")],
+        responses={
+            200: HintSerializer,
+            400: BAD_REQUEST,
+            401: UNAUTHORIZED,
+            404: NOT_FOUND,
+            422: RULE_REFUSED,
+            429: THROTTLED,
+        },
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        raw = request.query_params.get("n", "0")
+        if not (raw.isascii() and raw.isdigit()) or int(raw) > MAX_HINT_N:
+            raise ValidationError({"n": [f"A whole number 0..{MAX_HINT_N}."]})
+        result = services.game_hint(player=request.user, game_id=game_id, n=int(raw))
+        return Response(hint_json(result))
 
 
 class GameResignApi(APIView):

@@ -1,0 +1,124 @@
+"""GET /games/{id}/hint: the n-th best suggestion, from what the player can see."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.engine import Action as EngineAction
+from games.engine import dump, replay
+from games.models import Action, Game
+
+from .helpers import (
+    act,
+    game_record,
+    game_url,
+    layout_json,
+    log_rows,
+    new_game,
+    ok,
+    refused,
+    resign_url,
+)
+
+pytestmark = pytest.mark.django_db
+
+# Column 1's 5h goes onto column 0's 6h (in suit) and turns over the 9s beneath it.
+TEACHING = ["|Kc6h", "9s|5h", "|Qd", "|Jc", "|8d", "|3c", "|Kd", "|Kh", "|Qc", "|Td"]
+# Eight Kings and two fives, no empty column, no stock: nothing can move at all.
+STUCK = ["|Ks", "|Ks", "|Kh", "|Kh", "|Kd", "|Kd", "|Kc", "|Kc", "|5s", "|5h"]
+
+
+def hint_url(game_id: str, n: int | None = None) -> str:
+    return f"{game_url(game_id)}/hint" + ("" if n is None else f"?n={n}")
+
+
+def staff_game(client, columns, stock: str = "", suits: int = 4) -> dict:
+    return new_game(client, suits, layout=layout_json(columns, stock))
+
+
+def test_the_best_hint_is_playable_as_is_and_counts_on_the_game(staff_client):
+    game = staff_game(staff_client, TEACHING)
+
+    hint = ok(staff_client.get(hint_url(game["id"])))
+
+    assert hint["action"] == {"type": "move", "from": 1, "to": 0, "count": 1}
+    assert "hidden card" in hint["reason"] and "column 1" in hint["reason"]
+    assert hint["n"] == 0 and hint["alternatives"] >= 1
+    assert hint["hints"] == 1 and hint["version"] == 1
+    state = ok(staff_client.get(game_url(game["id"])))
+    assert state["hints"] == 1 and state["version"] == 1 and state["actions"] == 0
+    assert state["started_at"] is None  # a hint is not an action: the clock waits
+    [entry] = log_rows(game["id"])
+    assert (entry.seq, entry.kind, entry.count) == (1, Action.Kind.HINT, 0)
+    # A client submits the suggestion unchanged.
+    played = ok(act(staff_client, game["id"], **_fields(hint["action"]), version=1))
+    assert played["columns"][1] == {"hidden": 0, "cards": ["9s"]}
+
+
+def _fields(action: dict) -> dict:
+    return {("from_" if k == "from" else k): v for k, v in action.items()}
+
+
+def test_asking_the_same_n_again_is_counted_once_and_n_plus_one_is_the_next(staff_client):
+    game = staff_game(staff_client, TEACHING)
+    first = ok(staff_client.get(hint_url(game["id"], 0)))
+    again = ok(staff_client.get(hint_url(game["id"], 0)))
+    assert again == first and again["hints"] == 1
+
+    if first["alternatives"] > 1:
+        second = ok(staff_client.get(hint_url(game["id"], 1)))
+        assert second["action"] != first["action"]
+        assert second["hints"] == 2 and second["version"] == 2
+
+
+def test_beyond_the_last_alternative_nothing_is_suggested_or_counted(staff_client):
+    game = staff_game(staff_client, TEACHING)
+    total = ok(staff_client.get(hint_url(game["id"])))["alternatives"]
+    before = game_record(game["id"])
+
+    beyond = ok(staff_client.get(hint_url(game["id"], total)))
+
+    assert beyond["action"] is None and "no further suggestion" in beyond["reason"]
+    assert game_record(game["id"]) == before
+
+
+def test_when_nothing_can_move_the_hint_says_so_and_counts_nothing(staff_client):
+    game = staff_game(staff_client, STUCK)
+    assert game["stuck"] is True
+
+    hint = ok(staff_client.get(hint_url(game["id"])))
+
+    assert hint["action"] is None
+    assert hint["reason"] == "no move left: start a new game"
+    assert hint["hints"] == 0 and Game.objects.get(pk=game["id"]).hints == 0
+
+
+def test_hidden_cards_cannot_change_the_hint(staff_client, make_user, auth_client):
+    """Two games that look the same but hide different cards get the same hints."""
+    second_staff = auth_client(make_user(is_staff=True))  # one casual game per player
+    a = staff_game(staff_client, TEACHING)
+    b = staff_game(second_staff, [c.replace("9s|", "2d|") for c in TEACHING])
+    for n in range(3):
+        hint_a = ok(staff_client.get(hint_url(a["id"], n)))
+        hint_b = ok(second_staff.get(hint_url(b["id"], n)))
+        assert (hint_a["action"], hint_a["reason"]) == (hint_b["action"], hint_b["reason"])
+
+
+def test_a_hint_costs_the_perfect_flag_and_replays_from_the_log(staff_client):
+    game = staff_game(staff_client, ["|KsQsJsTs9s8s7s6s5s4s3s2s", "|As"], suits=1)
+    hint = ok(staff_client.get(hint_url(game["id"])))
+    assert hint["action"] == {"type": "move", "from": 1, "to": 0, "count": 1}
+    won = ok(act(staff_client, game["id"], **_fields(hint["action"])))
+    assert won["status"] == "won" and won["perfect"] is False and won["hints"] == 1
+    row = Game.objects.get(pk=game["id"])
+    log = [EngineAction(a.kind, a.src, a.dst, a.count) for a in log_rows(game["id"])]
+    assert dump(replay(row.deal.layout(), log)) == row.snapshot
+
+
+def test_refusals(staff_client, other_client):
+    game = staff_game(staff_client, TEACHING)
+    refused(other_client.get(hint_url(game["id"])), 404, "not_found")
+    for bad in ("-1", "x", "1.5", "²", "101"):
+        refused(staff_client.get(f"{hint_url(game['id'])}?n={bad}"), 400, "invalid")
+    ok(staff_client.post(resign_url(game["id"])))
+    refused(staff_client.get(hint_url(game["id"])), 422, "game_over")
