@@ -4,6 +4,7 @@ row locks, one connection per thread)."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 from unittest import mock
@@ -79,12 +80,25 @@ def test_concurrent_first_requests_all_get_the_same_challenge(stock_pool, api_cl
     assert Deal.objects.filter(state=Deal.State.POOLED).count() == WORKERS - 1
 
 
+def _someone_waits_on_a_lock() -> bool:
+    """Whether another session of this database is blocked on a lock (e.g. one we hold)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+        )
+        return cursor.fetchone()[0] > 0
+
+
 def test_a_loser_gets_the_challenge_even_when_the_pool_has_one_deal(stock_pool):
+    """The first creator holds the only pooled deal, uncommitted, until the second has
+    looked: either it found nothing to claim, or it is queued behind the first (a lock
+    wait). Either way it must end with the first one's challenge, not a 503."""
     stock_pool(2, 1)
     day = timezone.now().date()
     real_take = services.pool_take
     winner_holds = threading.Event()
-    loser_done = threading.Event()
+    loser_looked = threading.Event()
     first = threading.Lock()
     order: list[str] = []
 
@@ -97,16 +111,22 @@ def test_a_loser_gets_the_challenge_even_when_the_pool_has_one_deal(stock_pool):
             try:
                 return real_take(suits=suits)
             finally:
-                loser_done.set()
+                loser_looked.set()
         deal = real_take(suits=suits)
         winner_holds.set()
-        loser_done.wait(timeout=10)  # hold the deal's row lock until the loser has looked
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not loser_looked.is_set():
+            if _someone_waits_on_a_lock():
+                loser_looked.set()
+                break
+            time.sleep(0.02)
         return deal
 
     with mock.patch.object(services, "pool_take", side_effect=take):
         results, errors = run_threads(2, lambda: services.daily_ensure(day=day))
 
+    assert loser_looked.is_set(), "the second creator never raced the first"
+    assert not errors, errors
     assert DailyChallenge.objects.count() == 1
-    if errors:
-        raise errors[0]
     assert len({c.pk for c in results}) == 1
+    assert len(results) == 2
