@@ -53,6 +53,9 @@ def test_a_bad_authorization_header_is_ignored_on_public_boards(api_client, user
     assert len(response.json()["results"]) == 1
     api_client.credentials(HTTP_AUTHORIZATION="Basic Zm9vOmJhcg==")
     assert api_client.get(BOARD, {"suits": 4}).status_code == 200
+    # The daily boards too (a past day: no challenge, so a 404, not a 401).
+    day = datetime.now(UTC).date() - timedelta(days=3)
+    assert api_client.get(daily_board(day)).json()["code"] == "no_challenge"
 
 
 # -- order and pages ------------------------------------------------------------------------------
