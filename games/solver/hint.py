@@ -198,10 +198,10 @@ def _reverse(last: Move | None) -> Move | None:
 
 
 def _rank(visible: VisiblePosition, last: Move | None) -> list[Hint]:
-    if visible.won:
-        return []
     cols: Cols = visible.cards
     hid = visible.hidden
+    if visible.won or (visible.deals_left and sum(hid) + sum(map(len, cols)) < COLUMNS):
+        return []  # won; or lost: too few cards left to fill every column for a deal
     search = _Search(visible.deals_left)
     base = search.value(cols, hid)
     reverse = _reverse(last)

@@ -36,8 +36,8 @@ DEAL_MOVE: Final = (-1, -1, 0)
 # Heuristic weights (lower score is better).
 W_DOWN: Final = 6  # a face-down card
 W_HARD: Final = 4  # neighbouring face-up cards that do not even fit by rank
-W_SOFT: Final = 2  # fit by rank, wrong suit
-W_EMPTY: Final = 5  # bonus for an empty column
+W_SOFT: Final = 3  # fit by rank, wrong suit
+W_EMPTY: Final = 12  # bonus for an empty column
 W_STOCK: Final = 3  # a card still in the stock
 W_RUN: Final = 40  # bonus for a run removed
 
@@ -81,8 +81,18 @@ def settle(col: tuple[int, ...], d: int) -> tuple[tuple[int, ...], int, int]:
 class Node:
     """A position in the search tree (materialised only for beam members)."""
 
-    __slots__ = ("cols", "down", "dealt", "chaos", "hashes", "hsum", "score", "removed",
-                 "parent", "move")
+    __slots__ = (
+        "cols",
+        "down",
+        "dealt",
+        "chaos",
+        "hashes",
+        "hsum",
+        "score",
+        "removed",
+        "parent",
+        "move",
+    )
 
     def __init__(self, cols, down, dealt, chaos, hashes, score, removed, parent, move):
         self.cols = cols
@@ -217,6 +227,7 @@ def beam_pass(root: Node, stock: tuple[int, ...], width: int, budget: Budget) ->
                     sd = down[src]
                     if ns and len(ns) == sd:
                         sd -= 1
+                    first = s[-cnt]
                     nd = dcol + s[-cnt:]
                     dd = down[dst]
                     removed = 0
@@ -228,8 +239,26 @@ def beam_pass(root: Node, stock: tuple[int, ...], width: int, budget: Budget) ->
                     if key in seen:
                         continue
                     seen.add(key)
-                    cs = col_chaos(ns, sd)
-                    cd = col_chaos(nd, dd)
+                    # Chaos of the two columns, incrementally: the lifted cards are a
+                    # same-suit run (no breaks inside), so only the two seams change.
+                    if not ns:
+                        cs = -W_EMPTY
+                    elif sd < down[src]:
+                        cs = chaos[src] - W_DOWN
+                    else:
+                        a = ns[-1]
+                        if first == a - 1:
+                            cs = chaos[src]
+                        elif (first & 15) == (a & 15) - 1:
+                            cs = chaos[src] - W_SOFT
+                        else:
+                            cs = chaos[src] - W_HARD
+                    if removed:
+                        cd = col_chaos(nd, dd)
+                    elif dcol:
+                        cd = chaos[dst] if first == dcol[-1] - 1 else chaos[dst] + W_SOFT
+                    else:
+                        cd = 0
                     score = base - chaos[src] - chaos[dst] + cs + cd - W_RUN * removed
                     change = ((src, ns, sd, cs, hs), (dst, nd, dd, cd, hd))
                     g = dealt
@@ -250,13 +279,26 @@ def beam_pass(root: Node, stock: tuple[int, ...], width: int, budget: Budget) ->
                     if key in seen:
                         continue
                     seen.add(key)
-                    nc = [col_chaos(ncols[i], ndown[i]) for i in range(COLUMNS)]
-                    score = sum(nc) + W_STOCK * (stock_len - dealt - COLUMNS) - W_RUN * (
-                        node.removed + removed
+                    nc = []
+                    for i in range(COLUMNS):
+                        col = ncols[i]
+                        if len(col) == len(cols[i]) + 1:  # nothing removed: one new seam
+                            a = col[-2]
+                            b = col[-1]
+                            if b == a - 1:
+                                nc.append(chaos[i])
+                            elif (b & 15) == (a & 15) - 1:
+                                nc.append(chaos[i] + W_SOFT)
+                            else:
+                                nc.append(chaos[i] + W_HARD)
+                        else:
+                            nc.append(col_chaos(col, ndown[i]))
+                    score = (
+                        sum(nc)
+                        + W_STOCK * (stock_len - dealt - COLUMNS)
+                        - W_RUN * (node.removed + removed)
                     )
-                    change = tuple(
-                        (i, ncols[i], ndown[i], nc[i], nh[i]) for i in range(COLUMNS)
-                    )
+                    change = tuple((i, ncols[i], ndown[i], nc[i], nh[i]) for i in range(COLUMNS))
                     g = dealt + COLUMNS
                 seq += 1
                 cand = (score, seq, node, move, change, removed, g)
@@ -293,5 +335,14 @@ def materialise(cand) -> Node:
         down[i] = d
         chaos[i] = c
         hashes[i] = h
-    return Node(tuple(cols), tuple(down), g, tuple(chaos), tuple(hashes), score,
-                parent.removed + removed, parent, move)
+    return Node(
+        tuple(cols),
+        tuple(down),
+        g,
+        tuple(chaos),
+        tuple(hashes),
+        score,
+        parent.removed + removed,
+        parent,
+        move,
+    )

@@ -137,3 +137,27 @@ def test_any_won_line_replays_to_a_win(suits: int, seed: int) -> None:
         assert result.par == len(result.line)
     else:
         assert result.line == []
+
+
+# -- the search's incremental bookkeeping matches a from-scratch computation ---------------
+def test_incremental_chaos_and_hashes_match_a_recomputation(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import games.solver.search as search
+
+    checked = []
+    real = search.materialise
+
+    def checking(cand):
+        node = real(cand)
+        for col, d, c, h in zip(node.cols, node.down, node.chaos, node.hashes, strict=True):
+            assert c == search.col_chaos(col, d)
+            assert h == hash((d, col))
+            assert not col or len(col) > d  # the top card is face up
+        checked.append(node)
+        return node
+
+    monkeypatch.setattr(search, "materialise", checking)
+    for suits, seed in [(1, 5), (2, 5), (4, 5)]:
+        solve(deal_layout(suits, seed), max_nodes=20_000)
+    assert len(checked) > 100
