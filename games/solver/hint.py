@@ -53,17 +53,20 @@ W_REVEAL: Final = 100  # a face-down card turned over (scored as -W_REVEAL per h
 W_EMPTY: Final = 60  # an empty column
 W_RUN: Final = 400  # a completed run (13 cards gone for good)
 W_SUIT: Final = 12  # a card on the next-higher card of its suit
-W_OFF: Final = 3  # a card on a next-higher card of another suit
+W_OFF: Final = 2  # a card on a next-higher card of another suit
 W_KING: Final = 6  # a King at the bottom of a column with nothing face down under it
 C_MOVE: Final = 1  # every move costs (the score does too)
 # The deal, an opaque action: what being able to deal is worth. Empty columns must be filled
 # first, so an empty column pays only if it is put to use before the deal.
 W_DEAL: Final = 300
-W_FILL: Final = 12  # what filling an empty column typically costs on top of losing it
+# What filling an empty column typically costs on top of losing it. At least W_SUIT: else
+# filling a column by splitting a run, then joining it back (emptying the column) both look
+# useful, and a hint-follower goes round in circles.
+W_FILL: Final = 12
 LOST: Final = -1_000_000  # deals left but fewer than ten cards on the table
 
-MAX_DEPTH: Final = 4
-NODE_BUDGET: Final = 2500  # positions expanded per hint search (deterministic)
+MAX_DEPTH: Final = 5
+NODE_BUDGET: Final = 12000  # positions generated per hint search (deterministic)
 
 NOTHING_WON: Final = "the game is won"
 NOTHING_DEAL: Final = "no useful move: deal"
