@@ -251,6 +251,12 @@ def test_never_leaves_too_few_cards_to_deal() -> None:
     assert move(hints(visible(b))[0]) == (1, 0, 1)
 
 
+def test_too_few_cards_for_the_deal_left_is_nothing_useful() -> None:
+    b = board({0: "9c5h", 1: "6h"}, stock=STOCK, fill=False)
+    assert hints(visible(b)) == []
+    assert no_hint_reason(visible(b)) == NOTHING_UNDO
+
+
 # -- determinism and hidden cards --------------------------------------------------------
 def test_deterministic() -> None:
     b = Board(deal_layout(4, 5))
@@ -293,7 +299,7 @@ positions = st.tuples(
 )
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions)
 def test_hidden_cards_cannot_change_a_hint(pos: tuple[int, int, int, int]) -> None:
     suits, seed, steps, r = pos
@@ -308,7 +314,7 @@ def test_hidden_cards_cannot_change_a_hint(pos: tuple[int, int, int, int]) -> No
     assert no_hint_reason(w, last_move=last) == no_hint_reason(v, last_move=last)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions)
 def test_every_hint_is_legal_ranked_and_never_the_reverse(pos: tuple[int, int, int, int]) -> None:
     suits, seed, steps, r = pos
