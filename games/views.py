@@ -129,7 +129,13 @@ class GamesApi(APIView):
             OpenApiParameter("page", int, required=False),
             OpenApiParameter("page_size", int, required=False, description="Up to 100."),
         ],
-        responses={200: GamePageSerializer, 400: BAD_REQUEST, 401: UNAUTHORIZED},
+        # 404: a page past the last (or page 0), as DRF's paginator answers.
+        responses={
+            200: GamePageSerializer,
+            400: BAD_REQUEST,
+            401: UNAUTHORIZED,
+            404: NOT_FOUND,
+        },
     )
     def get(self, request: Request) -> Response:
         wanted = request.query_params.get("status")
@@ -335,6 +341,7 @@ class GameResignApi(APIView):
         parameters=[IDEMPOTENCY_PARAM],
         responses={
             200: GameStateSerializer,
+            400: BAD_REQUEST,  # bad_idempotency_key
             401: UNAUTHORIZED,
             404: NOT_FOUND,
             422: RULE_REFUSED,

@@ -216,6 +216,7 @@ class DailyPlayApi(APIView):
         responses={
             200: OpenApiResponse(description="Your daily game in progress (a game state)."),
             201: OpenApiResponse(description="A new daily game (a game state)."),
+            400: BAD_REQUEST,  # `unranked` not a boolean
             401: UNAUTHORIZED,
             409: error_response(
                 "The ranked attempt is used.", "daily_already_played", "Send unranked: true."
