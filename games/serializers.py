@@ -44,7 +44,7 @@ class SeedField(serializers.Field):
     default_error_messages = {"invalid": "A seed is an integer in 0..18446744073709551615."}
 
     def to_internal_value(self, data: Any) -> int:
-        if isinstance(data, str) and data.isdigit():
+        if isinstance(data, str) and data.isascii() and data.isdigit():
             data = int(data)
         if isinstance(data, bool) or not isinstance(data, int) or not 0 <= data <= MAX_SEED:
             self.fail("invalid")

@@ -54,6 +54,14 @@ class LeaderboardEntry(models.Model):
                 name="lb_all_time_idx",
             ),
             models.Index("suits", "finished_at", name="lb_period_idx"),
+            # The newest entry of a board (its cache marker) in one index probe.
+            models.Index("suits", "id", name="lb_suits_newest_idx"),
+            models.Index(
+                "daily_date",
+                "id",
+                condition=Q(daily_date__isnull=False),
+                name="lb_daily_newest_idx",
+            ),
             models.Index(
                 "daily_date",
                 models.F("score").desc(),

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, time, timedelta
 
+from django.utils import timezone
+
 from games.models import Game
 from leaderboard.models import LeaderboardEntry
 
@@ -20,7 +22,7 @@ def day_closes_at(day: date) -> datetime:
 
 def daily_closed(day: date | None, now: datetime | None = None) -> bool:
     """Whether the daily challenge of ``day`` has closed (its seed may then be revealed)."""
-    return day is not None and (now or datetime.now(UTC)) >= day_closes_at(day)
+    return day is not None and (now or timezone.now()) >= day_closes_at(day)
 
 
 def entry_record(game: Game) -> LeaderboardEntry | None:

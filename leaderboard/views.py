@@ -26,6 +26,7 @@ from spider_api.openapi import BAD_REQUEST, NOT_FOUND, UNAUTHORIZED, error_respo
 MAX_PAGE_SIZE = 100
 MAX_PAGE = 100_000  # beyond every board; keeps OFFSET far from integer overflow
 BOARD_CACHE_SECONDS = 5
+CLOSED_BOARD_CACHE_SECONDS = 3600
 
 
 class BoardRowSerializer(serializers.Serializer):
@@ -84,16 +85,24 @@ def _date_param(raw: str) -> date:
         raise DomainError("bad_date", f"{raw!r} is not a date: use YYYY-MM-DD.", 400) from None
 
 
-def _cached_board(request: Request, key: str, build: Any) -> Response:
+def _matches(if_none_match: str | None, etag: str) -> bool:
+    """RFC 9110 If-None-Match: ``*`` or a list of tags, compared weakly (``W/`` ignored)."""
+    if not if_none_match:
+        return False
+    tags = [t.strip().removeprefix("W/") for t in if_none_match.split(",")]
+    return "*" in tags or etag in tags
+
+
+def _cached_board(request: Request, key: str, build: Any, max_age: int) -> Response:
     """Answer a board: 304 if the client's ETag matches, else from a short cache or built."""
     etag = '"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
-    headers = {"ETag": etag, "Cache-Control": f"public, max-age={BOARD_CACHE_SECONDS}"}
-    if request.headers.get("If-None-Match") == etag:
+    headers = {"ETag": etag, "Cache-Control": f"public, max-age={max_age}"}
+    if _matches(request.headers.get("If-None-Match"), etag):
         return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
     body = cache.get(key)
     if body is None:
         body = build()
-        cache.set(key, body, BOARD_CACHE_SECONDS)
+        cache.set(key, body, max_age)
     return Response(body, headers=headers)
 
 
@@ -152,6 +161,7 @@ class LeaderboardApi(APIView):
                     suits=suits, period=period, page=page, page_size=size, now=now
                 )
             ),
+            BOARD_CACHE_SECONDS,
         )
 
 
@@ -260,12 +270,15 @@ class DailyLeaderboardApi(APIView):
         challenge = _challenge(parsed)
         page = _int_param(request, "page", 1, 1, MAX_PAGE)
         size = _int_param(request, "page_size", 20, 1, MAX_PAGE_SIZE)
-        marker = selectors.board_marker(day=challenge.date)
-        key = f"daily:{challenge.date}:{page}:{size}:{marker}:{daily_closed(challenge.date)}"
+        # A closed day's board can no longer change: no marker query, and a long cache.
+        closed = daily_closed(challenge.date)
+        marker = "closed" if closed else selectors.board_marker(day=challenge.date)
+        key = f"daily:{challenge.date}:{page}:{size}:{marker}"
         return _cached_board(
             request,
             key,
             lambda: _page_json(
                 selectors.daily_leaderboard_page(day=challenge.date, page=page, page_size=size)
             ),
+            CLOSED_BOARD_CACHE_SECONDS if closed else BOARD_CACHE_SECONDS,
         )

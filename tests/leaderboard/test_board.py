@@ -301,13 +301,13 @@ def test_etag_gives_304_until_a_new_entry_changes_it(api_client, make_user):
 def test_daily_board_etag(api_client, make_user, stock_pool):
     from leaderboard.services import daily_ensure
 
-    stock_pool(2, 1)
-    day = daily_ensure(day=datetime.now(UTC).date() - timedelta(days=1)).date
+    stock_pool(2, 2)
+    day = daily_ensure(day=datetime.now(UTC).date()).date  # open: its board may still change
     entry(make_user(), suits=2, daily_date=day)
 
     first = api_client.get(daily_board(day))
     assert first.status_code == 200 and len(first.json()["results"]) == 1
-    assert "max-age=" in first["Cache-Control"]
+    assert first["Cache-Control"] == "public, max-age=5"
     again = api_client.get(daily_board(day), HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 304
 
@@ -315,3 +315,8 @@ def test_daily_board_etag(api_client, make_user, stock_pool):
     fresh = api_client.get(daily_board(day), HTTP_IF_NONE_MATCH=first["ETag"])
     assert fresh.status_code == 200
     assert [r["score"] for r in fresh.json()["results"]] == [1250, 1000]
+    weak_list = f'"other", W/{fresh["ETag"]}'
+    assert api_client.get(daily_board(day), HTTP_IF_NONE_MATCH=weak_list).status_code == 304
+
+    closed = daily_ensure(day=day - timedelta(days=1)).date  # a closed day's board is final
+    assert api_client.get(daily_board(closed))["Cache-Control"] == "public, max-age=3600"

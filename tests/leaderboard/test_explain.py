@@ -122,15 +122,6 @@ def test_the_daily_board_reads_its_partial_index(filled):
     assert "Sort" not in plan, plan
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: leaderboard/selectors.py board_marker(day=...) runs MAX(id) WHERE daily_date = "
-    "day, which PostgreSQL answers by scanning the primary key backwards from the newest entry "
-    "until it meets one of that day: for a past day it reads every entry written since (about "
-    "490,000 rows, 100-230 ms, on every request to that board, cached or 304 alike; see "
-    "bench/leaderboard.py daily_past_p1). It needs an index that starts with daily_date and "
-    "ends with id, or no marker at all once the day has closed (the board cannot change)",
-)
 def test_a_past_daily_boards_marker_reads_only_that_board(db):
     """The newest entry of an old daily board, with many newer entries after it."""
     players = User.objects.bulk_create(User(username=f"marker{n}") for n in range(2000))
