@@ -8,13 +8,14 @@ from typing import Final, Literal
 
 from games.engine import DEAL, Action, Board, Layout, replay
 
-from .search import Budget, beam_pass, root_node
+from .search import ALT_WEIGHTS, DEFAULT_WEIGHTS, Budget, Weights, beam_pass, root_node
 
 DEFAULT_MAX_NODES: Final = 2_000_000
 DEFAULT_MAX_SECONDS: Final = 120.0
-# Beam widths (per deal group) of the successive passes; the last one repeats x4 while the
-# node budget lasts.
+# Beam widths (per deal group) of the successive passes, each tried with every heuristic
+# of HEURISTICS in turn; after the last width, the width grows x4 while the budget lasts.
 WIDTHS: Final = (8, 64, 512)
+HEURISTICS: Final = (DEFAULT_WEIGHTS, ALT_WEIGHTS)
 
 
 class SolverBug(AssertionError):
@@ -69,6 +70,7 @@ def solve(
     max_nodes: int = DEFAULT_MAX_NODES,
     max_seconds: float = DEFAULT_MAX_SECONDS,
     widths: tuple[int, ...] = WIDTHS,
+    heuristics: tuple[Weights, ...] = HEURISTICS,
 ) -> SolveResult:
     """Search for a winning line of ``layout`` with every card known.
 
@@ -87,25 +89,36 @@ def solve(
         result.status = "won"
         result.seconds = time.perf_counter() - t0
         return result
-    root = root_node(board.cols, board.down, board.dealt, len(board.stock), len(board.removed))
+    roots = [
+        root_node(board.cols, board.down, board.dealt, len(board.removed), w) for w in heuristics
+    ]
     stock = tuple(board.stock)
     budget = Budget(max_nodes, max_seconds)
-    schedule = list(widths)
-    i = 0
-    while not budget.spent():
-        width = schedule[i] if i < len(schedule) else schedule[-1] * 4 ** (i - len(schedule) + 1)
-        i += 1
+    for width, k in _schedule(widths, len(heuristics)):
+        if budget.spent():
+            break
         result.widths.append(width)
-        node = beam_pass(root, stock, width, budget)
+        node = beam_pass(roots[k], stock, width, budget, heuristics[k])
         if node is not None:
             line = to_actions(node.line())
             verify(layout, line)
             result.status = "won"
             result.line = line
             break
-        if width >= 1 << 20:
-            break
     result.nodes = budget.nodes
     result.timed_out = budget.timed_out and result.status != "won"
     result.seconds = time.perf_counter() - t0
     return result
+
+
+def _schedule(widths: tuple[int, ...], heuristics: int):
+    """(width, heuristic index) of each pass: every width with every heuristic, then the
+    last width x4, x16, ... (up to about a million; the budget ends it long before)."""
+    width = 0
+    for width in widths:
+        for k in range(heuristics):
+            yield width, k
+    while width < 1 << 20:
+        width *= 4
+        for k in range(heuristics):
+            yield width, k

