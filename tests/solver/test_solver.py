@@ -94,14 +94,14 @@ def test_card_count_not_a_multiple_of_13_is_never_won() -> None:
 # -- budgets ------------------------------------------------------------------------------
 @pytest.mark.parametrize("budget", [1, 500, 5_000])
 def test_node_budget_stops_the_search(budget: int) -> None:
-    result = solve(deal_layout(4, 2), max_nodes=budget)
+    result = solve(deal_layout(4, 12), max_nodes=budget)
     assert result.status == "unknown"
     assert result.nodes <= budget + 200  # one position's move list of slack
     assert not result.timed_out
 
 
 def test_seconds_cap_is_a_safety_net() -> None:
-    result = solve(deal_layout(4, 2), max_nodes=10**9, max_seconds=0.2)
+    result = solve(deal_layout(4, 12), max_nodes=10**9, max_seconds=0.2)
     assert result.status == "unknown"
     assert result.timed_out
     assert result.seconds < 2
