@@ -17,8 +17,13 @@ def deal_for_new_game(*, suits: int) -> Deal:
 
 
 def deal_from_seed(*, suits: int, seed: int) -> Deal:
-    """A staff-chosen seed: any seed, vetted or not. Reuses the row if it exists."""
-    return _seeded(suits, seed, Deal.Source.STAFF_SEED)
+    """A staff-chosen seed: any seed, vetted or not. Reuses the row if it exists; a pooled
+    deal staff have looked at leaves the pool, so no player is dealt it."""
+    deal = _seeded(suits, seed, Deal.Source.STAFF_SEED)
+    if deal.state == Deal.State.POOLED:
+        Deal.objects.filter(pk=deal.pk).update(state=Deal.State.DEALT)
+        deal.state = Deal.State.DEALT
+    return deal
 
 
 def deal_from_layout(*, layout: Layout) -> Deal:

@@ -94,7 +94,7 @@ def player_stats(*, player: Any) -> list[dict[str, Any]]:
 
 
 def player_by_username(*, username: str) -> Any:
-    user = User.objects.filter(username=username, is_active=True).first()
+    user = User.objects.filter(username__iexact=username, is_active=True).first()
     if user is None:
         raise DomainError("not_found", f"No player named {username!r}.", 404)
     return user

@@ -56,7 +56,7 @@ class SeedField(serializers.Field):
 
 # -- requests ---------------------------------------------------------------------------------
 class GameCreateSerializer(serializers.Serializer):
-    suits = serializers.ChoiceField(choices=[1, 2, 4], required=False, help_text="1, 2 or 4.")
+    suits = StrictIntegerField(required=False, help_text="1, 2 or 4.")
     replay_of = serializers.UUIDField(
         required=False, help_text="Deal the deal of this game (yours, or any finished game) again."
     )
@@ -66,7 +66,16 @@ class GameCreateSerializer(serializers.Serializer):
         help_text='Staff only: {"columns": [{"down": [...], "up": [...]} x10], "stock": [...]}.',
     )
 
+    def validate_suits(self, value: int) -> int:
+        if value not in (1, 2, 4):
+            raise serializers.ValidationError("Choose 1, 2 or 4.")
+        return value
+
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "replay_of" in attrs and "suits" in attrs:
+            raise serializers.ValidationError(
+                {"suits": ["A replay takes its deal's suit mode: send replay_of alone."]}
+            )
         given = [k for k in ("replay_of", "seed", "layout") if k in attrs]
         if len(given) > 1:
             raise serializers.ValidationError(

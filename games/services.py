@@ -294,6 +294,7 @@ def _finish(game: Game, status: str, reason: str, now: datetime) -> None:
     game.status = status
     game.end_reason = reason
     game.finished_at = now
+    # The clock stops at the win or the loss (RULES.md), whatever ended the game.
     game.elapsed_ms = int((now - game.started_at).total_seconds() * 1000) if game.started_at else 0
     if not game.staff_made:
         stats.record_game_end(game)

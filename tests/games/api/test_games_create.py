@@ -16,6 +16,7 @@ from tests.games.api.helpers import (
     new_game,
     ok,
     player_url,
+    post_json,
     public_columns,
     refused,
     resign_url,
@@ -67,7 +68,16 @@ def test_a_new_game_is_dealt_from_the_pool_in_the_documented_shape(
 
 @pytest.mark.parametrize(
     "body",
-    [{}, {"suits": 3}, {"suits": 0}, {"suits": None}, {"suits": [1]}, {"suits": 1.5}],
+    [
+        {},
+        {"suits": 3},
+        {"suits": 0},
+        {"suits": None},
+        {"suits": [1]},
+        {"suits": 1.5},
+        {"suits": "1"},
+        {"suits": True},
+    ],
 )
 def test_suits_must_be_1_2_or_4(stock_pool, player_client, body):
     (deal,) = stock_pool(1, 1)
@@ -142,7 +152,16 @@ def test_the_same_staff_seed_reuses_its_deal(staff_client):
     assert Deal.objects.filter(seed_db=99).count() == 1
 
 
-@pytest.mark.parametrize("seed", [-1, MAX_SEED + 1, "12a", "", 1.5, True, None])
+def test_a_staff_seed_still_in_the_pool_leaves_it(staff_client, stock_pool):
+    (pooled,) = stock_pool(1, 1)
+
+    new_game(staff_client, 1, seed=pooled.seed)
+
+    pooled.refresh_from_db()
+    assert pooled.state == Deal.State.DEALT  # seen by staff: never dealt to a player
+
+
+@pytest.mark.parametrize("seed", [-1, MAX_SEED + 1, "12a", "", 1.5, True, None, "\u00b2"])
 def test_a_staff_seed_must_be_a_64_bit_unsigned_integer(staff_client, seed):
     response = staff_client.post(GAMES_URL, {"suits": 1, "seed": seed}, format="json")
 
@@ -268,6 +287,16 @@ def test_another_players_running_game_cannot_be_replayed(stock_pool, player_clie
     refused(response, 404, "not_found")
     assert game_record(mine["id"]) == before  # not abandoned
     assert Game.objects.count() == 2
+
+
+def test_a_replay_takes_its_deals_suit_mode(stock_pool, player_client):
+    stock_pool(1, 1)
+    first = new_game(player_client, 1)
+    ok(player_client.post(resign_url(first["id"])))
+
+    response = post_json(player_client, GAMES_URL, {"replay_of": first["id"], "suits": 1})
+
+    assert "suits" in refused(response, 400, "invalid")["errors"]
 
 
 def test_replaying_an_unknown_game_is_404_and_a_bad_id_is_400(player_client):

@@ -44,6 +44,12 @@ def test_statistics_are_public(stock_pool, api_client, other_client, player, pla
         assert stats[2]["current_loss_streak"] == 1
 
 
+def test_usernames_are_found_in_any_letter_case(api_client, make_user):
+    make_user("MixedCase")
+
+    assert ok(api_client.get(player_url("mixedcase")))["username"] == "MixedCase"
+
+
 @pytest.mark.parametrize("name", ["nobody", "ghost"])
 def test_an_unknown_or_inactive_player_is_404(api_client, make_user, name):
     make_user("ghost", is_active=False)
