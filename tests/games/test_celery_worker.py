@@ -34,9 +34,10 @@ pytestmark = [
 
 def _worker_env(queue: str) -> dict[str, str]:
     db = connection.settings_dict
+    user = db["USER"] or "postgres"
     env = dict(os.environ)
     env.update(
-        DATABASE_URL=f"postgres://{db['USER'] or 'postgres'}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        DATABASE_URL=f"postgres://{user}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
         CELERY_BROKER_URL=BROKER,
         CELERY_TASK_ALWAYS_EAGER="0",
         POOL_TARGET="3",
