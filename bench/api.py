@@ -55,7 +55,9 @@ def server_env(db_url: str) -> dict[str, str]:
 
 def prepare_database(db: str, env: dict[str, str], deals: int) -> None:
     if shutil.which("createdb"):
-        subprocess.run(["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", db], check=True)
+        subprocess.run(
+            ["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", db], check=True
+        )
         subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", db], check=True)
     manage = [sys.executable, str(ROOT / "manage.py")]
     subprocess.run([*manage, "migrate", "-v0"], env=env, check=True, cwd=ROOT)
