@@ -198,7 +198,7 @@ class GameDetailApi(APIView):
         summary="A game's state",
         description="Your game at any time; anyone's once it is over (then with its deal's seed). "
         "Face-down cards show only as `hidden` counts, the stock only as `deals_left`.",
-        responses={200: GameStateSerializer, 404: NOT_FOUND},
+        responses={200: GameStateSerializer, 401: UNAUTHORIZED, 404: NOT_FOUND},
     )
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get_readable(viewer=request.user, game_id=game_id)
@@ -221,7 +221,7 @@ class GameActionsApi(APIView):
         summary="A game's action log",
         description="Every move (resolved to from/to/count), deal, undo and hint, in order. Public "
         "once the game is over, with the seed, so anyone can replay it.",
-        responses={200: GameLogSerializer, 404: NOT_FOUND},
+        responses={200: GameLogSerializer, 401: UNAUTHORIZED, 404: NOT_FOUND},
     )
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get_readable(viewer=request.user, game_id=game_id)
@@ -364,8 +364,9 @@ class PlayerApi(APIView):
         tags=["players"],
         summary="A player's public statistics",
         description="Per suit mode: games played, wins, win rate, streaks, fastest win, fewest "
-        "actions in a win, best score and the five best wins. No token needed.",
-        responses={200: PlayerPublicSerializer, 404: NOT_FOUND},
+        "actions in a win, best score and the five best wins. No token needed (a token sent "
+        "must be valid).",
+        responses={200: PlayerPublicSerializer, 401: UNAUTHORIZED, 404: NOT_FOUND},
     )
     def get(self, request: Request, username: str) -> Response:
         player = selectors.player_by_username(username=username)

@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.presenters import game_state
+from games.serializers import GameStateSerializer
 from leaderboard import selectors, services
 from leaderboard.ranking import daily_closed
 from spider_api.errors import DomainError
@@ -195,6 +196,7 @@ class DailyApi(APIView):
         responses={
             200: DailySerializer,
             400: BAD_REQUEST,
+            401: UNAUTHORIZED,
             404: error_response("No challenge that day.", "no_challenge", "There was none."),
         },
     )
@@ -221,11 +223,12 @@ class DailyPlayApi(APIView):
         summary="Play today's challenge",
         description="Your game on today's deal: the daily game you have in progress, else your "
         "one ranked attempt, else (with `unranked: true`) a practice game that does not rank. "
-        "It does not end your casual game. 201 when a game was created, 200 when resumed.",
+        "It does not end your casual game. 201 when a game was created, 200 when resumed. "
+        "Hints are allowed and do not cost the ranking; they show on your leaderboard entry.",
         request=InputSerializer,
         responses={
-            200: OpenApiResponse(description="Your daily game in progress (a game state)."),
-            201: OpenApiResponse(description="A new daily game (a game state)."),
+            200: OpenApiResponse(GameStateSerializer, "Your daily game in progress."),
+            201: OpenApiResponse(GameStateSerializer, "A new daily game."),
             400: BAD_REQUEST,  # `unranked` not a boolean
             401: UNAUTHORIZED,
             409: error_response(
