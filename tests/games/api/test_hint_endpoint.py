@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from games.engine import Action as EngineAction
-from games.engine import dump, replay
+from games.engine import dump, format_card, replay
 from games.models import Action, Game
 
 from .helpers import (
+    CARD_TOKEN,
     act,
+    board_of,
     game_record,
     game_url,
     layout_json,
@@ -122,3 +126,17 @@ def test_refusals(staff_client, other_client):
         refused(staff_client.get(f"{hint_url(game['id'])}?n={bad}"), 400, "invalid")
     ok(staff_client.post(resign_url(game["id"])))
     refused(staff_client.get(hint_url(game["id"])), 422, "game_over")
+
+
+def test_hint_answers_name_only_face_up_cards(staff_client):
+    """Following hints through a real deal, no answer names a card the player cannot see."""
+    game = new_game(staff_client, 2, seed=20261130)
+    for _ in range(40):
+        hint = ok(staff_client.get(hint_url(game["id"])))
+        board = board_of(game["id"])
+        visible = {format_card(c) for i, col in enumerate(board.cols) for c in col[board.down[i] :]}
+        named = set(CARD_TOKEN.findall(json.dumps(hint)))
+        assert named <= visible, (named - visible, hint)
+        if hint["action"] is None:
+            break
+        ok(act(staff_client, game["id"], **_fields(hint["action"])))
