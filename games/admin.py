@@ -1,5 +1,6 @@
-from django.contrib import admin
+from django.contrib import admin, messages
 
+from games.integrity import replay_problem
 from games.models import Action, Deal, Game, PlayerStats
 
 
@@ -14,6 +15,18 @@ class GameAdmin(admin.ModelAdmin):
     list_display = ("id", "player", "suits", "kind", "status", "score", "actions", "created_at")
     list_filter = ("suits", "kind", "status", "ranked")
     raw_id_fields = ("player", "deal", "replay_of")
+    actions = ("verify_replay",)
+
+    @admin.action(description="Verify replay: the log rebuilds the stored state")
+    def verify_replay(self, request, queryset):
+        bad = 0
+        for game in queryset.select_related("deal"):
+            problem = replay_problem(game)
+            if problem:
+                bad += 1
+                self.message_user(request, f"{game.id}: {problem}", messages.ERROR)
+        if not bad:
+            self.message_user(request, f"All {queryset.count()} games replay exactly.")
 
 
 @admin.register(Action)
