@@ -8,6 +8,7 @@ PostgreSQL's binaries and redis-server on this machine.
 
 from __future__ import annotations
 
+import logging
 import os
 
 import pytest
@@ -20,3 +21,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "faults" in item.keywords:
             item.add_marker(skip)
+
+
+# The failure tests talk to their servers with httpx; its INFO line per request drowns what
+# the tests print.
+logging.getLogger("httpx").setLevel(logging.WARNING)

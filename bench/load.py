@@ -1,0 +1,408 @@
+"""Load bench: simulated players make the requests real players make, against `make serve`.
+
+Each user registers, reads its profile, then plays game after game: a new 1-suit game, about
+150 actions chosen from what the server shows (face-up cards only) with ``version`` set, some
+undos and deals, a hint now and then (when the API has a hint endpoint), and reads the
+leaderboard and its game every so often. A finished or stuck game is replaced by a new one.
+At the end every accepted action (2xx) is looked up in its game's log: one missing, or
+different, counts as ``lost``.
+
+By default the bench starts `make serve` itself (gunicorn + Celery worker + beat, DEBUG off,
+via honcho) on a scratch database ``spider_bench_load`` of the local PostgreSQL and the local
+Redis, with the pool filled first and throttling relaxed, and stops it at the end; ``--url``
+aims it at a server already running (mind its throttle rates).
+
+    .venv/bin/python bench/load.py --users 8 --seconds 30
+    .venv/bin/python bench/load.py --users 1,2,4,8,16,32 --seconds 20     # a sweep
+
+Last line: one JSON object: ``users``, ``requests_per_s``, ``actions_per_s``, ``p50_ms``,
+``p99_ms`` (over every request of the mix), ``errors``, ``lost``; a sweep adds ``sweep`` (one
+entry per concurrency) and ``p99_over_200ms_at_users`` (the first concurrency whose p99
+crossed 200 ms, or null).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+RANKS = "A23456789TJQK"
+P99_LIMIT_MS = 200.0
+
+
+# -- a client that sees only what the server shows ------------------------------------------
+def rank(card: str) -> int:
+    return RANKS.index(card[0]) + 1
+
+
+def tail_run(cards: list[str]) -> int:
+    """How many cards at the end of ``cards`` form one same-suit descending run."""
+    k = 1
+    while k < len(cards):
+        upper, lower = cards[-k - 1], cards[-k]
+        if upper[1] != lower[1] or rank(upper) != rank(lower) + 1:
+            break
+        k += 1
+    return k if cards else 0
+
+
+def visible_moves(state: dict[str, Any]) -> list[dict[str, Any]]:
+    cols = [c["cards"] for c in state["columns"]]
+    empty = [i for i, c in enumerate(state["columns"]) if not c["cards"] and not c["hidden"]]
+    moves = []
+    for src, cards in enumerate(cols):
+        k = tail_run(cards)
+        if not k:
+            continue
+        low = rank(cards[-1])
+        for dst, target in enumerate(cols):
+            if dst == src:
+                continue
+            if target:
+                t = rank(target[-1])
+                if low < t <= low + k:
+                    moves.append({"type": "move", "from": src, "to": dst, "count": t - low})
+            elif dst in empty and k < len(cards) + state["columns"][src]["hidden"]:
+                moves.append({"type": "move", "from": src, "to": dst, "count": k})
+    return moves
+
+
+def choose(state: dict[str, Any], rnd: random.Random) -> dict[str, Any] | None:
+    """A move a casual player might make: mostly legal visible moves, some undos and deals."""
+    if state.get("can_undo") and rnd.random() < 0.06:
+        return {"type": "undo"}
+    moves = visible_moves(state)
+    can_deal = state["deals_left"] > 0 and all(c["cards"] for c in state["columns"])
+    if can_deal and (not moves or rnd.random() < 0.04):
+        return {"type": "deal"}
+    if moves:
+        return rnd.choice(moves)
+    return None  # stuck: a new game
+
+
+# -- one simulated user ---------------------------------------------------------------------
+class Stats:
+    """Latencies and outcomes, shared by the users of one stage."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.latencies: list[float] = []
+        self.action_latencies: list[float] = []
+        self.kinds: Counter[str] = Counter()
+        self.statuses: Counter[int] = Counter()
+        self.errors: list[str] = []
+
+    def record(self, kind: str, ms: float, status: int) -> None:
+        with self.lock:
+            self.latencies.append(ms)
+            if kind == "action":
+                self.action_latencies.append(ms)
+            self.kinds[kind] += 1
+            self.statuses[status] += 1
+
+    def error(self, text: str) -> None:
+        with self.lock:
+            self.errors.append(text)
+
+
+class User(threading.Thread):
+    """Registers, then plays until ``stop_at``; ``accepted`` holds every 2xx action."""
+
+    EXPECTED = {200, 201, 304}
+
+    def __init__(
+        self, base: str, stats: Stats, stop_at: float, seed: int, *, hints: bool, think: float
+    ) -> None:
+        super().__init__(daemon=True)
+        self.client = httpx.Client(base_url=base, timeout=30)
+        self.stats = stats
+        self.stop_at = stop_at
+        self.rnd = random.Random(seed)
+        self.hints = hints
+        self.think = think
+        self.username = f"load_{uuid.uuid4().hex[:12]}"
+        self.accepted: list[dict[str, Any]] = []
+        self.games: set[str] = set()
+
+    def call(self, kind: str, method: str, url: str, **kwargs: Any) -> httpx.Response | None:
+        started = time.perf_counter()
+        try:
+            response = self.client.request(method, url, **kwargs)
+        except httpx.HTTPError as exc:
+            self.stats.error(f"{kind}: {type(exc).__name__}: {exc}")
+            return None
+        self.stats.record(kind, (time.perf_counter() - started) * 1000, response.status_code)
+        if response.status_code not in self.EXPECTED:
+            self.stats.error(f"{kind}: {response.status_code} {response.text[:160]}")
+        return response
+
+    def pause(self) -> None:
+        if self.think:
+            time.sleep(self.rnd.expovariate(1 / self.think))
+
+    def register(self) -> bool:
+        r = self.call(
+            "register",
+            "POST",
+            "/api/v1/auth/register",
+            json={"username": self.username, "password": "load bench password 1"},
+        )
+        if r is None or r.status_code != 201:
+            return False
+        self.client.headers["Authorization"] = f"Bearer {r.json()['token']}"
+        self.call("me", "GET", "/api/v1/me")
+        return True
+
+    def new_game(self) -> dict[str, Any] | None:
+        while time.monotonic() < self.stop_at:
+            r = self.call("new_game", "POST", "/api/v1/games", json={"suits": 1})
+            if r is not None and r.status_code == 201:
+                state = r.json()
+                self.games.add(state["id"])
+                return state
+            time.sleep(1)  # pool empty (503) or an error: counted; try again shortly
+        return None
+
+    def run(self) -> None:
+        try:
+            if not self.register():
+                return
+            state = self.new_game()
+            budget = self.rnd.randint(120, 180)
+            while state is not None and time.monotonic() < self.stop_at:
+                if state["status"] != "in_progress" or state["actions"] >= budget:
+                    state, budget = self.new_game(), self.rnd.randint(120, 180)
+                    continue
+                state = self.step(state)
+                self.pause()
+        finally:
+            self.client.close()
+
+    def step(self, state: dict[str, Any]) -> dict[str, Any] | None:
+        game = state["id"]
+        roll = self.rnd.random()
+        suggested = None
+        if roll < 0.03:
+            self.call("leaderboard", "GET", "/api/v1/leaderboard", params={"suits": 1})
+        elif roll < 0.05:
+            self.call("game", "GET", f"/api/v1/games/{game}")
+        elif roll < 0.08 and self.hints:
+            r = self.call("hint", "GET", f"/api/v1/games/{game}/hint", params={"n": 0})
+            if r is not None and r.status_code == 200:
+                hint = r.json()
+                state = {**state, "version": hint["version"]}  # a hint is logged: version + 1
+                if hint.get("action") and self.rnd.random() < 0.5:
+                    suggested = dict(hint["action"])  # half the time, the player follows it
+        action = suggested or choose(state, self.rnd)
+        if action is None:
+            return self.new_game()
+        action["version"] = state["version"]
+        r = self.call("action", "POST", f"/api/v1/games/{game}/actions", json=action)
+        if r is not None and r.status_code == 200:
+            body = r.json()
+            done = body["outcome"]["action"]
+            self.accepted.append({"game": game, "version": body["version"], **done})
+            return body
+        fresh = self.call("game", "GET", f"/api/v1/games/{game}")
+        return fresh.json() if fresh is not None and fresh.status_code == 200 else None
+
+    def lost(self) -> int:
+        """Accepted actions missing from (or different in) their game's log."""
+        client = httpx.Client(base_url=str(self.client.base_url), timeout=60)
+        client.headers.update(self.client.headers)
+        logs: dict[str, dict[int, dict[str, Any]]] = {}
+        missing = 0
+        try:
+            for entry in self.accepted:
+                if entry["game"] not in logs:
+                    log = client.get(f"/api/v1/games/{entry['game']}/actions").json()["actions"]
+                    logs[entry["game"]] = {a["seq"]: a for a in log}
+                row = logs[entry["game"]].get(entry["version"])
+                fields = ("type", "from", "to", "count")
+                if row is None or any(row.get(f) != entry.get(f) for f in fields):
+                    missing += 1
+        finally:
+            client.close()
+        return missing
+
+
+# -- a stage: N users for S seconds -----------------------------------------------------------
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def run_stage(base: str, users: int, seconds: float, *, hints: bool, think: float) -> dict:
+    stats = Stats()
+    stop_at = time.monotonic() + seconds
+    crowd = [
+        User(base, stats, stop_at, random.randrange(2**32), hints=hints, think=think)
+        for _ in range(users)
+    ]
+    started = time.monotonic()
+    for user in crowd:
+        user.start()
+    for user in crowd:
+        user.join()
+    wall = time.monotonic() - started
+    lost = sum(user.lost() for user in crowd)
+    for error in stats.errors[:5]:
+        print(f"  error: {error}", file=sys.stderr)
+    return {
+        "users": users,
+        "seconds": round(wall, 1),
+        "requests": len(stats.latencies),
+        "requests_per_s": round(len(stats.latencies) / wall, 1),
+        "actions": len(stats.action_latencies),
+        "actions_per_s": round(len(stats.action_latencies) / wall, 1),
+        "p50_ms": round(statistics.median(stats.latencies), 1) if stats.latencies else None,
+        "p99_ms": round(percentile(stats.latencies, 0.99), 1),
+        "action_p99_ms": round(percentile(stats.action_latencies, 0.99), 1),
+        "mix": dict(stats.kinds),
+        "errors": len(stats.errors),
+        "lost": lost,
+    }
+
+
+# -- the server: `make serve` on a scratch database -------------------------------------------
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def serve_env(db: str, port: int, deals: int) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
+    env.update(
+        DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{db}",
+        PORT=str(port),
+        THROTTLE_RATE_AUTH="1000000/min",
+        THROTTLE_RATE_GAME_CREATE="1000000/min",
+        THROTTLE_RATE_ACTIONS="1000000/min",
+        # The pool is filled before the run; the worker tops it up only if it runs low.
+        POOL_TARGET=str(deals),
+        POOL_LOW_WATER=str(max(1, deals // 4)),
+    )
+    return env
+
+
+def start_serve(env: dict[str, str], db: str, deals: int, log: Path) -> subprocess.Popen:
+    psql = ["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-qc"]
+    subprocess.run([*psql, f"DROP DATABASE IF EXISTS {db} WITH (FORCE)"], check=True)
+    subprocess.run([*psql, f"CREATE DATABASE {db}"], check=True)
+    manage = [sys.executable, str(ROOT / "manage.py")]
+    fill_env = {**env, "SECRET_KEY": "bench", "LOG_LEVEL": "WARNING"}
+    subprocess.run([*manage, "migrate", "-v0"], env=fill_env, cwd=ROOT, check=True)
+    print(f"filling the 1-suit pool with {deals} vetted deals...", file=sys.stderr)
+    subprocess.run(
+        [*manage, "fill_pool", "--suits", "1", "--count", str(deals)],
+        env=fill_env,
+        cwd=ROOT,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    server = subprocess.Popen(
+        ["make", "serve"],
+        cwd=ROOT,
+        env=env,
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # its own process group: stopped whole in `stop_serve`
+    )
+    base = f"http://127.0.0.1:{env['PORT']}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{base}/health/live", timeout=2).status_code == 200:
+                return server
+        except httpx.HTTPError:
+            pass
+        if server.poll() is not None:
+            break
+        time.sleep(0.5)
+    stop_serve(server)
+    raise RuntimeError(f"make serve did not come up; see {log}")
+
+
+def stop_serve(server: subprocess.Popen) -> None:
+    try:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(30)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        pass
+    with contextlib.suppress(ProcessLookupError):  # stragglers of the group
+        os.killpg(server.pid, signal.SIGKILL)
+
+
+def has_hint_endpoint(base: str) -> bool:
+    paths = httpx.get(f"{base}/api/schema/?format=json", timeout=30).json()["paths"]
+    return any(p.rstrip("/").endswith("/hint") for p in paths)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--users", default="8", help="A number, or a comma-separated sweep.")
+    parser.add_argument("--seconds", type=float, default=30, help="Per stage.")
+    parser.add_argument("--think-ms", type=float, default=0, help="Mean pause between actions.")
+    parser.add_argument("--url", help="An already running server (default: start make serve).")
+    parser.add_argument("--db", default="spider_bench_load")
+    parser.add_argument("--deals", type=int, default=0, help="Pool size (default: from users).")
+    args = parser.parse_args()
+    levels = [int(n) for n in args.users.split(",")]
+
+    server = None
+    base = args.url
+    log = Path(os.environ.get("TMPDIR", "/tmp")) / "spider-bench-load-serve.log"
+    try:
+        if base is None:
+            deals = args.deals or max(40, 3 * max(levels))
+            port = free_port()
+            server = start_serve(serve_env(args.db, port, deals), args.db, deals, log)
+            base = f"http://127.0.0.1:{port}"
+            print(f"make serve is up at {base} (log: {log})", file=sys.stderr)
+        hints = has_hint_endpoint(base)
+        results = []
+        for users in levels:
+            result = run_stage(base, users, args.seconds, hints=hints, think=args.think_ms / 1000)
+            results.append(result)
+            print(json.dumps(result), file=sys.stderr if len(levels) > 1 else sys.stdout)
+    finally:
+        if server is not None:
+            stop_serve(server)
+
+    if len(levels) > 1:
+        summary = dict(results[-1])
+        crossing = next((r["users"] for r in results if r["p99_ms"] > P99_LIMIT_MS), None)
+        summary["sweep"] = [
+            {k: r[k] for k in ("users", "requests_per_s", "actions_per_s", "p50_ms", "p99_ms")}
+            for r in results
+        ]
+        summary["p99_over_200ms_at_users"] = crossing
+        summary["errors"] = sum(r["errors"] for r in results)
+        summary["lost"] = sum(r["lost"] for r in results)
+        summary["hints"] = hints
+        print(json.dumps(summary))
+
+
+if __name__ == "__main__":
+    main()
