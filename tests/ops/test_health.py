@@ -190,3 +190,14 @@ def test_health_is_in_the_schema(client):
     schema = client.get("/api/schema/?format=json").json()
     operation = schema["paths"]["/health"]["get"]
     assert {"200", "503"} <= set(operation["responses"])
+
+
+@pytest.mark.parametrize(
+    ("allowed", "host"),
+    [("api.example.com,localhost", "api.example.com"), (".example.com", "example.com")]
+    + [("*", "localhost"), ("", "localhost"), (" , x.org", "x.org")],
+)
+def test_the_container_healthcheck_sends_a_host_the_app_accepts(allowed, host):
+    from spider_api.healthcheck import host_header
+
+    assert host_header(allowed) == host

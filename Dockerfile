@@ -1,0 +1,34 @@
+# The API image: one image for web, worker, beat and migrate (docker-compose.yml picks the
+# command). Static files are collected at build time and served by WhiteNoise.
+FROM python:3.11-slim-bookworm
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PYTHONPATH=/app \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+
+# Dependencies first, so a code change does not reinstall them.
+COPY pyproject.toml README.md ./
+RUN mkdir -p spider_api accounts games leaderboard \
+    && pip install . \
+    && pip uninstall -y spider-api
+
+COPY manage.py gunicorn.conf.py ./
+COPY spider_api ./spider_api
+COPY accounts ./accounts
+COPY games ./games
+COPY leaderboard ./leaderboard
+
+# collectstatic needs settings that import; these values exist only during the build.
+RUN SECRET_KEY=collectstatic-only DATABASE_URL=sqlite:////tmp/build.sqlite3 \
+    python manage.py collectstatic --noinput -v0
+
+RUN useradd --system --uid 10001 --no-create-home spider
+USER spider
+
+# The web service's healthcheck is in docker-compose.yml (workers and beat serve no HTTP).
+EXPOSE 8000
+CMD ["gunicorn", "-c", "gunicorn.conf.py", "spider_api.wsgi"]
