@@ -51,6 +51,7 @@ serve: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/spider
 serve: export CELERY_BROKER_URL ?= redis://127.0.0.1:6379/0
 serve: export CACHE_URL ?= redis://127.0.0.1:6379/1
 serve: export CELERY_TASK_ALWAYS_EAGER := 0
+serve: export DATABASE_CONN_MAX_AGE ?= 60
 serve: export PORT ?= 8000
 serve: install
 	@if [ "$$DATABASE_URL" = postgres://postgres@127.0.0.1:5432/spider ] \

@@ -106,6 +106,7 @@ class Stats:
         self.lock = threading.Lock()
         self.latencies: list[float] = []
         self.action_latencies: list[float] = []
+        self.by_kind: dict[str, list[float]] = {}
         self.kinds: Counter[str] = Counter()
         self.statuses: Counter[int] = Counter()
         self.errors: list[str] = []
@@ -115,6 +116,7 @@ class Stats:
             self.latencies.append(ms)
             if kind == "action":
                 self.action_latencies.append(ms)
+            self.by_kind.setdefault(kind, []).append(ms)
             self.kinds[kind] += 1
             self.statuses[status] += 1
 
@@ -129,9 +131,18 @@ class User(threading.Thread):
     EXPECTED = {200, 201, 304}
 
     def __init__(
-        self, base: str, stats: Stats, stop_at: float, seed: int, *, hints: bool, think: float
+        self,
+        base: str,
+        stats: Stats,
+        stop_at: float,
+        seed: int,
+        *,
+        hints: bool,
+        think: float,
+        delay: float = 0.0,
     ) -> None:
         super().__init__(daemon=True)
+        self.delay = delay  # users arrive over the ramp, not all in the same instant
         self.client = httpx.Client(base_url=base, timeout=30)
         self.stats = stats
         self.stop_at = stop_at
@@ -182,6 +193,7 @@ class User(threading.Thread):
         return None
 
     def run(self) -> None:
+        time.sleep(self.delay)
         try:
             if not self.register():
                 return
@@ -252,12 +264,22 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def run_stage(base: str, users: int, seconds: float, *, hints: bool, think: float) -> dict:
+def run_stage(
+    base: str, users: int, seconds: float, *, hints: bool, think: float, ramp: float
+) -> dict:
     stats = Stats()
     stop_at = time.monotonic() + seconds
     crowd = [
-        User(base, stats, stop_at, random.randrange(2**32), hints=hints, think=think)
-        for _ in range(users)
+        User(
+            base,
+            stats,
+            stop_at,
+            random.randrange(2**32),
+            hints=hints,
+            think=think,
+            delay=ramp * n / users,
+        )
+        for n in range(users)
     ]
     started = time.monotonic()
     for user in crowd:
@@ -279,6 +301,7 @@ def run_stage(base: str, users: int, seconds: float, *, hints: bool, think: floa
         "p99_ms": round(percentile(stats.latencies, 0.99), 1),
         "action_p99_ms": round(percentile(stats.action_latencies, 0.99), 1),
         "mix": dict(stats.kinds),
+        "p99_ms_by_kind": {k: round(percentile(v, 0.99), 1) for k, v in stats.by_kind.items()},
         "errors": len(stats.errors),
         "lost": lost,
     }
@@ -364,6 +387,7 @@ def main() -> None:
     parser.add_argument("--users", default="8", help="A number, or a comma-separated sweep.")
     parser.add_argument("--seconds", type=float, default=30, help="Per stage.")
     parser.add_argument("--think-ms", type=float, default=0, help="Mean pause between actions.")
+    parser.add_argument("--ramp", type=float, default=5, help="Seconds over which users arrive.")
     parser.add_argument("--url", help="An already running server (default: start make serve).")
     parser.add_argument("--db", default="spider_bench_load")
     parser.add_argument("--deals", type=int, default=0, help="Pool size (default: from users).")
@@ -383,7 +407,9 @@ def main() -> None:
         hints = has_hint_endpoint(base)
         results = []
         for users in levels:
-            result = run_stage(base, users, args.seconds, hints=hints, think=args.think_ms / 1000)
+            result = run_stage(
+                base, users, args.seconds, hints=hints, think=args.think_ms / 1000, ramp=args.ramp
+            )
             results.append(result)
             print(json.dumps(result), file=sys.stderr if len(levels) > 1 else sys.stdout)
     finally:

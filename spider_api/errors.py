@@ -38,7 +38,8 @@ _log = logging.getLogger("spider_api.errors")
 def database_unavailable_body() -> dict[str, Any]:
     return {
         "code": "database_unavailable",
-        "detail": "The database is unavailable; nothing was changed. Retry shortly.",
+        "detail": "The database is unavailable; retry shortly. (A request sent with `version` "
+        "or an Idempotency-Key is safe to retry.)",
         "retry_after": DATABASE_RETRY_AFTER_SECONDS,
     }
 
