@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from games.engine import deal_layout  # noqa: E402
 from games.solver import solve  # noqa: E402
 
-DEFAULT_MAX_NODES = 3_000_000
+DEFAULT_MAX_NODES = 4_000_000
 DEFAULT_MAX_SECONDS = 120.0
 
 

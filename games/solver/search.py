@@ -19,8 +19,10 @@ How it searches (one "pass" at beam width ``W``):
   a rank break a hard one), cards still in the stock; empty columns and removed runs
   lower it.
 
-Passes run with growing widths (a cheap narrow pass finds most wins) until a win or the
-node budget is spent. Everything is deterministic for a given budget.
+Passes run with growing widths (8, 64, 512, then x4), each width once with each of two
+weight sets (``DEFAULT_WEIGHTS``, ``ALT_WEIGHTS``), until a win or the node budget is
+spent: a cheap narrow pass finds most wins, and the two heuristics fail on different
+deals. Everything is deterministic for a given node budget.
 """
 
 from __future__ import annotations
