@@ -106,8 +106,10 @@ def main(argv: list[str] | None = None) -> None:
         out = io.StringIO()
         pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(15)
         print(out.getvalue())
-    print(f"# seeds {args.seeds}, max_nodes={args.max_nodes}, max_seconds={args.max_seconds}, "
-          f"wall {time.perf_counter() - started:.0f}s")
+    print(
+        f"# seeds {args.seeds}, max_nodes={args.max_nodes}, max_seconds={args.max_seconds}, "
+        f"wall {time.perf_counter() - started:.0f}s"
+    )
     print(json.dumps(summary))
 
 

@@ -89,10 +89,11 @@ def solve(
         result.status = "won"
         result.seconds = time.perf_counter() - t0
         return result
-    roots = [
-        root_node(board.cols, board.down, board.dealt, len(board.removed), w) for w in heuristics
-    ]
     stock = tuple(board.stock)
+    roots = [
+        root_node(board.cols, board.down, board.dealt, len(board.removed), w, len(stock))
+        for w in heuristics
+    ]
     budget = Budget(max_nodes, max_seconds)
     for width, k in _schedule(widths, len(heuristics)):
         if budget.spent():

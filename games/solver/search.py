@@ -3,13 +3,15 @@
 The search sees every card (face-down ones and the stock order included). It works on its
 own compact copy of the position (columns as tuples of card ints) so that one candidate
 position costs only two new column tuples; the engine is used to read the start and to
-replay every line found (``solve.py``), so a bug here can cost a win, never fake one.
+replay every line found (``api.py``), so a bug here can cost a win, never fake one.
 
 How it searches (one "pass" at beam width ``W``):
 
 * Level by level: every position of the beam is expanded with the pruned move list
-  (``_moves``), each child is scored and checked against a set of 64-bit position hashes
-  (column-order blind) so a position is never expanded twice in one pass.
+  (``moves_of``), each child is scored and checked against a set of position hashes so a
+  position is never expanded twice in one pass. The key sees column order while cards
+  remain in the stock (the next deal puts stock card i onto column i) and is column-order
+  blind once the stock is dealt.
 * The children are grouped by how many deals have been made, and the best ``W`` of each
   group (lowest score, ties by generation order) form the next beam. Grouping keeps lines
   that have just dealt (dealing makes a position look worse for a while) alive next to
@@ -34,7 +36,6 @@ from typing import Final, NamedTuple
 COLUMNS: Final = 10
 RUN: Final = 13
 DEAL_MOVE: Final = (-1, -1, 0)
-
 
 
 class Weights(NamedTuple):
@@ -130,11 +131,24 @@ class Node:
         return moves
 
 
-def root_node(cols, down, dealt: int, removed: int, w: Weights = DEFAULT_WEIGHTS) -> Node:
+def col_hash(i: int, col: tuple[int, ...], d: int, ordered: bool) -> int:
+    """A column's share of the position key. While cards remain in the stock the column's
+    index is part of it (the next deal puts stock card i onto column i, so two positions
+    that differ only by column order are different); once the stock is dealt, column
+    order no longer matters and the key is column-order blind."""
+    return hash((i, d, col)) if ordered else hash((d, col))
+
+
+def root_node(
+    cols, down, dealt: int, removed: int, w: Weights = DEFAULT_WEIGHTS, stock_len: int = 50
+) -> Node:
     cols = tuple(tuple(c) for c in cols)
     down = tuple(down)
     chaos = tuple(col_chaos(c, d, w) for c, d in zip(cols, down, strict=True))
-    hashes = tuple(hash((d, c)) for c, d in zip(cols, down, strict=True))
+    hashes = tuple(
+        col_hash(i, c, d, dealt < stock_len)
+        for i, (c, d) in enumerate(zip(cols, down, strict=True))
+    )
     score = sum(chaos) - w.run * removed
     return Node(cols, down, dealt, chaos, hashes, score, removed, None, None)
 
@@ -236,6 +250,7 @@ def beam_pass(
             base = node.score
             dealt = node.dealt
             mv = moves_of(node, stock_len)
+            ordered = dealt < stock_len
             budget.nodes += len(mv)
             for move in mv:
                 src, dst, cnt = move
@@ -252,8 +267,12 @@ def beam_pass(
                     removed = 0
                     if nd[-1] & 15 == 1 and len(nd) - dd >= RUN:
                         nd, dd, removed = settle(nd, dd)
-                    hs = hash((sd, ns))
-                    hd = hash((dd, nd))
+                    if ordered:
+                        hs = hash((src, sd, ns))
+                        hd = hash((dst, dd, nd))
+                    else:
+                        hs = hash((sd, ns))
+                        hd = hash((dd, nd))
                     key = (hsum - hashes[src] - hashes[dst] + hs + hd) * 8 + dealt // 10
                     if key in seen:
                         continue
@@ -293,7 +312,10 @@ def beam_pass(
                             removed += r
                         ncols.append(col)
                         ndown.append(dd)
-                    nh = [hash((ndown[i], ncols[i])) for i in range(COLUMNS)]
+                    if dealt + COLUMNS < stock_len:
+                        nh = [hash((i, ndown[i], ncols[i])) for i in range(COLUMNS)]
+                    else:
+                        nh = [hash((ndown[i], ncols[i])) for i in range(COLUMNS)]
                     key = sum(nh) * 8 + dealt // 10 + 1
                     if key in seen:
                         continue

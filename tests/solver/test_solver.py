@@ -151,9 +151,12 @@ def test_incremental_chaos_and_hashes_match_a_recomputation(
 
     def checking(cand):
         node = real(cand)
-        for col, d, c, h in zip(node.cols, node.down, node.chaos, node.hashes, strict=True):
+        ordered = node.dealt < 50
+        for i, (col, d, c, h) in enumerate(
+            zip(node.cols, node.down, node.chaos, node.hashes, strict=True)
+        ):
             assert c == search.col_chaos(col, d, weights[-1])
-            assert h == hash((d, col))
+            assert h == search.col_hash(i, col, d, ordered)
             assert not col or len(col) > d  # the top card is face up
         checked.append(node)
         return node
@@ -167,3 +170,22 @@ def test_incremental_chaos_and_hashes_match_a_recomputation(
             budget = search.Budget(5_000, 60.0)
             search.beam_pass(root, tuple(board.stock), 16, budget, w)
     assert len(checked) > 100
+
+
+# -- the duplicate key: column order counts while the stock lasts ---------------------------
+def test_position_key_sees_column_order_only_while_cards_remain_in_the_stock() -> None:
+    import games.solver.search as search
+
+    board = Board(deal_layout(4, 7))
+    cols = [tuple(c) for c in board.cols]
+    down = list(board.down)
+    swapped_cols = [cols[1], cols[0], *cols[2:]]
+    swapped_down = [down[1], down[0], *down[2:]]
+    # Cards left in the stock: the next deal tells the two orders apart, so they differ.
+    a = search.root_node(cols, down, 0, 0, stock_len=50)
+    b = search.root_node(swapped_cols, swapped_down, 0, 0, stock_len=50)
+    assert a.hsum != b.hsum
+    # Stock dealt: the same position whatever the column order.
+    a = search.root_node(cols, down, 50, 0, stock_len=50)
+    b = search.root_node(swapped_cols, swapped_down, 50, 0, stock_len=50)
+    assert a.hsum == b.hsum
