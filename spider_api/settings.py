@@ -221,7 +221,7 @@ CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_connect_timeout": 2,
-    "socket_timeout": 5,
+    "socket_timeout": 2,  # above the worker's 1 s BRPOP; a hung Redis costs a publish 2 s
     # A task whose whole worker died without acking it (acks_late) is delivered again after
     # this; keep it above the longest task (fill_pool's hard limit: POOL_FILL_MAX_SECONDS +
     # 180 s) or a slow task is handed to a second worker while it still runs.
