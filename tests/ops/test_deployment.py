@@ -1,0 +1,81 @@
+"""The deployment files hold together without Docker: the compose services and their order,
+the Procfile's processes, gunicorn's settings from the environment. (CI also runs
+`docker compose config` where a client exists.)"""
+
+from __future__ import annotations
+
+import runpy
+
+import pytest
+import yaml
+
+from tests.conftest import ROOT
+
+
+@pytest.fixture(scope="module")
+def compose() -> dict:
+    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+
+
+def test_compose_has_every_role(compose):
+    assert set(compose["services"]) == {"postgres", "redis", "migrate", "web", "worker", "beat"}
+
+
+def test_postgres_keeps_its_data_and_reports_health(compose):
+    postgres = compose["services"]["postgres"]
+    assert any(v.startswith("pgdata:") for v in postgres["volumes"])
+    assert "pg_isready" in " ".join(postgres["healthcheck"]["test"])
+    assert "pgdata" in compose["volumes"]
+
+
+def test_the_app_waits_for_a_healthy_database_and_a_finished_migrate(compose):
+    services = compose["services"]
+    assert services["migrate"]["restart"] == "no"
+    assert services["migrate"]["depends_on"]["postgres"]["condition"] == "service_healthy"
+    for name in ("web", "worker", "beat"):
+        depends = services[name]["depends_on"]
+        assert depends["migrate"]["condition"] == "service_completed_successfully", name
+        assert depends["redis"]["condition"] == "service_healthy", name
+
+
+def test_production_settings_in_compose(compose):
+    web = compose["services"]["web"]
+    env = web["environment"]
+    assert env["DEBUG"] == "0"
+    assert env["SECRET_KEY"].startswith("${SECRET_KEY:?")  # refuses to start without one
+    assert env["CELERY_BROKER_URL"].startswith("redis://redis")
+    assert env["CACHE_URL"].startswith("redis://redis")  # throttling shared by every process
+    assert "gunicorn" in web["command"]
+    assert web["healthcheck"]["test"][-1] == "spider_api.healthcheck"
+
+
+def test_beat_is_a_singleton(compose):
+    beat = compose["services"]["beat"]
+    assert beat["deploy"]["replicas"] == 1
+    assert "beat" in beat["command"]
+
+
+def test_the_procfile_runs_web_worker_and_beat():
+    lines = [
+        line
+        for line in (ROOT / "Procfile").read_text().splitlines()
+        if line and not line.startswith("#")
+    ]
+    processes = dict(line.split(": ", 1) for line in lines)
+    assert set(processes) == {"web", "worker", "beat"}
+    assert processes["web"].startswith("gunicorn -c gunicorn.conf.py spider_api.wsgi")
+    assert "celery -A spider_api worker" in processes["worker"]
+    assert "celery -A spider_api beat" in processes["beat"]
+
+
+def test_gunicorn_reads_its_settings_from_the_environment(monkeypatch):
+    monkeypatch.setenv("PORT", "8123")
+    monkeypatch.setenv("WEB_CONCURRENCY", "3")
+    monkeypatch.setenv("GUNICORN_THREADS", "2")
+    monkeypatch.delenv("GUNICORN_CONTROL_SOCKET", raising=False)
+    conf = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    assert conf["bind"] == "0.0.0.0:8123"
+    assert (conf["workers"], conf["threads"]) == (3, 2)
+    assert conf["accesslog"] is None  # the app logs each request with its id
+    assert conf["control_socket_disable"] is True  # several servers on one machine
+    assert conf["preload_app"] is False  # no database connection shared across a fork
