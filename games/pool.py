@@ -165,13 +165,19 @@ def _claim_pooled(suits: int) -> Deal | None:
         )
         if candidate is None:
             return None
-        claimed = Deal.objects.filter(pk=candidate.pk, state=Deal.State.POOLED).update(
-            state=Deal.State.DEALT
-        )
-        if claimed:
-            candidate.state = Deal.State.DEALT
+        if _claim(candidate):
             return candidate
     return None
+
+
+def _claim(deal: Deal) -> bool:
+    """Compare-and-set pooled -> dealt: True for the one caller that gets the deal."""
+    claimed = Deal.objects.filter(pk=deal.pk, state=Deal.State.POOLED).update(
+        state=Deal.State.DEALT
+    )
+    if claimed:
+        deal.state = Deal.State.DEALT
+    return bool(claimed)
 
 
 def _vet_now(suits: int) -> Deal | None:
@@ -185,13 +191,8 @@ def _vet_now(suits: int) -> Deal | None:
         deal = vet_seed(
             suits=suits, seed=seed, budget=Budget(budget.max_nodes, min(budget.max_seconds, left))
         )
-        if deal is not None and deal.state == Deal.State.POOLED:
-            claimed = Deal.objects.filter(pk=deal.pk, state=Deal.State.POOLED).update(
-                state=Deal.State.DEALT
-            )
-            if claimed:
-                deal.state = Deal.State.DEALT
-                return deal
+        if deal is not None and deal.state == Deal.State.POOLED and _claim(deal):
+            return deal
     return None
 
 
