@@ -54,6 +54,15 @@ class SeedField(serializers.Field):
         return str(value)
 
 
+class FromFieldMixin:
+    """For serializers with a ``from`` field, declared as ``from_`` (a Python keyword)."""
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()  # type: ignore[misc]
+        fields["from"] = fields.pop("from_")
+        return fields
+
+
 # -- requests ---------------------------------------------------------------------------------
 class GameCreateSerializer(serializers.Serializer):
     suits = StrictIntegerField(required=False, help_text="1, 2 or 4.")
@@ -86,7 +95,7 @@ class GameCreateSerializer(serializers.Serializer):
         return attrs
 
 
-class ActionInputSerializer(serializers.Serializer):
+class ActionInputSerializer(FromFieldMixin, serializers.Serializer):
     type = serializers.ChoiceField(choices=PLAYER_ACTIONS)
     from_ = StrictIntegerField(
         min_value=0, max_value=COLUMNS - 1, required=False, help_text="Move: the source column."
@@ -110,11 +119,6 @@ class ActionInputSerializer(serializers.Serializer):
         required=False,
         help_text="Apply only if the game is at this version, else 409 `version_conflict`.",
     )
-
-    def get_fields(self) -> dict[str, serializers.Field]:
-        fields = super().get_fields()
-        fields["from"] = fields.pop("from_")  # `from` is a Python keyword
-        return fields
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["type"] == "move" and attrs.get("from") is None:
@@ -184,16 +188,11 @@ class RunSerializer(serializers.Serializer):
     suit = serializers.CharField()
 
 
-class AppliedActionSerializer(serializers.Serializer):
+class AppliedActionSerializer(FromFieldMixin, serializers.Serializer):
     type = serializers.ChoiceField(choices=PLAYER_ACTIONS)
     from_ = serializers.IntegerField(required=False)
     to = serializers.IntegerField(required=False)
     count = serializers.IntegerField(required=False)
-
-    def get_fields(self) -> dict[str, serializers.Field]:
-        fields = super().get_fields()
-        fields["from"] = fields.pop("from_")
-        return fields
 
 
 class OutcomeSerializer(serializers.Serializer):
@@ -230,7 +229,7 @@ class GamePageSerializer(serializers.Serializer):
     results = GameSummarySerializer(many=True)
 
 
-class LogEntrySerializer(serializers.Serializer):
+class LogEntrySerializer(FromFieldMixin, serializers.Serializer):
     seq = serializers.IntegerField()
     type = serializers.ChoiceField(choices=LOG_ENTRIES)
     from_ = serializers.IntegerField(required=False)
@@ -238,11 +237,6 @@ class LogEntrySerializer(serializers.Serializer):
     count = serializers.IntegerField(required=False)
     n = serializers.IntegerField(required=False, help_text="Hint: the alternative asked for.")
     at = serializers.DateTimeField()
-
-    def get_fields(self) -> dict[str, serializers.Field]:
-        fields = super().get_fields()
-        fields["from"] = fields.pop("from_")
-        return fields
 
 
 class HintSerializer(serializers.Serializer):
