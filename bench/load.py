@@ -318,6 +318,10 @@ def serve_env(db: str, port: int, deals: int) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
     env.update(
         DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{db}",
+        # Redis databases of its own: another make serve on this machine uses 0 and 1, and
+        # two workers on one queue would take each other's tasks.
+        CELERY_BROKER_URL="redis://127.0.0.1:6379/14",
+        CACHE_URL="redis://127.0.0.1:6379/15",
         PORT=str(port),
         THROTTLE_RATE_AUTH="1000000/min",
         THROTTLE_RATE_GAME_CREATE="1000000/min",
@@ -367,14 +371,49 @@ def start_serve(env: dict[str, str], db: str, deals: int, log: Path) -> subproce
     raise RuntimeError(f"make serve did not come up; see {log}")
 
 
-def stop_serve(server: subprocess.Popen) -> None:
+def descendants(pid: int) -> set[int]:
+    """Every process below ``pid`` (honcho starts each of its processes in a session of its
+    own, so they are not in make's process group)."""
+    out = subprocess.run(["ps", "-eo", "pid=,ppid="], capture_output=True, text=True).stdout
+    children: dict[int, list[int]] = {}
+    for line in out.splitlines():
+        child, parent = (int(x) for x in line.split())
+        children.setdefault(parent, []).append(child)
+    found, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def alive(pid: int) -> bool:
     try:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(30)
-    except (ProcessLookupError, subprocess.TimeoutExpired):
-        pass
-    with contextlib.suppress(ProcessLookupError):  # stragglers of the group
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def stop_serve(server: subprocess.Popen) -> None:
+    """Stop make serve and everything under it: TERM, 30 s to finish, then KILL by pid."""
+    tree = descendants(server.pid)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(server.pid, signal.SIGTERM)  # make and honcho; honcho stops its processes
+    for pid in tree:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any(alive(pid) for pid in tree | {server.pid}):
+        server.poll()
+        time.sleep(0.2)
+    for pid in tree:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(server.pid, signal.SIGKILL)
+    server.wait(10)
 
 
 def has_hint_endpoint(base: str) -> bool:
