@@ -326,9 +326,11 @@ def serve_env(db: str, port: int, deals: int) -> dict[str, str]:
         THROTTLE_RATE_AUTH="1000000/min",
         THROTTLE_RATE_GAME_CREATE="1000000/min",
         THROTTLE_RATE_ACTIONS="1000000/min",
-        # The pool is filled before the run; the worker tops it up only if it runs low.
+        # The 1-suit pool is filled before the run and no fill is queued during it: the
+        # solver would take a core from the web processes (in production workers have cores
+        # of their own), and the 2- and 4-suit pools, empty here, would keep it busy.
         POOL_TARGET=str(deals),
-        POOL_LOW_WATER=str(max(1, deals // 4)),
+        POOL_LOW_WATER="0",
     )
     return env
 
