@@ -110,6 +110,14 @@ def test_same_suit_building_is_preferred() -> None:
     assert found[0].score > found[1].score
 
 
+def test_a_longer_run_in_suit_is_preferred() -> None:
+    # 5h can join a lone 6h or a run 9h..6h: extending the run is worth more.
+    b = board({0: "9c5h", 1: "Jc6h", 2: "9h8h7h6h"})
+    found = hints(visible(b))
+    assert [move(h) for h in found[:2]] == [(0, 2, 1), (0, 1, 1)]
+    assert found[0].score > found[1].score
+
+
 def test_same_suit_wins_even_among_moves_that_turn_a_card_over() -> None:
     b = board({0: "Jd|5h", 1: "6s", 2: "6h"})
     assert move(hints(visible(b))[0]) == (0, 2, 1)
