@@ -71,8 +71,8 @@ W_DEAL: Final = 300
 W_FILL: Final = 12
 LOST: Final = -1_000_000  # deals left but fewer than ten cards on the table
 
-MAX_DEPTH: Final = 5
-NODE_BUDGET: Final = 12000  # positions generated per hint search (deterministic)
+MAX_DEPTH: Final = 6
+NODE_BUDGET: Final = 20000  # positions generated per hint search (deterministic)
 
 NOTHING_WON: Final = "the game is won"
 NOTHING_DEAL: Final = "no useful move: deal"
