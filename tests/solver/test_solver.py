@@ -110,8 +110,8 @@ def test_seconds_cap_is_a_safety_net() -> None:
 # -- determinism --------------------------------------------------------------------------
 def test_same_input_same_line() -> None:
     start = deal_layout(2, 8)
-    first = solve(start, max_nodes=300_000)
-    second = solve(start, max_nodes=300_000)
+    first = solve(start, max_nodes=600_000)
+    second = solve(start, max_nodes=600_000)
     assert first.status == second.status == "won"
     assert first.line == second.line
     assert first.nodes == second.nodes
@@ -162,7 +162,7 @@ def test_incremental_chaos_and_hashes_match_a_recomputation(
         return node
 
     monkeypatch.setattr(search, "materialise", checking)
-    for w in (search.DEFAULT_WEIGHTS, search.ALT_WEIGHTS):
+    for w in (*api.HEURISTICS, search.Weights(bury=3), search.Weights(hard=5, bury=1)):
         weights.append(w)
         for suits, seed in [(1, 5), (2, 5), (4, 5)]:
             board = Board(deal_layout(suits, seed))
