@@ -57,7 +57,8 @@ W_SUIT: Final = 12  # a card on the next-higher card of its suit
 # A run in suit is worth more than its joins one by one: the n-th join of a run (from its
 # highest card down, n from 0) earns W_SUIT + n * W_LEN, so joining two runs into one earns
 # more than the join itself. It pulls the look-ahead towards long runs, the ones a run is
-# completed from (4 suits: 7 wins in 50 where 3 without, bench/hint.py).
+# completed from (4 suits: 7 wins in 50 where 3 without, bench/hint.py). Not with one suit
+# (``_Search``): 5 wins in 16 where 15 without.
 W_LEN: Final = 2
 W_OFF: Final = 2  # a card on a next-higher card of another suit
 W_KING: Final = 6  # a King at the bottom of a column with nothing face down under it
@@ -211,7 +212,7 @@ def _rank(visible: VisiblePosition, last: Move | None) -> list[Hint]:
     hid = visible.hidden
     if visible.won or (visible.deals_left and sum(hid) + sum(map(len, cols)) < COLUMNS):
         return []  # won; or lost: too few cards left to fill every column for a deal
-    search = _Search(visible.deals_left)
+    search = _Search(visible.deals_left, visible.suits)
     base = search.value(cols, hid)
     reverse = _reverse(last)
     roots = [m for m in _moves(cols, hid) if m != reverse]
@@ -360,11 +361,11 @@ def _completes(col: tuple[int, ...]) -> bool:
     return all(col[j] == col[j + 1] + 1 for j in range(-RUN, -1))
 
 
-_COL_CACHE: dict[tuple[int, tuple[int, ...]], int] = {}
+_COL_CACHE: dict[tuple[int, tuple[int, ...], int], int] = {}
 
 
-def _col_value(h: int, col: tuple[int, ...]) -> int:
-    key = (h, col)
+def _col_value(h: int, col: tuple[int, ...], w_len: int = W_LEN) -> int:
+    key = (h, col, w_len)
     v = _COL_CACHE.get(key)
     if v is not None:
         return v
@@ -379,7 +380,7 @@ def _col_value(h: int, col: tuple[int, ...]) -> int:
             run = 0  # joins so far in the run in suit that ``prev`` ends
             for c in col[1:]:
                 if c == prev - 1:
-                    v += W_SUIT + run * W_LEN
+                    v += W_SUIT + run * w_len
                     run += 1
                 else:
                     run = 0
@@ -399,15 +400,18 @@ class _Search:
     empty-column count and its card count, so a move costs two column values (cached).
     """
 
-    def __init__(self, deals_left: int) -> None:
+    def __init__(self, deals_left: int, suits: int = 4) -> None:
         self.deals_left = deals_left
+        # With one suit every join is in suit and runs are long anyway: valuing length
+        # there only makes splitting a run (often needed late in the game) look costly.
+        self.w_len = W_LEN if suits > 1 else 0
         self.nodes = 0
         self.budget = NODE_BUDGET
         self.table: dict[tuple[Cols, tuple[int, ...], int], tuple[int, int, tuple]] = {}
 
-    @staticmethod
-    def value(cols: Cols, hid: tuple[int, ...]) -> int:
-        return sum(_col_value(h, c) for h, c in zip(hid, cols, strict=True))
+    def value(self, cols: Cols, hid: tuple[int, ...]) -> int:
+        w_len = self.w_len
+        return sum(_col_value(h, c, w_len) for h, c in zip(hid, cols, strict=True))
 
     def leaf(self, cols: Cols, hid: tuple[int, ...]) -> tuple[int, tuple]:
         """A position's value where the look-ahead stops (see ``_leaf``)."""
@@ -429,7 +433,7 @@ class _Search:
     def run(self, cols: Cols, hid: tuple[int, ...], roots: list[Move]) -> dict[Move, tuple]:
         """The best (value, line) each root move leads to, from the deepest look-ahead that
         finished within the budget."""
-        vals = tuple(_col_value(h, c) for h, c in zip(hid, cols, strict=True))
+        vals = tuple(_col_value(h, c, self.w_len) for h, c in zip(hid, cols, strict=True))
         empty = sum(1 for c in cols if not c)
         cards = sum(hid) + sum(len(c) for c in cols)
         children = [(m, self.child(cols, hid, vals, sum(vals), empty, cards, m)) for m in roots]
@@ -449,8 +453,7 @@ class _Search:
             result = found
         return result
 
-    @staticmethod
-    def child(cols, hid, vals, v, empty, cards, move):
+    def child(self, cols, hid, vals, v, empty, cards, move):
         """The position after ``move``: (cols, hid, vals, value, empty, cards, bonus) where
         bonus is what the move itself earns on the way (runs completed, less its cost)."""
         src, dst, cnt = move
@@ -489,8 +492,8 @@ class _Search:
             nhid = tuple(lh)
         else:
             nhid = hid
-        vs = _col_value(hs, ns)
-        vd = _col_value(hd, nd)
+        vs = _col_value(hs, ns, self.w_len)
+        vd = _col_value(hd, nd, self.w_len)
         lv = list(vals)
         nv = v - lv[src] - lv[dst] + vs + vd
         lv[src] = vs
