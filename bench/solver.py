@@ -1,7 +1,8 @@
 """Solver benchmark (no Django): solve seeds of each suit mode with a fixed per-deal budget.
 
     python bench/solver.py                       # seeds 1..100 of 1, 2 and 4 suits
-    python bench/solver.py --suits 4 --seeds 1-20 --max-nodes 2000000
+    python bench/solver.py --suits 4 --seeds 1-20 --max-nodes 2000000   # one budget for all
+    python bench/solver.py --max-nodes 1:2000000,2:4000000,4:8000000     # per suit mode
     python bench/solver.py --suits 2 --seeds 1-5 --profile   # cProfile top entries too
 
 One line per deal, then a summary per suit mode; the LAST line is one JSON object:
@@ -26,7 +27,9 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from games.engine import deal_layout  # noqa: E402
 from games.solver import solve  # noqa: E402
 
-DEFAULT_MAX_NODES = 4_000_000
+# Per suit mode, the pool's budgets (settings.POOL_SOLVER_MAX_NODES), so the figures say
+# what vetting a deal costs.
+DEFAULT_MAX_NODES = "1:2000000,2:4000000,4:8000000"
 DEFAULT_MAX_SECONDS = 120.0
 
 
@@ -36,6 +39,14 @@ def parse_seeds(text: str) -> list[int]:
         lo, _, hi = part.partition("-")
         seeds.extend(range(int(lo), int(hi or lo) + 1))
     return seeds
+
+
+def parse_budgets(text: str, modes: list[int]) -> dict[int, int]:
+    """``4000000`` (every mode) or ``1:2000000,2:4000000,4:8000000``."""
+    if ":" not in text:
+        return dict.fromkeys(modes, int(text))
+    budgets = {int(k): int(v) for k, _, v in (p.partition(":") for p in text.split(","))}
+    return {m: budgets[m] for m in modes}
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -76,6 +87,7 @@ def bench_mode(suits: int, seeds: list[int], max_nodes: int, max_seconds: float)
         "max_s": round(max(times), 3) if times else 0.0,
         "median_par": statistics.median(pars) if pars else None,
         "nodes_per_s": round(nodes / total) if total else 0,
+        "max_nodes": max_nodes,
         "total_s": round(total, 1),
         "timed_out": timed_out,
         "unsolved": unsolved,
@@ -86,19 +98,22 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--suits", default="1,2,4", help="suit modes, e.g. 4 or 1,2")
     parser.add_argument("--seeds", default="1-100", help="e.g. 1-100 or 1-10,50")
-    parser.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES)
+    parser.add_argument(
+        "--max-nodes", default=DEFAULT_MAX_NODES, help="e.g. 4000000 or 1:2000000,4:8000000"
+    )
     parser.add_argument("--max-seconds", type=float, default=DEFAULT_MAX_SECONDS)
     parser.add_argument("--profile", action="store_true", help="print cProfile's top entries")
     args = parser.parse_args(argv)
     seeds = parse_seeds(args.seeds)
     modes = [int(s) for s in args.suits.split(",")]
+    budgets = parse_budgets(args.max_nodes, modes)
     profiler = cProfile.Profile() if args.profile else None
     summary: dict[str, dict] = {}
     started = time.perf_counter()
     for suits in modes:
         if profiler:
             profiler.enable()
-        summary[str(suits)] = bench_mode(suits, seeds, args.max_nodes, args.max_seconds)
+        summary[str(suits)] = bench_mode(suits, seeds, budgets[suits], args.max_seconds)
         if profiler:
             profiler.disable()
         print(f"# suits={suits}: {summary[str(suits)]}", flush=True)
@@ -107,7 +122,7 @@ def main(argv: list[str] | None = None) -> None:
         pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(15)
         print(out.getvalue())
     print(
-        f"# seeds {args.seeds}, max_nodes={args.max_nodes}, max_seconds={args.max_seconds}, "
+        f"# seeds {args.seeds}, max_nodes={budgets}, max_seconds={args.max_seconds}, "
         f"wall {time.perf_counter() - started:.0f}s"
     )
     print(json.dumps(summary))

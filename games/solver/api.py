@@ -8,14 +8,22 @@ from typing import Final, Literal
 
 from games.engine import DEAL, Action, Board, Layout, replay
 
-from .search import ALT_WEIGHTS, DEFAULT_WEIGHTS, Budget, Weights, beam_pass, root_node
+from .search import (
+    ALT_WEIGHTS,
+    DEFAULT_WEIGHTS,
+    TAIL_WEIGHTS,
+    Budget,
+    Weights,
+    beam_pass,
+    root_node,
+)
 
 DEFAULT_MAX_NODES: Final = 2_000_000
 DEFAULT_MAX_SECONDS: Final = 120.0
 # Beam widths (per deal group) of the successive passes, each tried with every heuristic
 # of HEURISTICS in turn; after the last width, the width grows x4 while the budget lasts.
-WIDTHS: Final = (8, 64, 512)
-HEURISTICS: Final = (DEFAULT_WEIGHTS, ALT_WEIGHTS)
+WIDTHS: Final = (8, 24, 64, 160, 400, 1000)
+HEURISTICS: Final = (DEFAULT_WEIGHTS, ALT_WEIGHTS, TAIL_WEIGHTS)
 
 
 class SolverBug(AssertionError):

@@ -162,7 +162,8 @@ def test_incremental_chaos_and_hashes_match_a_recomputation(
         return node
 
     monkeypatch.setattr(search, "materialise", checking)
-    for w in (*api.HEURISTICS, search.Weights(bury=3), search.Weights(hard=5, bury=1)):
+    extra = (search.Weights(bury=3), search.Weights(hard=5, bury=1, tail=2))
+    for w in (*api.HEURISTICS, *extra):
         weights.append(w)
         for suits, seed in [(1, 5), (2, 5), (4, 5)]:
             board = Board(deal_layout(suits, seed))
