@@ -32,6 +32,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 RANKS = "A23456789TJQK"
+CPU_GROUPS = {"web": ("gunicorn",), "postgres": ("postgres",)}
 
 
 def server_env(db_url: str) -> dict[str, str]:
@@ -188,6 +189,25 @@ class Player(threading.Thread):
         return missing
 
 
+def cpu_seconds(names: tuple[str, ...]) -> float:
+    """User + system CPU seconds of every process whose command name starts with one of
+    ``names`` (Linux /proc), to split a run's CPU between server, database and client."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        comm = stat[stat.index("(") + 1 : stat.rindex(")")]
+        if comm.startswith(names):
+            fields = stat[stat.rindex(")") + 2 :].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / tick
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -213,12 +233,16 @@ def main() -> None:
             Player(f"http://127.0.0.1:{args.port}", n, stop_at, int(time.time()))
             for n in range(args.players)
         ]
+        cpu_before = {k: cpu_seconds(v) for k, v in CPU_GROUPS.items()}
+        client_before = time.process_time()
         started = time.monotonic()
         for p in players:
             p.start()
         for p in players:
             p.join()
         wall = time.monotonic() - started
+        cpu = {k: cpu_seconds(v) - cpu_before[k] for k, v in CPU_GROUPS.items()}
+        cpu["client"] = time.process_time() - client_before
         lost = sum(p.lost() for p in players)
     finally:
         server.terminate()
@@ -239,6 +263,11 @@ def main() -> None:
         "p99_ms": round(percentile(latencies, 0.99), 1),
         "errors": len(errors),
         "lost": lost,
+        # Where the CPU went, per action: web workers, PostgreSQL, this load generator.
+        "cpu_ms_per_action": {
+            k: round(v * 1000 / max(1, len(latencies)), 2) for k, v in cpu.items()
+        },
+        "loadavg_1m": round(os.getloadavg()[0], 2),
     }
     print(json.dumps(figures))
 
