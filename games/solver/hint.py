@@ -74,6 +74,10 @@ LOST: Final = -1_000_000  # deals left but fewer than ten cards on the table
 
 MAX_DEPTH: Final = 6
 NODE_BUDGET: Final = 20000  # positions generated per hint search (deterministic)
+# One suit is won with less look-ahead (12000 and 5 win 49 of 50 vetted deals; 20000 and 6
+# win 47), and answers sooner.
+MAX_DEPTH_1: Final = 5
+NODE_BUDGET_1: Final = 12000
 
 NOTHING_WON: Final = "the game is won"
 NOTHING_DEAL: Final = "no useful move: deal"
@@ -406,7 +410,8 @@ class _Search:
         # there only makes splitting a run (often needed late in the game) look costly.
         self.w_len = W_LEN if suits > 1 else 0
         self.nodes = 0
-        self.budget = NODE_BUDGET
+        self.budget = NODE_BUDGET if suits > 1 else NODE_BUDGET_1
+        self.max_depth = MAX_DEPTH if suits > 1 else MAX_DEPTH_1
         self.table: dict[tuple[Cols, tuple[int, ...], int], tuple[int, int, tuple]] = {}
 
     def value(self, cols: Cols, hid: tuple[int, ...]) -> int:
@@ -441,7 +446,7 @@ class _Search:
         for m, (_, _, _, v, e, cc, bonus) in children:
             lv, line = self._leaf(v, e, cc)
             result[m] = (lv + bonus, (m, *line))
-        for depth in range(1, MAX_DEPTH):
+        for depth in range(1, self.max_depth):
             found = {}
             for m, (c, h, vs, v, e, cc, bonus) in children:
                 # the cards just moved do not move again straight away (see ``best``)
