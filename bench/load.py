@@ -41,50 +41,14 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from client import visible_moves  # bench/client.py (bench/ is on sys.path)
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
-RANKS = "A23456789TJQK"
 P99_LIMIT_MS = 200.0
 
 
 # -- a client that sees only what the server shows ------------------------------------------
-def rank(card: str) -> int:
-    return RANKS.index(card[0]) + 1
-
-
-def tail_run(cards: list[str]) -> int:
-    """How many cards at the end of ``cards`` form one same-suit descending run."""
-    k = 1
-    while k < len(cards):
-        upper, lower = cards[-k - 1], cards[-k]
-        if upper[1] != lower[1] or rank(upper) != rank(lower) + 1:
-            break
-        k += 1
-    return k if cards else 0
-
-
-def visible_moves(state: dict[str, Any]) -> list[dict[str, Any]]:
-    cols = [c["cards"] for c in state["columns"]]
-    empty = [i for i, c in enumerate(state["columns"]) if not c["cards"] and not c["hidden"]]
-    moves = []
-    for src, cards in enumerate(cols):
-        k = tail_run(cards)
-        if not k:
-            continue
-        low = rank(cards[-1])
-        for dst, target in enumerate(cols):
-            if dst == src:
-                continue
-            if target:
-                t = rank(target[-1])
-                if low < t <= low + k:
-                    moves.append({"type": "move", "from": src, "to": dst, "count": t - low})
-            elif dst in empty and k < len(cards) + state["columns"][src]["hidden"]:
-                moves.append({"type": "move", "from": src, "to": dst, "count": k})
-    return moves
-
-
 def choose(state: dict[str, Any], rnd: random.Random) -> dict[str, Any] | None:
     """A move a casual player might make: mostly legal visible moves, some undos and deals."""
     if state.get("can_undo") and rnd.random() < 0.06:
