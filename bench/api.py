@@ -28,7 +28,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from client import visible_moves  # bench/client.py (bench/ is on sys.path)
+
+try:  # imported as bench.<module> (the fault tests do)
+    from bench.client import visible_moves
+except ImportError:  # run as a script: bench/ itself is on sys.path
+    from client import visible_moves
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
