@@ -116,10 +116,14 @@ def _page_json(page: selectors.Page) -> dict[str, Any]:
     }
 
 
-class LeaderboardApi(APIView):
+class _PublicBoardApi(APIView):
+    """Boards are public and identical for everyone: no token is read, not even a bad one."""
+
     authentication_classes = ()
     permission_classes = (AllowAny,)
 
+
+class LeaderboardApi(_PublicBoardApi):
     @extend_schema(
         operation_id="leaderboard",
         tags=["leaderboard"],
@@ -247,10 +251,7 @@ class DailyPlayApi(APIView):
         return Response(game_state(game), status=201 if created else 200)
 
 
-class DailyLeaderboardApi(APIView):
-    authentication_classes = ()
-    permission_classes = (AllowAny,)
-
+class DailyLeaderboardApi(_PublicBoardApi):
     @extend_schema(
         operation_id="daily_leaderboard",
         tags=["daily"],
