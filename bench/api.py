@@ -30,9 +30,9 @@ from typing import Any
 import httpx
 
 try:  # imported as bench.<module> (the fault tests do)
-    from bench.client import visible_moves
+    from bench.client import choose as pick
 except ImportError:  # run as a script: bench/ itself is on sys.path
-    from client import visible_moves
+    from client import choose as pick
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -98,15 +98,7 @@ def start_server(env: dict[str, str], port: int, workers: int, threads: int) -> 
 
 # -- a client that sees only what the server shows ------------------------------------------
 def choose(state: dict[str, Any], rnd: random.Random) -> dict[str, Any] | None:
-    if state["can_undo"] and rnd.random() < 0.08:
-        return {"type": "undo"}
-    moves = visible_moves(state)
-    can_deal = state["deals_left"] > 0 and all(c["cards"] for c in state["columns"])
-    if can_deal and (not moves or rnd.random() < 0.04):
-        return {"type": "deal"}
-    if moves:
-        return rnd.choice(moves)
-    return {"type": "undo"} if state["can_undo"] else None
+    return pick(state, rnd, undo_rate=0.08, undo_when_stuck=True)
 
 
 class Player(threading.Thread):

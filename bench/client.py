@@ -3,6 +3,7 @@ face-up cards only (never the hidden cards, which the server does not send)."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 RANKS = "A23456789TJQK"
@@ -43,3 +44,19 @@ def visible_moves(state: dict[str, Any]) -> list[dict[str, Any]]:
             elif dst in empty and k < len(cards) + state["columns"][src]["hidden"]:
                 moves.append({"type": "move", "from": src, "to": dst, "count": k})
     return moves
+
+
+def choose(
+    state: dict[str, Any], rnd: random.Random, *, undo_rate: float, undo_when_stuck: bool
+) -> dict[str, Any] | None:
+    """A move a casual player might make: mostly legal visible moves, some undos and deals.
+    None when there is nothing to do (the caller starts a new game)."""
+    if state.get("can_undo") and rnd.random() < undo_rate:
+        return {"type": "undo"}
+    moves = visible_moves(state)
+    can_deal = state["deals_left"] > 0 and all(c["cards"] for c in state["columns"])
+    if can_deal and (not moves or rnd.random() < 0.04):
+        return {"type": "deal"}
+    if moves:
+        return rnd.choice(moves)
+    return {"type": "undo"} if undo_when_stuck and state.get("can_undo") else None
