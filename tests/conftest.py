@@ -19,6 +19,8 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 
+pytest_plugins = ["tests.browser_plugin"]
+
 ROOT = Path(__file__).resolve().parent.parent  # the repository
 PASSWORD = "correct horse battery staple"
 
