@@ -15,6 +15,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
+_ORIGIN = re.compile(r"^https?://[^/\s?#]+$")
 _RATE = re.compile(r"^\d+/(s|sec|second|m|min|minute|h|hour|d|day)$")
 
 
@@ -78,3 +79,14 @@ def env_rate(name: str, default: str) -> str:
     if not _RATE.match(value):
         raise ImproperlyConfigured(f"{name}={value!r} is not a rate like '20/min' or '5/s'.")
     return value
+
+
+def env_origins(name: str) -> list[str]:
+    """A comma-separated list of web origins (``scheme://host[:port]``, no path), or ``*``."""
+    origins = env_list(name)
+    for origin in origins:
+        if origin != "*" and not _ORIGIN.match(origin):
+            raise ImproperlyConfigured(
+                f"{name}: {origin!r} is not an origin like 'https://app.example.com' or '*'."
+            )
+    return origins

@@ -8,9 +8,18 @@ README. A value that cannot be understood stops start-up with ImproperlyConfigur
 from pathlib import Path
 
 import dj_database_url
+from corsheaders.defaults import default_headers as cors_default_headers
 from django.core.exceptions import ImproperlyConfigured
 
-from spider_api.env import env_bool, env_choice, env_int, env_list, env_rate, env_str
+from spider_api.env import (
+    env_bool,
+    env_choice,
+    env_int,
+    env_list,
+    env_origins,
+    env_rate,
+    env_str,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -36,6 +45,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served from here, not a CDN
+    "corsheaders",
     "accounts",
     "games",
     "leaderboard",
@@ -43,6 +53,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "spider_api.middleware.RequestIdMiddleware",  # first: every log line has the request id
+    "spider_api.cors.CorsMiddleware",  # before anything that answers (preflights, redirects)
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # static files (the docs) without DEBUG
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -154,6 +165,18 @@ SECURE_REDIRECT_EXEMPT = [r"^health(/live)?$"]
 if env_bool("TRUST_X_FORWARDED_PROTO", default=False):
     # Only behind a proxy that sets X-Forwarded-Proto itself and strips it from clients.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# --- Browsers on other origins (CORS, spider_api/cors.py) --------------------------------------
+
+# Public reads answer any origin; everything else the origins listed here ("*": any, which is
+# safe because the API authenticates with Bearer tokens, never cookies).
+_cors_origins = env_origins("CORS_ALLOWED_ORIGINS")
+CORS_ALLOW_ALL_ORIGINS = "*" in _cors_origins
+CORS_ALLOWED_ORIGINS = [] if CORS_ALLOW_ALL_ORIGINS else _cors_origins
+CORS_URLS_REGEX = r"^/api/"
+CORS_ALLOW_METHODS = ("GET", "POST", "OPTIONS")
+CORS_ALLOW_HEADERS = (*cors_default_headers, "idempotency-key", "if-none-match", "x-request-id")
+CORS_EXPOSE_HEADERS = ("Retry-After", "ETag", "Idempotent-Replayed", "X-Request-ID")
 
 # --- Django REST framework, OpenAPI ----------------------------------------------------------
 
