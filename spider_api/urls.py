@@ -4,9 +4,10 @@ Apps add their API under `api/v1/` here; every path is exact (no trailing-slash 
 """
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from spider_api.errors import page_not_found
 from spider_api.health import HealthApi, LivenessApi
 
 urlpatterns = [
@@ -18,6 +19,8 @@ urlpatterns = [
     path("health", HealthApi.as_view(), name="health"),
     path("health/live", LivenessApi.as_view(), name="health-live"),
     path("admin/", admin.site.urls),
+    # Last: any other /api/ path is a JSON 404 whatever DEBUG is (Django's debug 404 is HTML).
+    re_path(r"^api/", page_not_found, name="api-not-found"),
 ]
 
 # Outside DRF views (unknown paths, crashes) Django answers with these: JSON, never HTML.

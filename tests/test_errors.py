@@ -79,6 +79,19 @@ def test_unknown_paths_are_json_404(client, url):
     }
 
 
+@pytest.mark.parametrize("method", ["get", "post"])
+@pytest.mark.parametrize("url", ["/api/v1/nope", "/api/v1/me/", "/api/v2/games", "/api/"])
+def test_unknown_api_paths_are_json_404_even_under_debug(client, settings, url, method):
+    """``make run`` has DEBUG on, where Django would answer its HTML debug page."""
+    settings.DEBUG = True
+
+    response = getattr(client, method)(url)
+
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["code"] == "not_found"
+
+
 def test_wrong_method_is_405(api_client):
     response = api_client.put(reverse("accounts:register"), {})
 
