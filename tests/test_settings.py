@@ -78,3 +78,50 @@ def test_a_bad_database_url_is_improperly_configured():
 def test_postgresql_is_reached_through_psycopg_3():
     assert connection.Database.__name__ == "psycopg"
     assert connection.Database.__version__.startswith("3.")
+
+
+def _fresh_checkout_env(**env: str) -> dict[str, str]:
+    """The environment of a fresh checkout: none of the project's variables set."""
+    unset = ("SECRET_KEY", "DEBUG", "DATABASE_URL", "CELERY_BROKER_URL", "DJANGO_SETTINGS_MODULE")
+    return {**{k: v for k, v in os.environ.items() if k not in unset}, **env}
+
+
+def test_manage_py_works_in_a_fresh_checkout_with_no_configuration():
+    result = subprocess.run(
+        [sys.executable, "manage.py", "solve", "--suits", "4", "--seed", "1"],
+        cwd=ROOT,
+        env=_fresh_checkout_env(),
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.startswith("4-suit seed 1: won")
+
+
+@pytest.mark.parametrize("entry", ["spider_api.wsgi", "spider_api.asgi"])
+def test_a_production_start_without_a_secret_key_refuses_to_run(entry):
+    result = subprocess.run(
+        [sys.executable, "-c", f"import {entry}"],
+        cwd=ROOT,
+        env=_fresh_checkout_env(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set when DEBUG is off" in result.stderr
+
+
+def test_manage_py_with_debug_off_is_production_and_needs_a_secret_key():
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env=_fresh_checkout_env(DEBUG="0"),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set when DEBUG is off" in result.stderr
