@@ -8,12 +8,19 @@ from __future__ import annotations
 
 from games.engine import DEAL_VERSION, Layout
 from games.models import Deal, seed_to_db
-from games.pool import pool_take
+from games.pool import pool_take, pool_vet_if_empty
 
 
 def deal_for_new_game(*, suits: int) -> Deal:
-    """A solver-vetted deal no one has been dealt (PoolEmpty, a 503, if none can be had)."""
+    """A solver-vetted deal no one has been dealt (PoolEmpty, a 503, if none can be had).
+    Quick: call ``deal_vet_ahead`` first, outside the transaction."""
     return pool_take(suits=suits)
+
+
+def deal_vet_ahead(*, suits: int) -> None:
+    """With the pool of ``suits`` empty, vet a deal now: seconds of solving, so before the new
+    game's transaction and its locks."""
+    pool_vet_if_empty(suits=suits)
 
 
 def deal_from_seed(*, suits: int, seed: int) -> Deal:

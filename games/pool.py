@@ -7,9 +7,10 @@
   seed twice: the row is inserted with the unique (suits, seed, deal_version) constraint
   deciding, and a conflict is simply skipped.
 * ``pool_take`` hands one pooled deal to one caller: ``SELECT ... FOR UPDATE SKIP LOCKED``
-  plus a compare-and-set on the state, so no deal goes to two players. An empty pool is
-  refilled synchronously within a bounded time; failing that, ``PoolEmpty`` (503), never an
-  unvetted deal.
+  plus a compare-and-set on the state, so no deal goes to two players; an empty pool is
+  ``PoolEmpty`` (503), never an unvetted deal. It is quick: it never solves.
+* ``pool_vet_if_empty`` is the slow part, run before the caller takes any lock or opens a
+  transaction: with the pool empty it vets fresh seeds for up to POOL_SYNC_VET_SECONDS.
 """
 
 from __future__ import annotations
@@ -142,17 +143,34 @@ def pool_fill(
 
 
 def pool_take(*, suits: int) -> Deal:
-    """Hand out one vetted deal of ``suits``: from the pool, else vetted now within
-    POOL_SYNC_VET_SECONDS, else PoolEmpty. Call inside a transaction."""
+    """Hand out one vetted deal of ``suits`` from the pool, else PoolEmpty (a fill is asked
+    for). Call inside a transaction; it never solves (see ``pool_vet_if_empty``)."""
     deal = _claim_pooled(suits)
-    if deal is None:
-        deal = _vet_now(suits)
     if deal is None:
         kick_fill(suits)
         raise PoolEmpty(retry_after=settings.POOL_RETRY_AFTER_SECONDS)
     if pool_level(suits=suits) < settings.POOL_LOW_WATER:
         transaction.on_commit(lambda: kick_fill(suits))
     return deal
+
+
+def pool_vet_if_empty(*, suits: int) -> None:
+    """With no pooled deal of ``suits``, vet fresh seeds until one is pooled or
+    POOL_SYNC_VET_SECONDS are up. Seconds of solving: call it outside any transaction and
+    before taking any lock, then ``pool_take`` (another caller may still win that deal)."""
+    if Deal.objects.filter(suits=suits, state=Deal.State.POOLED).exists():
+        return
+    deadline = time.monotonic() + settings.POOL_SYNC_VET_SECONDS
+    budget = Budget.from_settings(suits)
+    for seed in random_seeds():
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return
+        deal = vet_seed(
+            suits=suits, seed=seed, budget=Budget(budget.max_nodes, min(budget.max_seconds, left))
+        )
+        if deal is not None and deal.state == Deal.State.POOLED:
+            return
 
 
 def _claim_pooled(suits: int) -> Deal | None:
@@ -178,22 +196,6 @@ def _claim(deal: Deal) -> bool:
     if claimed:
         deal.state = Deal.State.DEALT
     return bool(claimed)
-
-
-def _vet_now(suits: int) -> Deal | None:
-    """The pool is empty: vet fresh seeds until one is won or the time is up."""
-    deadline = time.monotonic() + settings.POOL_SYNC_VET_SECONDS
-    budget = Budget.from_settings(suits)
-    for seed in random_seeds():
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return None
-        deal = vet_seed(
-            suits=suits, seed=seed, budget=Budget(budget.max_nodes, min(budget.max_seconds, left))
-        )
-        if deal is not None and deal.state == Deal.State.POOLED and _claim(deal):
-            return deal
-    return None
 
 
 # -- keeping the pool full without a broker -------------------------------------------------

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import stats
-from games.deals import deal_for_new_game, deal_from_layout, deal_from_seed
+from games.deals import deal_for_new_game, deal_from_layout, deal_from_seed, deal_vet_ahead
 from games.engine import DEAL, Board, IllegalAction, Layout, LayoutError, Outcome, dump, load
 from games.errors import GameNotFound, GameOver, StaffOnly, VersionConflict, rule_error
 from games.models import Action, Deal, Game
@@ -48,6 +48,19 @@ class ActResult:
 
 
 # -- creating -------------------------------------------------------------------------------
+def game_create_prepare(
+    *,
+    suits: int | None = None,
+    replay_of: str | None = None,
+    seed: int | None = None,
+    layout: dict[str, Any] | None = None,
+) -> None:
+    """The slow part of ``game_create``, done first and outside any transaction or lock (the
+    player's row lock included): for a fresh deal with the pool empty, vet one now."""
+    if suits is not None and replay_of is None and seed is None and layout is None:
+        deal_vet_ahead(suits=suits)
+
+
 @transaction.atomic
 def game_create(
     *,
@@ -62,6 +75,8 @@ def game_create(
 
     The player's casual game in progress, if any, ends first: lost as abandoned if it has an
     action, simply discarded if not. The player row lock serialises two creations at once.
+    A fresh deal comes from the pool at once (call ``game_create_prepare`` first: it vets one
+    when the pool is empty, without holding the lock).
     """
     User.objects.select_for_update().filter(pk=player.pk).first()
     staff_made = seed is not None or layout is not None
@@ -316,6 +331,7 @@ __all__ = [
     "ActionRequest",
     "game_act",
     "game_create",
+    "game_create_prepare",
     "game_hint",
     "game_start",
     "game_resign",

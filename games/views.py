@@ -174,16 +174,12 @@ class GamesApi(APIView):
     def post(self, request: Request) -> Response:
         serializer = GameCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        wanted = {k: data.get(k) for k in ("suits", "replay_of", "seed", "layout")}
+        services.game_create_prepare(**wanted)  # vetting, if any, before the player's lock
 
         def produce() -> tuple[int, dict[str, Any]]:
-            data = serializer.validated_data
-            game = services.game_create(
-                player=request.user,
-                suits=data.get("suits"),
-                replay_of=data.get("replay_of"),
-                seed=data.get("seed"),
-                layout=data.get("layout"),
-            )
+            game = services.game_create(player=request.user, **wanted)
             return status.HTTP_201_CREATED, game_state(game)
 
         return _answer(request, produce)
