@@ -1,15 +1,21 @@
-"""Daily challenge writes: create a day's challenge, start a player's game on it."""
+"""Daily challenge writes: create a day's challenge, start a player's game on it, and ask the
+worker for a challenge a reader found missing (a GET never makes one itself)."""
 
 from __future__ import annotations
 
+import logging
+import threading
 from datetime import date
 from typing import Any
 
+from celery import current_app
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 
 from games.models import Game
-from games.pool import pool_take
+from games.pool import pool_take, pool_vet_if_empty
 from games.services import game_start
 from leaderboard.commitment import commit, new_nonce
 from leaderboard.models import DailyChallenge
@@ -17,7 +23,11 @@ from spider_api.errors import DomainError
 
 DAILY_SUITS = 2
 DAILY_LOCK_SPACE = 0x5D41  # advisory-lock namespace of daily challenge creation
+# A reader who finds today's challenge missing retries after this; a creation is queued at most
+# once per such window.
+DAILY_RETRY_AFTER_SECONDS = 5
 User = get_user_model()
+log = logging.getLogger(__name__)
 
 
 class DailyAlreadyPlayed(DomainError):
@@ -28,6 +38,15 @@ class DailyAlreadyPlayed(DomainError):
     )
 
 
+class DailyNotReady(DomainError):
+    code, status = "daily_not_ready", 503
+    detail = "Today's challenge is being prepared; retry shortly."
+
+    def __init__(self) -> None:
+        retry = DAILY_RETRY_AFTER_SECONDS
+        super().__init__(extra={"retry_after": retry}, headers={"Retry-After": str(retry)})
+
+
 def daily_ensure(*, day: date) -> DailyChallenge:
     """The challenge of ``day``, created if missing. Safe to call twice or from two workers at
     once: creators of one day queue on a lock and the later ones find the first's challenge
@@ -35,6 +54,7 @@ def daily_ensure(*, day: date) -> DailyChallenge:
     existing = DailyChallenge.objects.select_related("deal").filter(date=day).first()
     if existing is not None:
         return existing
+    pool_vet_if_empty(suits=DAILY_SUITS)  # the slow part, before the transaction and the lock
     try:
         with transaction.atomic():
             _lock_day(day)  # a second creator waits here, then finds the first one's row
@@ -71,28 +91,54 @@ def _lock_day(day: date) -> None:
             )
 
 
-@transaction.atomic
 def daily_play(*, player: Any, day: date, unranked: bool = False) -> tuple[Game, bool]:
-    """The player's game on the daily challenge of ``day``: (game, created).
+    """The player's game on the daily challenge of ``day``: (game, created), the challenge
+    made first if the worker has not made it yet.
 
     A daily game in progress is returned as it is. Otherwise the first game is the ranked
     attempt; after it, only an explicit ``unranked`` practice game. Daily games and casual
     games never end each other.
     """
-    challenge = daily_ensure(day=day)
-    User.objects.select_for_update().filter(pk=player.pk).first()
-    mine = Game.objects.filter(player=player, kind=Game.Kind.DAILY, daily_date=day)
-    current = mine.filter(status=Game.Status.IN_PROGRESS).first()
-    if current is not None:
-        return current, False
-    attempted = mine.exists()
-    if attempted and not unranked:
-        raise DailyAlreadyPlayed()
-    game = game_start(
-        player=player,
-        deal=challenge.deal,
-        kind=Game.Kind.DAILY,
-        daily_date=day,
-        rankable=not attempted,
-    )
-    return game, True
+    challenge = daily_ensure(day=day)  # its own transaction, before the player's lock
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=player.pk).first()
+        mine = Game.objects.filter(player=player, kind=Game.Kind.DAILY, daily_date=day)
+        current = mine.filter(status=Game.Status.IN_PROGRESS).first()
+        if current is not None:
+            return current, False
+        attempted = mine.exists()
+        if attempted and not unranked:
+            raise DailyAlreadyPlayed()
+        game = game_start(
+            player=player,
+            deal=challenge.deal,
+            kind=Game.Kind.DAILY,
+            daily_date=day,
+            rankable=not attempted,
+        )
+        return game, True
+
+
+def daily_request(*, day: date) -> None:
+    """A reader found the challenge of ``day`` missing: ask for it to be made, at most once per
+    DAILY_RETRY_AFTER_SECONDS (the cache remembers), and return at once. With a broker it is
+    the worker's task; without one (the zero-setup run) a thread here, if POOL_AUTOFILL is on."""
+    if not cache.add(f"daily:requested:{day.isoformat()}", 1, DAILY_RETRY_AFTER_SECONDS):
+        return
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        if settings.POOL_AUTOFILL:
+            threading.Thread(target=_ensure_in_background, args=(day,), daemon=True).start()
+        return
+    try:  # by name: the task module imports this one
+        current_app.send_task("leaderboard.tasks.create_daily_challenges")
+    except Exception as exc:  # the broker is down: beat's hourly run will make it
+        log.warning("could not queue create_daily_challenges: %s", exc)
+
+
+def _ensure_in_background(day: date) -> None:
+    try:
+        daily_ensure(day=day)
+    except Exception:  # an empty pool (PoolEmpty) or a database error: the next reader asks again
+        log.warning("in-process creation of the %s daily challenge failed", day, exc_info=True)
+    finally:
+        connection.close()

@@ -22,12 +22,20 @@ from games.serializers import GameStateSerializer
 from leaderboard import selectors, services
 from leaderboard.ranking import daily_closed
 from spider_api.errors import DomainError
-from spider_api.openapi import BAD_REQUEST, NOT_FOUND, UNAUTHORIZED, error_response
+from spider_api.openapi import (
+    BAD_REQUEST,
+    NOT_FOUND,
+    UNAUTHORIZED,
+    ThrottledErrorSerializer,
+    error_example,
+    error_response,
+)
 
 MAX_PAGE_SIZE = 100
 MAX_PAGE = 100_000  # beyond every board; keeps OFFSET far from integer overflow
 BOARD_CACHE_SECONDS = 5
 CLOSED_BOARD_CACHE_SECONDS = 3600
+DAILY_RETRY_AFTER = services.DAILY_RETRY_AFTER_SECONDS
 
 
 class BoardRowSerializer(serializers.Serializer):
@@ -171,8 +179,9 @@ class LeaderboardApi(_PublicBoardApi):
 
 
 def _challenge(day: date) -> Any:
-    """The challenge of ``day``: today's is created on the first request if beat has not made
-    it; tomorrow's shows only once made (its commitment is published ahead of time)."""
+    """The challenge of ``day`` for a reader. A GET never makes one (the worker makes each a day
+    ahead; POST /daily/play at most): today's, if missing, is a quick 503 and a request for it.
+    Tomorrow's shows once made (its commitment is published ahead of time)."""
     today = timezone.now().date()
     challenge = selectors.challenge_on(day=day)
     if challenge is not None:
@@ -181,7 +190,20 @@ def _challenge(day: date) -> Any:
         raise DomainError("future_date", f"The challenge of {day} is not published yet.", 404)
     if day < today:
         raise DomainError("no_challenge", f"There was no challenge on {day}.", 404)
-    return services.daily_ensure(day=day)
+    services.daily_request(day=day)
+    raise services.DailyNotReady()
+
+
+DAILY_NOT_READY = OpenApiResponse(
+    ThrottledErrorSerializer,
+    "`daily_not_ready`: today's challenge is not made yet (the worker makes each a day ahead); "
+    "it has been asked for: retry after `retry_after` seconds (also the `Retry-After` header).",
+    examples=[
+        error_example(
+            "daily_not_ready", services.DailyNotReady.detail, retry_after=DAILY_RETRY_AFTER
+        )
+    ],
+)
 
 
 class DailyApi(APIView):
@@ -202,6 +224,7 @@ class DailyApi(APIView):
             400: BAD_REQUEST,
             401: UNAUTHORIZED,
             404: error_response("No challenge that day.", "no_challenge", "There was none."),
+            503: DAILY_NOT_READY,
         },
     )
     def get(self, request: Request) -> Response:
@@ -244,7 +267,6 @@ class DailyPlayApi(APIView):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         day = timezone.now().date()
-        _challenge(day)
         game, created = services.daily_play(
             player=request.user, day=day, unranked=serializer.validated_data["unranked"]
         )
@@ -267,6 +289,7 @@ class DailyLeaderboardApi(_PublicBoardApi):
             304: OpenApiResponse(description="Not modified."),
             400: BAD_REQUEST,
             404: NOT_FOUND,
+            503: DAILY_NOT_READY,
         },
     )
     def get(self, request: Request, day: str) -> Response:

@@ -41,11 +41,12 @@ def pooled(suits: int) -> int:
 
 
 # -- creating the challenge ---------------------------------------------------------------------
-def test_first_request_creates_todays_challenge_from_a_vetted_2_suit_deal(api_client, stock_pool):
+def test_todays_challenge_is_made_from_a_vetted_2_suit_deal(api_client, stock_pool):
     stock_pool(1, 1)  # a 1-suit deal in the pool must not be picked
     stocked = {d.pk for d in stock_pool(2, 2)}
     assert not DailyChallenge.objects.exists()
 
+    daily_ensure(day=today())
     response = api_client.get(DAILY)
 
     assert response.status_code == 200, response.json()
@@ -75,6 +76,7 @@ def test_first_request_creates_todays_challenge_from_a_vetted_2_suit_deal(api_cl
 
 def test_seed_nonce_and_par_stay_secret_until_the_day_closes(api_client, stock_pool):
     stock_pool(2, 1)
+    daily_ensure(day=today())
     body = api_client.get(DAILY).json()
     challenge = DailyChallenge.objects.select_related("deal").get()
 
@@ -128,9 +130,9 @@ def test_the_task_makes_todays_and_tomorrows_challenges_once(api_client, stock_p
     )
 
 
-def test_an_empty_pool_is_a_503_not_a_challenge_on_an_unvetted_deal(api_client, stock_pool):
+def test_an_empty_pool_is_a_503_not_a_challenge_on_an_unvetted_deal(auth_client, user, stock_pool):
     stock_pool(1, 1)  # deals of another suit mode do not help
-    response = api_client.get(DAILY)
+    response = auth_client(user).post(DAILY_PLAY, {}, format="json")
 
     assert response.status_code == 503
     assert response.json()["code"] == "pool_empty"
