@@ -6,6 +6,9 @@ two copies of one request arriving together are answered one after the other: th
 finds the first's stored answer. Only successful (2xx) answers are stored, in the same
 transaction as the change they describe; a refused request leaves no trace and may be
 retried. The same key with a different body is refused with 422 ``idempotency_key_reused``.
+
+Answers are kept for IDEMPOTENCY_WINDOW_SECONDS (24 h by default): past it a key is forgotten
+(the same key is a new request), and ``idempotent_requests_prune`` (a beat task) deletes them.
 """
 
 from __future__ import annotations
@@ -13,10 +16,13 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import Any, Final
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 
 from games.errors import IdempotencyKeyReused
 from games.models import IdempotentRequest
@@ -46,6 +52,9 @@ def run_idempotent(
     with transaction.atomic():
         get_user_model().objects.select_for_update().filter(pk=player.pk).first()
         stored = IdempotentRequest.objects.filter(player=player, key=key).first()
+        if stored is not None and stored.created_at < _window_start(timezone.now()):
+            stored.delete()  # past the window: forgotten, so this is a new request
+            stored = None
         if stored is not None:
             if stored.fingerprint != request_fingerprint:
                 raise IdempotencyKeyReused()
@@ -56,3 +65,24 @@ def run_idempotent(
                 player=player, key=key, fingerprint=request_fingerprint, status=status, body=body
             )
         return (status, body), False
+
+
+def _window_start(now: datetime) -> datetime:
+    return now - timedelta(seconds=settings.IDEMPOTENCY_WINDOW_SECONDS)
+
+
+def idempotent_requests_prune(*, now: datetime | None = None, batch: int = 5000) -> int:
+    """Delete the stored answers older than the window, in short batches (each its own
+    statement, so live requests are never held up for long). Safe to run twice or from two
+    workers at once. Returns how many were deleted."""
+    cutoff = _window_start(now or timezone.now())
+    deleted = 0
+    while True:
+        ids = list(
+            IdempotentRequest.objects.filter(created_at__lt=cutoff).values_list("pk", flat=True)[
+                :batch
+            ]
+        )
+        if not ids:
+            return deleted
+        deleted += IdempotentRequest.objects.filter(pk__in=ids).delete()[0]

@@ -244,6 +244,7 @@ class IdempotentRequest(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["player", "key"], name="idempotency_unique_key")
         ]
+        indexes = [models.Index(fields=["created_at"], name="idempotency_created_at")]  # pruning
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.key}"

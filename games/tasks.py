@@ -9,12 +9,19 @@ from celery import shared_task
 from django.conf import settings
 
 from games import pool
+from games.idempotency import idempotent_requests_prune
 from games.services import games_expire_idle
 
 
 @shared_task(acks_late=True, soft_time_limit=300, time_limit=360)
 def expire_idle_games() -> int:
     return games_expire_idle(idle=timedelta(seconds=settings.GAME_IDLE_EXPIRY_SECONDS))
+
+
+@shared_task(acks_late=True, soft_time_limit=300, time_limit=360)
+def prune_idempotent_requests() -> int:
+    """Forget Idempotency-Key answers older than IDEMPOTENCY_WINDOW_SECONDS."""
+    return idempotent_requests_prune()
 
 
 @shared_task(

@@ -271,6 +271,10 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": BEAT_HEARTBEAT_SECONDS},  # never a backlog of old beats
     },
     "expire-idle-games": {"task": "games.tasks.expire_idle_games", "schedule": 15 * 60},
+    "prune-idempotent-requests": {
+        "task": "games.tasks.prune_idempotent_requests",
+        "schedule": 3600,
+    },
     "top-up-deal-pools": {
         "task": "games.tasks.top_up_pools",
         "schedule": env_int("POOL_TOP_UP_SECONDS", 60, minimum=1),
@@ -285,6 +289,8 @@ CELERY_BEAT_SCHEDULE = {
 
 # A game with no action for this long ends: lost if it had an action, discarded if not.
 GAME_IDLE_EXPIRY_SECONDS = env_int("GAME_IDLE_EXPIRY_SECONDS", 24 * 3600, minimum=60)
+# An Idempotency-Key's answer is kept this long (a retry after it is a new request); beat prunes.
+IDEMPOTENCY_WINDOW_SECONDS = env_int("IDEMPOTENCY_WINDOW_SECONDS", 24 * 3600, minimum=60)
 
 # The pool of solver-vetted deals, per suit mode: filled up to POOL_TARGET, refilled as soon
 # as it drops below POOL_LOW_WATER.

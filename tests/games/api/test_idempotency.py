@@ -168,3 +168,49 @@ def test_a_key_must_be_1_to_255_characters(player_client, game, key):
 
     assert game_record(game["id"]) == before
     assert ok(act(player_client, game["id"], "deal", key="k" * 255))["version"] == 1
+
+
+# -- the window: answers are kept for IDEMPOTENCY_WINDOW_SECONDS, then forgotten and pruned --------
+def test_a_key_past_the_window_is_a_new_request(settings, clock, player_client, game):
+    settings.IDEMPOTENCY_WINDOW_SECONDS = 3600
+    gid = game["id"]
+    first = ok(act(player_client, gid, "deal", key="k-old"))
+    clock.advance(seconds=3599)
+    assert act(player_client, gid, "deal", key="k-old")[REPLAYED] == "true"  # still inside
+
+    clock.advance(seconds=2)
+    late = act(player_client, gid, "deal", key="k-old")
+
+    assert late.status_code == 200
+    assert REPLAYED not in late
+    assert late.json()["version"] == first["version"] + 1  # applied: a second deal
+    assert len(game_record(gid)["log"]) == 2
+    stored = IdempotentRequest.objects.get()  # the new answer replaced the forgotten one
+    assert stored.created_at == clock.now
+    # ... and a key past the window may carry another body: it is a new request.
+    clock.advance(seconds=3601)
+    ok(act(player_client, gid, "undo", key="k-old"))
+
+
+def test_the_prune_task_deletes_answers_past_the_window_only(settings, clock, player_client, game):
+    from games.tasks import prune_idempotent_requests
+
+    settings.IDEMPOTENCY_WINDOW_SECONDS = 3600
+    gid = game["id"]
+    ok(act(player_client, gid, "deal", key="old-1"))
+    ok(act(player_client, gid, "undo", key="old-2"))
+    clock.advance(seconds=1800)
+    ok(act(player_client, gid, "deal", key="new-1"))
+    clock.advance(seconds=1801)  # the first two are past the window, the third is not
+
+    assert prune_idempotent_requests.apply().get() == 2
+    assert list(IdempotentRequest.objects.values_list("key", flat=True)) == ["new-1"]
+    assert prune_idempotent_requests.apply().get() == 0  # safe to run again
+
+
+def test_beat_prunes_the_answers_and_the_window_is_a_day_by_default():
+    from django.conf import settings
+
+    schedule = settings.CELERY_BEAT_SCHEDULE["prune-idempotent-requests"]
+    assert schedule["task"] == "games.tasks.prune_idempotent_requests"
+    assert settings.IDEMPOTENCY_WINDOW_SECONDS == 24 * 3600
