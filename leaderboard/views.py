@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from datetime import date
 from typing import Any
 
@@ -21,6 +22,7 @@ from games.presenters import game_state
 from games.serializers import GameStateSerializer
 from leaderboard import selectors, services
 from leaderboard.ranking import daily_closed
+from leaderboard.signals import board_generation
 from spider_api.errors import DomainError
 from spider_api.openapi import (
     BAD_REQUEST,
@@ -103,15 +105,22 @@ def _matches(if_none_match: str | None, etag: str) -> bool:
 
 
 def _cached_board(request: Request, key: str, build: Any, max_age: int) -> Response:
-    """Answer a board: 304 if the client's ETag matches, else from a short cache or built."""
-    etag = '"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
+    """Answer a board: 304 if the client's ETag matches, else from a short cache or built.
+
+    The ETag is a hash of the document itself (its key and body), so it changes whenever the
+    board's content does; the cache key adds the generation that deleted entries move on."""
+    cache_key = f"{key}:g{board_generation()}"
+    cached = cache.get(cache_key)
+    if cached is None:
+        body = build()
+        canonical = json.dumps(body, sort_keys=True, separators=(",", ":"))
+        etag = '"' + hashlib.sha256(f"{key}\n{canonical}".encode()).hexdigest()[:32] + '"'
+        cached = (etag, body)
+        cache.set(cache_key, cached, max_age)
+    etag, body = cached
     headers = {"ETag": etag, "Cache-Control": f"public, max-age={max_age}"}
     if _matches(request.headers.get("If-None-Match"), etag):
         return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
-    body = cache.get(key)
-    if body is None:
-        body = build()
-        cache.set(key, body, max_age)
     return Response(body, headers=headers)
 
 

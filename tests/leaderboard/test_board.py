@@ -298,6 +298,43 @@ def test_etag_gives_304_until_a_new_entry_changes_it(api_client, make_user):
     )
 
 
+def test_etag_changes_when_an_entry_goes_because_its_player_was_deleted(api_client, make_user):
+    gone, stays = make_user(), make_user()
+    entry(gone, suits=4, score=1100)  # not the newest entry: the newest id does not move
+    entry(stays, suits=4, score=1000)
+    first = api_client.get(BOARD, {"suits": 4})
+    assert [r["player"] for r in first.json()["results"]] == [gone.username, stays.username]
+
+    gone.delete()  # its games and entries go with it
+    after = api_client.get(BOARD, {"suits": 4}, HTTP_IF_NONE_MATCH=first["ETag"])
+
+    assert after.status_code == 200  # not a stale 304
+    assert after["ETag"] != first["ETag"]
+    assert [r["player"] for r in after.json()["results"]] == [stays.username]
+    assert api_client.get(BOARD, {"suits": 4}, HTTP_IF_NONE_MATCH=after["ETag"]).status_code == (
+        304
+    )
+
+
+def test_a_closed_days_board_changes_its_etag_when_an_entry_is_deleted(
+    api_client, make_user, stock_pool
+):
+    from leaderboard.services import daily_ensure
+
+    stock_pool(2, 1)
+    day = daily_ensure(day=datetime.now(UTC).date() - timedelta(days=1)).date
+    first_entry = entry(make_user(), suits=2, daily_date=day, score=1200)
+    entry(make_user(), suits=2, daily_date=day, score=1100)
+    first = api_client.get(daily_board(day))
+    assert first["Cache-Control"] == "public, max-age=3600"  # cached for an hour
+
+    first_entry.delete()
+    after = api_client.get(daily_board(day), HTTP_IF_NONE_MATCH=first["ETag"])
+
+    assert after.status_code == 200
+    assert [r["score"] for r in after.json()["results"]] == [1100]
+
+
 def test_daily_board_etag(api_client, make_user, stock_pool):
     from leaderboard.services import daily_ensure
 
