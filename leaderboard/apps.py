@@ -6,4 +6,4 @@ class LeaderboardConfig(AppConfig):
     name = "leaderboard"
 
     def ready(self) -> None:
-        from leaderboard import signals  # noqa: F401  # connects the board-freshness receivers
+        from leaderboard import freshness  # noqa: F401  # connects its receivers

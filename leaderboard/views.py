@@ -21,8 +21,8 @@ from rest_framework.views import APIView
 from games.presenters import game_state
 from games.serializers import GameStateSerializer
 from leaderboard import selectors, services
+from leaderboard.freshness import board_generation
 from leaderboard.ranking import daily_closed
-from leaderboard.signals import board_generation
 from spider_api.errors import DomainError
 from spider_api.openapi import (
     BAD_REQUEST,
