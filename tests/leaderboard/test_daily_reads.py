@@ -131,6 +131,7 @@ def test_with_a_broker_a_reader_queues_the_task_and_a_real_worker_makes_it(
         text=True,
     )
     settings.CELERY_TASK_ALWAYS_EAGER = False
+    monkeypatch.setitem(celery_app.conf, "task_always_eager", False)
     monkeypatch.setitem(celery_app.conf, "task_default_queue", queue)
     stock_pool(2, 2)
     try:
