@@ -12,7 +12,7 @@ from accounts.models import username_validator
 from accounts.selectors import user_profile
 from accounts.services import token_obtain, user_register
 from games.serializers import ModeStatsSerializer
-from spider_api.openapi import BAD_REQUEST, THROTTLED, UNAUTHORIZED, error_response
+from spider_api.openapi import bad_request, error_response, invalid_example
 
 _CREDENTIALS = OpenApiExample(
     "Credentials",
@@ -50,13 +50,12 @@ class UserRegisterApi(_AuthApi):
         request=InputSerializer,
         responses={
             201: OutputSerializer,
-            400: BAD_REQUEST,
+            400: bad_request(invalid_example("username", "This field is required.")),
             409: error_response(
                 "The username exists (in any letter case).",
                 "username_taken",
                 "That username is taken; choose another.",
             ),
-            429: THROTTLED,
         },
         examples=[
             _CREDENTIALS,
@@ -92,13 +91,12 @@ class TokenObtainApi(_AuthApi):
         request=InputSerializer,
         responses={
             200: OutputSerializer,
-            400: BAD_REQUEST,
+            400: bad_request(invalid_example("password", "This field is required.")),
             401: error_response(
                 "The username or the password is wrong.",
                 "invalid_credentials",
                 "Wrong username or password.",
             ),
-            429: THROTTLED,
         },
         examples=[
             _CREDENTIALS,
@@ -125,18 +123,7 @@ class MeApi(APIView):
         operation_id="me",
         tags=["auth"],
         summary="Your profile",
-        responses={200: OutputSerializer, 401: UNAUTHORIZED},
-        examples=[
-            OpenApiExample(
-                "Profile",
-                value={
-                    "username": "alice",
-                    "date_joined": "2026-01-31T09:30:00Z",
-                    "is_staff": False,
-                },
-                response_only=True,
-            )
-        ],
+        responses={200: OutputSerializer},
     )
     def get(self, request: Request) -> Response:
         profile = user_profile(user=request.user)

@@ -96,7 +96,8 @@ def action_json(entry: Action) -> dict[str, Any]:
 
 def hint_json(result: Any) -> dict[str, Any]:
     return {
-        "action": result.hint.action if result.hint else None,
+        # The body of POST /actions as it is, conditional on the position it was found for.
+        "action": {**result.hint.action, "version": result.game.version} if result.hint else None,
         "reason": result.reason,
         "n": result.n,
         "alternatives": result.alternatives,

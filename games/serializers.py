@@ -9,13 +9,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from games.engine import MAX_SEED
 from games.engine.layout import COLUMNS
+from games.models import Game
+from spider_api.openapi import ErrorSerializer
+from spider_api.pagination import page_serializer
 
 MAX_COUNT = 104
+SUIT_MODES = [(1, "one suit: spades"), (2, "two suits: spades, hearts"), (4, "four suits")]
 PLAYER_ACTIONS = ["move", "deal", "undo"]  # what a player may send
 LOG_ENTRIES = ["move", "deal", "undo", "hint"]  # what the log holds
 
@@ -26,6 +31,20 @@ class StrictIntegerField(serializers.IntegerField):
     def to_internal_value(self, data: Any) -> int:
         if isinstance(data, bool) or not isinstance(data, int):
             self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class SuitsField(serializers.ChoiceField):
+    """A suit mode, 1, 2 or 4, as a JSON integer (``"2"``, ``2.0`` and ``true`` are refused)."""
+
+    default_error_messages = {"invalid_choice": "Choose 1, 2 or 4."}
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=SUIT_MODES, **kwargs)
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid_choice")
         return super().to_internal_value(data)
 
 
@@ -65,7 +84,7 @@ class FromFieldMixin:
 
 # -- requests ---------------------------------------------------------------------------------
 class GameCreateSerializer(serializers.Serializer):
-    suits = StrictIntegerField(required=False, help_text="1, 2 or 4.")
+    suits = SuitsField(required=False)
     replay_of = serializers.UUIDField(
         required=False, help_text="Deal the deal of this game (yours, or any finished game) again."
     )
@@ -74,11 +93,6 @@ class GameCreateSerializer(serializers.Serializer):
         required=False,
         help_text='Staff only: {"columns": [{"down": [...], "up": [...]} x10], "stock": [...]}.',
     )
-
-    def validate_suits(self, value: int) -> int:
-        if value not in (1, 2, 4):
-            raise serializers.ValidationError("Choose 1, 2 or 4.")
-        return value
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if "replay_of" in attrs and "suits" in attrs:
@@ -95,6 +109,7 @@ class GameCreateSerializer(serializers.Serializer):
         return attrs
 
 
+@extend_schema_serializer(component_name="Action")  # ActionRequest: the body of games_act
 class ActionInputSerializer(FromFieldMixin, serializers.Serializer):
     type = serializers.ChoiceField(choices=PLAYER_ACTIONS)
     from_ = StrictIntegerField(
@@ -130,6 +145,24 @@ class ActionInputSerializer(FromFieldMixin, serializers.Serializer):
         return attrs
 
 
+MAX_HINT_N = 100
+
+
+class HintAskSerializer(serializers.Serializer):
+    n = StrictIntegerField(
+        min_value=0,
+        max_value=MAX_HINT_N,
+        required=False,
+        default=0,
+        help_text="Which suggestion: 0 = the best, 1 the next, ...",
+    )
+    version = StrictIntegerField(
+        min_value=0,
+        required=False,
+        help_text="Ask only if the game is at this version, else 409 `version_conflict`.",
+    )
+
+
 # -- responses (documentation of presenters.py) ---------------------------------------------
 class ColumnSerializer(serializers.Serializer):
     hidden = serializers.IntegerField(help_text="Face-down cards: only their number is shown.")
@@ -139,7 +172,7 @@ class ColumnSerializer(serializers.Serializer):
 
 
 class DealInfoSerializer(serializers.Serializer):
-    suits = serializers.IntegerField()
+    suits = SuitsField()
     seed = serializers.CharField(allow_null=True, help_text="Decimal string (64-bit).")
     deal_version = serializers.IntegerField()
     vetted = serializers.BooleanField()
@@ -150,12 +183,10 @@ class DealInfoSerializer(serializers.Serializer):
 
 class GameStateSerializer(serializers.Serializer):
     id = serializers.UUIDField()
-    suits = serializers.IntegerField()
-    kind = serializers.ChoiceField(choices=["casual", "daily"])
-    status = serializers.ChoiceField(choices=["in_progress", "won", "lost"])
-    end_reason = serializers.ChoiceField(
-        choices=["won", "resigned", "abandoned", "expired"], allow_null=True
-    )
+    suits = SuitsField()
+    kind = serializers.ChoiceField(choices=Game.Kind.choices)
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    end_reason = serializers.ChoiceField(choices=Game.EndReason.choices, allow_null=True)
     score = serializers.IntegerField(help_text="max(0, 500 - actions + 100 * runs_removed).")
     actions = serializers.IntegerField(help_text="Moves, deals and undos taken.")
     version = serializers.IntegerField(help_text="Log entries applied; send it back as `version`.")
@@ -209,10 +240,10 @@ class ActedGameStateSerializer(GameStateSerializer):
 
 class GameSummarySerializer(serializers.Serializer):
     id = serializers.UUIDField()
-    suits = serializers.IntegerField()
-    kind = serializers.CharField()
-    status = serializers.CharField()
-    end_reason = serializers.CharField(allow_null=True)
+    suits = SuitsField()
+    kind = serializers.ChoiceField(choices=Game.Kind.choices)
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    end_reason = serializers.ChoiceField(choices=Game.EndReason.choices, allow_null=True)
     score = serializers.IntegerField()
     actions = serializers.IntegerField()
     runs_removed = serializers.IntegerField()
@@ -222,11 +253,7 @@ class GameSummarySerializer(serializers.Serializer):
     elapsed_ms = serializers.IntegerField()
 
 
-class GamePageSerializer(serializers.Serializer):
-    count = serializers.IntegerField()
-    next = serializers.URLField(allow_null=True)
-    previous = serializers.URLField(allow_null=True)
-    results = GameSummarySerializer(many=True)
+GamePageSerializer = page_serializer("GamePage", GameSummarySerializer)
 
 
 class LogEntrySerializer(FromFieldMixin, serializers.Serializer):
@@ -239,10 +266,25 @@ class LogEntrySerializer(FromFieldMixin, serializers.Serializer):
     at = serializers.DateTimeField()
 
 
+class HintActionField(serializers.DictField):
+    """The body of ``POST /games/{id}/actions`` itself (schema: ``ActionRequest``)."""
+
+
+class HintActionFieldExtension(OpenApiSerializerFieldExtension):
+    """Documents a hint's ``action`` as the very component the actions endpoint takes, so a
+    generated client can send it back as it is."""
+
+    target_class = HintActionField
+
+    def map_serializer_field(self, auto_schema: Any, direction: str) -> dict[str, Any]:
+        return auto_schema.resolve_serializer(ActionInputSerializer, "request").ref
+
+
 class HintSerializer(serializers.Serializer):
-    action = AppliedActionSerializer(
+    action = HintActionField(
         allow_null=True,
-        help_text="Submit it as is to POST /games/{id}/actions; null when nothing is left.",
+        help_text="Submit it as is to POST /games/{id}/actions (it carries the game's `version`, "
+        "so it applies only to the position it was found for); null when nothing is left.",
     )
     reason = serializers.CharField(
         help_text="e.g. 'turns over a hidden card in column 3', 'no useful move: deal'."
@@ -251,6 +293,10 @@ class HintSerializer(serializers.Serializer):
     alternatives = serializers.IntegerField(help_text="Useful suggestions in all (n < this).")
     hints = serializers.IntegerField(help_text="Hints counted on the game so far.")
     version = serializers.IntegerField(help_text="A hint served is logged: the new version.")
+
+
+class VersionConflictErrorSerializer(ErrorSerializer):
+    game = GameStateSerializer(help_text="The game's current state: decide again from it.")
 
 
 class GameLogSerializer(serializers.Serializer):
@@ -269,7 +315,7 @@ class BestWinSerializer(serializers.Serializer):
 
 
 class ModeStatsSerializer(serializers.Serializer):
-    suits = serializers.IntegerField()
+    suits = SuitsField()
     played = serializers.IntegerField()
     wins = serializers.IntegerField()
     win_rate = serializers.FloatField()

@@ -223,17 +223,47 @@ class HintResult:
     alternatives: int  # how many useful suggestions there are in all
 
 
-@transaction.atomic
-def game_hint(*, player: Any, game_id: str, n: int = 0) -> HintResult:
+HINT_SEARCH_TRIES = 3
+
+
+def game_hint(
+    *, player: Any, game_id: str, n: int = 0, expected_version: int | None = None
+) -> HintResult:
     """The n-th best suggestion for the player's game, seen from the player's side only.
 
     A hint served counts on the game (``hints``; no longer perfect) and is logged. Asking
     the same n again straight away is answered the same and counted once, so a retried
     request costs nothing more.
+
+    The search runs without the game row lock (it takes far longer than an action): it reads
+    the game, searches, then locks the row and writes only if the game is still at the
+    version searched; if an action came in between, it searches again.
     """
-    game = _locked_own_game(player, game_id)
+    for attempt in range(HINT_SEARCH_TRIES):
+        game = Game.objects.filter(pk=game_id, player=player).first()
+        if game is None:
+            raise GameNotFound()
+        _check_playable(game, expected_version)
+        searched = _hint_search(game, n)
+        with transaction.atomic():
+            locked = _locked_own_game(player, game_id)
+            _check_playable(locked, expected_version)
+            if locked.version == game.version or attempt == HINT_SEARCH_TRIES - 1:
+                if locked.version != game.version:  # busy game: search under the lock
+                    searched = _hint_search(locked, n)
+                return _hint_record(locked, searched)
+    raise AssertionError("unreachable")  # the last try always returns
+
+
+def _check_playable(game: Game, expected_version: int | None) -> None:
+    if expected_version is not None and expected_version != game.version:
+        raise VersionConflict(expected_version, game_state(game))
     if game.over:
         raise GameOver()
+
+
+def _hint_search(game: Game, n: int) -> HintResult:
+    """Rank the suggestions for ``game``'s position (no lock, no write)."""
     board = load(game.snapshot)
     visible = VisiblePosition.from_board(board)  # the hint search never sees hidden cards
     found = hints(visible, last_move=board.last_move)
@@ -244,17 +274,27 @@ def game_hint(*, player: Any, game_id: str, n: int = 0) -> HintResult:
             else f"no further suggestion: there are {len(found)}"
         )
         return HintResult(game, None, reason, n, len(found))
-    hint = found[n]
-    last = Action.objects.filter(game=game).order_by("-seq").first()
-    if last is None or last.kind != Action.Kind.HINT or last.count != n:
-        board.note_hint()
-        game.version += 1
-        Action.objects.create(
-            game=game, seq=game.version, kind=Action.Kind.HINT, count=n, created_at=timezone.now()
-        )
-        _store(game, board)
-        game.save()
-    return HintResult(game, hint, hint.reason, n, len(found))
+    return HintResult(game, found[n], found[n].reason, n, len(found))
+
+
+def _hint_record(game: Game, searched: HintResult) -> HintResult:
+    """Count and log a hint served on the locked ``game`` (once for the same n in a row)."""
+    if searched.hint is not None:
+        last = Action.objects.filter(game=game).order_by("-seq").first()
+        if last is None or last.kind != Action.Kind.HINT or last.count != searched.n:
+            board = load(game.snapshot)
+            board.note_hint()
+            game.version += 1
+            Action.objects.create(
+                game=game,
+                seq=game.version,
+                kind=Action.Kind.HINT,
+                count=searched.n,
+                created_at=timezone.now(),
+            )
+            _store(game, board)
+            game.save()
+    return HintResult(game, searched.hint, searched.reason, searched.n, searched.alternatives)
 
 
 @transaction.atomic

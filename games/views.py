@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 
 from games import selectors, services
 from games.idempotency import HEADER, fingerprint, run_idempotent
+from games.models import Game
 from games.presenters import (
     action_json,
     deal_info,
@@ -29,24 +30,25 @@ from games.serializers import (
     GameLogSerializer,
     GamePageSerializer,
     GameStateSerializer,
+    HintAskSerializer,
     HintSerializer,
     PlayerPublicSerializer,
+    VersionConflictErrorSerializer,
 )
 from spider_api.errors import DomainError
 from spider_api.openapi import (
-    BAD_REQUEST,
+    DATABASE_UNAVAILABLE_DETAIL,
     FORBIDDEN,
     NOT_FOUND,
-    THROTTLED,
-    UNAUTHORIZED,
     ErrorSerializer,
-    ThrottledErrorSerializer,
+    RetryErrorSerializer,
+    bad_request,
     error_example,
     error_response,
+    invalid_example,
 )
-from spider_api.pagination import PageNumberPagination
+from spider_api.pagination import PAGE_PARAMETERS, page_json, page_request
 
-MAX_HINT_N = 100
 IDEMPOTENCY_PARAM = OpenApiParameter(
     HEADER,
     str,
@@ -56,11 +58,20 @@ IDEMPOTENCY_PARAM = OpenApiParameter(
     "from the first result (header `Idempotent-Replayed: true`) and applied once; the same key "
     "with another body is refused with 422 `idempotency_key_reused`.",
 )
+IDEMPOTENT_REPLAYED = OpenApiParameter(
+    "Idempotent-Replayed",
+    {"type": "string", "enum": ["true"]},
+    OpenApiParameter.HEADER,
+    required=False,
+    response=[200, 201],
+    description="Present when this answer is the replay of an earlier request's result.",
+)
 
 RULE_REFUSED = OpenApiResponse(
     ErrorSerializer,
     "A well-formed action the rules refuse; nothing changed and nothing was counted. Codes: "
-    "`not_a_run`, `face_down`, `rank_mismatch`, `bad_count`, `bad_column` (same column twice), "
+    "`not_a_run`, `face_down`, `rank_mismatch`, `bad_count` (no such run: out of 1..104 or "
+    "more cards than the column holds), `bad_column` (out of 0..9, or the same column twice), "
     "`empty_column_blocks_deal`, `stock_empty`, `nothing_to_undo`, `game_over`, "
     "`no_destination`, `idempotency_key_reused`.",
     examples=[
@@ -80,19 +91,21 @@ KEY_REUSED = error_response(
     "This Idempotency-Key was already used for a different request.",
 )
 POOL_EMPTY = OpenApiResponse(
-    ThrottledErrorSerializer,
-    "`pool_empty`: no solver-vetted deal is ready for this suit mode; retry after "
-    "`retry_after` seconds (also the `Retry-After` header). Never an unvetted deal.",
+    RetryErrorSerializer,
+    "`pool_empty`: no solver-vetted deal is ready for this suit mode (never an unvetted deal), "
+    "or `database_unavailable`. Retry after `retry_after` seconds (also the `Retry-After` "
+    "header).",
     examples=[
         error_example(
             "pool_empty",
             "No vetted deal is ready for this suit mode yet; retry shortly.",
             retry_after=30,
-        )
+        ),
+        error_example("database_unavailable", DATABASE_UNAVAILABLE_DETAIL, retry_after=5),
     ],
 )
 VERSION_CONFLICT = OpenApiResponse(
-    ErrorSerializer,
+    VersionConflictErrorSerializer,
     "`version_conflict`: the game is not at the `version` you sent. The body's `game` holds the "
     "current state; decide again from it.",
 )
@@ -125,27 +138,27 @@ class GamesApi(APIView):
         tags=["games"],
         summary="Your games",
         parameters=[
-            OpenApiParameter("status", str, enum=["in_progress", "won", "lost"], required=False),
-            OpenApiParameter("page", int, required=False),
-            OpenApiParameter("page_size", int, required=False, description="Up to 100."),
+            OpenApiParameter(
+                "status",
+                {"$ref": "#/components/schemas/GameStatusEnum"},
+                required=False,
+                description="Only the games in this state.",
+            ),
+            *PAGE_PARAMETERS,
         ],
-        # 404: a page past the last (or page 0), as DRF's paginator answers.
         responses={
             200: GamePageSerializer,
-            400: BAD_REQUEST,
-            401: UNAUTHORIZED,
-            404: NOT_FOUND,
+            400: bad_request(invalid_example("page_size", "A whole number 1..100."), body=False),
         },
     )
     def get(self, request: Request) -> Response:
         wanted = request.query_params.get("status")
-        if wanted not in (None, "in_progress", "won", "lost"):
-            raise ValidationError({"status": ["One of in_progress, won, lost."]})
-        paginator = PageNumberPagination()
-        page = paginator.paginate_queryset(
-            selectors.games_of_player(player=request.user, status=wanted), request, view=self
-        )
-        return paginator.get_paginated_response([game_summary(g) for g in page])
+        if wanted is not None and wanted not in Game.Status.values:
+            raise ValidationError({"status": [f"One of {', '.join(Game.Status.values)}."]})
+        asked = page_request(request.query_params)
+        games = selectors.games_of_player(player=request.user, status=wanted)
+        rows = games[asked.offset : asked.offset + asked.limit]
+        return Response(page_json(asked, [game_summary(g) for g in rows]))
 
     @extend_schema(
         operation_id="games_create",
@@ -155,15 +168,13 @@ class GamesApi(APIView):
         "again. Your casual game in progress, if any, ends first: lost (abandoned) if you took "
         "an action in it, discarded if not. Staff may pass `seed` or `layout`.",
         request=GameCreateSerializer,
-        parameters=[IDEMPOTENCY_PARAM],
+        parameters=[IDEMPOTENCY_PARAM, IDEMPOTENT_REPLAYED],
         responses={
             201: GameStateSerializer,
-            400: BAD_REQUEST,
-            401: UNAUTHORIZED,
+            400: bad_request(invalid_example("suits", "Choose 1, 2 or 4.")),
             403: FORBIDDEN,
             404: NOT_FOUND,
             422: KEY_REUSED,
-            429: THROTTLED,
             503: POOL_EMPTY,
         },
         examples=[
@@ -194,7 +205,7 @@ class GameDetailApi(APIView):
         summary="A game's state",
         description="Your game at any time; anyone's once it is over (then with its deal's seed). "
         "Face-down cards show only as `hidden` counts, the stock only as `deals_left`.",
-        responses={200: GameStateSerializer, 401: UNAUTHORIZED, 404: NOT_FOUND},
+        responses={200: GameStateSerializer, 404: NOT_FOUND},
     )
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get_readable(viewer=request.user, game_id=game_id)
@@ -217,7 +228,7 @@ class GameActionsApi(APIView):
         summary="A game's action log",
         description="Every move (resolved to from/to/count), deal, undo and hint, in order. Public "
         "once the game is over, with the seed, so anyone can replay it.",
-        responses={200: GameLogSerializer, 401: UNAUTHORIZED, 404: NOT_FOUND},
+        responses={200: GameLogSerializer, 404: NOT_FOUND},
     )
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get_readable(viewer=request.user, game_id=game_id)
@@ -233,15 +244,13 @@ class GameActionsApi(APIView):
         "`version` to apply only if the game has not moved on (else 409 with the current "
         "state). The answer is the new state plus `outcome`: what the action did.",
         request=ActionInputSerializer,
-        parameters=[IDEMPOTENCY_PARAM],
+        parameters=[IDEMPOTENCY_PARAM, IDEMPOTENT_REPLAYED],
         responses={
             200: ActedGameStateSerializer,
-            400: BAD_REQUEST,
-            401: UNAUTHORIZED,
+            400: bad_request(invalid_example("type", '"jump" is not a valid choice.')),
             404: NOT_FOUND,
             409: VERSION_CONFLICT,
             422: RULE_REFUSED,
-            429: THROTTLED,
         },
         examples=[
             OpenApiExample(
@@ -275,7 +284,8 @@ class GameActionsApi(APIView):
 
 
 def _validated_action(data: Any) -> dict[str, Any]:
-    """Validate an action body; a column or count out of range gets its own code."""
+    """Validate an action body. A column or count out of range is refused as the engine
+    refuses it (422 `bad_column`/`bad_count`): one code, one status, whichever path finds it."""
     serializer = ActionInputSerializer(data=data)
     if serializer.is_valid():
         return serializer.validated_data
@@ -290,7 +300,7 @@ def _validated_action(data: Any) -> dict[str, Any]:
     if out_of_range and out_of_range == set(errors):
         field = sorted(out_of_range)[0]
         code = "bad_count" if field == "count" else "bad_column"
-        raise DomainError(code, f"{field}: {errors[field][0]}", 400, extra={"errors": errors})
+        raise DomainError(code, f"{field}: {errors[field][0]}", 422)
     raise ValidationError(errors)
 
 
@@ -300,28 +310,42 @@ class GameHintApi(APIView):
     @extend_schema(
         operation_id="games_hint",
         tags=["games"],
-        summary="A hint: the n-th best suggestion",
+        summary="Ask for a hint: the n-th best suggestion",
         description="Ranks the useful moves (and the deal) from what you can see — never the "
         "face-down cards or the stock — and returns the n-th best with its reason; ask with "
         "n+1 for the next alternative. It never suggests taking back the move just made; when "
-        "nothing useful is left, `action` is null and `reason` says what to do. A hint served "
-        "counts on the game (`hints`; the game is no longer perfect) and is logged (the "
-        "version moves on); asking the same n again straight away is not counted twice.",
-        parameters=[OpenApiParameter("n", int, required=False, description="0 = the best.")],
+        "nothing useful is left, `action` is null and `reason` says what to do.\n\n"
+        "A POST because asking changes the game: a hint served counts on it (`hints`; the game "
+        "is no longer perfect) and is logged, so the version moves on. The answer's `action` "
+        "carries that new version and is the body of `POST /games/{id}/actions` as it is. "
+        "Asking the same n again straight away is answered the same and not counted twice. "
+        "Send `version` to ask only about the position you have (else 409).",
+        request=HintAskSerializer,
         responses={
             200: HintSerializer,
-            400: BAD_REQUEST,
-            401: UNAUTHORIZED,
+            400: bad_request(invalid_example("n", "A valid integer is required.")),
             404: NOT_FOUND,
-            422: RULE_REFUSED,
-            429: THROTTLED,
+            409: VERSION_CONFLICT,
+            422: error_response(
+                "The game is over.", "game_over", "The game is over: no further action is possible."
+            ),
         },
+        examples=[
+            OpenApiExample("The best", value={}, request_only=True),
+            OpenApiExample(
+                "The second best at version 12", value={"n": 1, "version": 12}, request_only=True
+            ),
+        ],
     )
-    def get(self, request: Request, game_id: str) -> Response:
-        raw = request.query_params.get("n", "0")
-        if not (raw.isascii() and raw.isdigit()) or int(raw) > MAX_HINT_N:
-            raise ValidationError({"n": [f"A whole number 0..{MAX_HINT_N}."]})
-        result = services.game_hint(player=request.user, game_id=game_id, n=int(raw))
+    def post(self, request: Request, game_id: str) -> Response:
+        serializer = HintAskSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        result = services.game_hint(
+            player=request.user,
+            game_id=game_id,
+            n=serializer.validated_data["n"],
+            expected_version=serializer.validated_data.get("version"),
+        )
         return Response(hint_json(result))
 
 
@@ -334,14 +358,19 @@ class GameResignApi(APIView):
         summary="Resign",
         description="Ends the game as lost. The seed and the log become public.",
         request=None,
-        parameters=[IDEMPOTENCY_PARAM],
+        parameters=[IDEMPOTENCY_PARAM, IDEMPOTENT_REPLAYED],
         responses={
             200: GameStateSerializer,
-            400: BAD_REQUEST,  # bad_idempotency_key
-            401: UNAUTHORIZED,
             404: NOT_FOUND,
-            422: RULE_REFUSED,
-            429: THROTTLED,
+            422: error_response(
+                "The game is over already, or the Idempotency-Key was used for another request.",
+                "game_over",
+                "The game is over: no further action is possible.",
+                error_example(
+                    "idempotency_key_reused",
+                    "This Idempotency-Key was already used for a different request.",
+                ),
+            ),
         },
     )
     def post(self, request: Request, game_id: str) -> Response:
@@ -362,7 +391,7 @@ class PlayerApi(APIView):
         description="Per suit mode: games played, wins, win rate, streaks, fastest win, fewest "
         "actions in a win, best score and the five best wins. No token needed (a token sent "
         "must be valid).",
-        responses={200: PlayerPublicSerializer, 401: UNAUTHORIZED, 404: NOT_FOUND},
+        responses={200: PlayerPublicSerializer, 404: NOT_FOUND},
     )
     def get(self, request: Request, username: str) -> Response:
         player = selectors.player_by_username(username=username)

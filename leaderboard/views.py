@@ -18,23 +18,23 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.models import Game
 from games.presenters import game_state
-from games.serializers import GameStateSerializer
+from games.serializers import GameStateSerializer, SuitsField
 from leaderboard import selectors, services
 from leaderboard.freshness import board_generation
 from leaderboard.ranking import daily_closed
 from spider_api.errors import DomainError
 from spider_api.openapi import (
-    BAD_REQUEST,
-    NOT_FOUND,
-    UNAUTHORIZED,
-    ThrottledErrorSerializer,
+    RetryErrorSerializer,
+    ValidationErrorSerializer,
+    bad_request,
     error_example,
     error_response,
+    invalid_example,
 )
+from spider_api.pagination import PAGE_PARAMETERS, page_request, page_serializer
 
-MAX_PAGE_SIZE = 100
-MAX_PAGE = 100_000  # beyond every board; keeps OFFSET far from integer overflow
 BOARD_CACHE_SECONDS = 5
 CLOSED_BOARD_CACHE_SECONDS = 3600
 DAILY_RETRY_AFTER = services.DAILY_RETRY_AFTER_SECONDS
@@ -52,23 +52,67 @@ class BoardRowSerializer(serializers.Serializer):
     game = serializers.UUIDField(help_text="GET /api/v1/games/{game} and its log to replay it.")
 
 
-class BoardSerializer(serializers.Serializer):
-    page = serializers.IntegerField()
-    page_size = serializers.IntegerField()
-    has_next = serializers.BooleanField()
-    results = BoardRowSerializer(many=True)
+BoardSerializer = page_serializer("Board", BoardRowSerializer)
+
+# Boards answer with an ETag; send it back as If-None-Match for a 304 when nothing changed.
+BOARD_PARAMETERS = [
+    *PAGE_PARAMETERS,
+    OpenApiParameter(
+        "If-None-Match",
+        str,
+        OpenApiParameter.HEADER,
+        required=False,
+        description="The `ETag` of the board you hold: 304 with no body if it is unchanged.",
+    ),
+    OpenApiParameter(
+        "ETag",
+        str,
+        OpenApiParameter.HEADER,
+        required=True,
+        response=[200, 304],
+        description="The board's version; send it as `If-None-Match`.",
+    ),
+    OpenApiParameter(
+        "Cache-Control",
+        str,
+        OpenApiParameter.HEADER,
+        required=True,
+        response=[200, 304],
+        description="`public, max-age=N`: the board may be cached that long.",
+    ),
+]
+NOT_MODIFIED = OpenApiResponse(description="Not modified: the board is the one you hold.")
+NO_CHALLENGE = error_response(
+    "No challenge that day (`no_challenge`), or not published yet (`future_date`).",
+    "no_challenge",
+    "There was no challenge on 2026-01-01.",
+    error_example("future_date", "The challenge of 2026-12-31 is not published yet."),
+)
+POOL_EMPTY = OpenApiResponse(
+    RetryErrorSerializer,
+    "`pool_empty`: today's challenge could not be made, no vetted deal being ready yet; or "
+    "`database_unavailable`. Retry "
+    "after `retry_after` seconds (also the `Retry-After` header).",
+    examples=[
+        error_example(
+            "pool_empty",
+            "No vetted deal is ready for this suit mode yet; retry shortly.",
+            retry_after=30,
+        )
+    ],
+)
 
 
 class AttemptSerializer(serializers.Serializer):
     game = serializers.UUIDField()
-    status = serializers.CharField()
+    status = serializers.ChoiceField(choices=Game.Status.choices)
     score = serializers.IntegerField()
     ranked = serializers.BooleanField()
 
 
 class DailySerializer(serializers.Serializer):
     date = serializers.DateField()
-    suits = serializers.IntegerField()
+    suits = SuitsField()
     deal_version = serializers.IntegerField()
     commitment = serializers.CharField(help_text="SHA-256 hex, published before the day starts.")
     closes_at = serializers.DateTimeField()
@@ -78,15 +122,6 @@ class DailySerializer(serializers.Serializer):
     par = serializers.IntegerField(allow_null=True, help_text="The solver's line length.")
     winners = serializers.IntegerField()
     attempt = AttemptSerializer(allow_null=True, help_text="Your attempt (with a token).")
-
-
-def _int_param(request: Request, name: str, default: int, lo: int, hi: int) -> int:
-    raw = request.query_params.get(name)
-    if raw is None:
-        return default
-    if not (raw.isascii() and raw.isdigit()) or not lo <= int(raw) <= hi:
-        raise ValidationError({name: [f"A whole number {lo}..{hi}."]})
-    return int(raw)
 
 
 def _date_param(raw: str) -> date:
@@ -149,15 +184,19 @@ class LeaderboardApi(_PublicBoardApi):
         "replays) by score, then shorter time, then earlier finish. Periods are UTC calendar "
         "periods: today, this week (from Monday), this month. No token needed.",
         parameters=[
-            OpenApiParameter("suits", int, enum=[1, 2, 4], required=True),
-            OpenApiParameter("period", str, enum=list(selectors.PERIODS), required=False),
-            OpenApiParameter("page", int, required=False),
-            OpenApiParameter("page_size", int, required=False, description="Up to 100."),
+            OpenApiParameter("suits", {"$ref": "#/components/schemas/SuitsEnum"}, required=True),
+            OpenApiParameter(
+                "period",
+                {"type": "string", "enum": list(selectors.PERIODS), "default": "all"},
+                required=False,
+                description="UTC calendar periods: all time, today, this week, this month.",
+            ),
+            *BOARD_PARAMETERS,
         ],
         responses={
             200: BoardSerializer,
-            304: OpenApiResponse(description="Not modified."),
-            400: BAD_REQUEST,
+            304: NOT_MODIFIED,
+            400: bad_request(invalid_example("suits", "One of 1, 2, 4."), body=False),
         },
     )
     def get(self, request: Request) -> Response:
@@ -168,8 +207,8 @@ class LeaderboardApi(_PublicBoardApi):
         period = request.query_params.get("period", "all")
         if period not in selectors.PERIODS:
             raise ValidationError({"period": [f"One of {', '.join(selectors.PERIODS)}."]})
-        page = _int_param(request, "page", 1, 1, MAX_PAGE)
-        size = _int_param(request, "page_size", 20, 1, MAX_PAGE_SIZE)
+        asked = page_request(request.query_params)
+        page, size = asked.page, asked.page_size
         now = timezone.now()
         start = selectors.period_start(period, now)
         marker = selectors.board_marker(suits=suits)
@@ -204,9 +243,10 @@ def _challenge(day: date) -> Any:
 
 
 DAILY_NOT_READY = OpenApiResponse(
-    ThrottledErrorSerializer,
+    RetryErrorSerializer,
     "`daily_not_ready`: today's challenge is not made yet (the worker makes each a day ahead); "
-    "it has been asked for: retry after `retry_after` seconds (also the `Retry-After` header).",
+    "it has been asked for. Or `database_unavailable`. Retry after `retry_after` seconds (also "
+    "the `Retry-After` header).",
     examples=[
         error_example(
             "daily_not_ready", services.DailyNotReady.detail, retry_after=DAILY_RETRY_AFTER
@@ -227,12 +267,20 @@ class DailyApi(APIView):
         "its seed, and once the day has closed the seed and nonce, so anyone can verify "
         "`sha256('spider-daily:v1:<date>:<suits>:<deal_version>:<seed>:<nonce>')`. With a "
         "token, your own attempt too.",
-        parameters=[OpenApiParameter("date", str, required=False, description="YYYY-MM-DD")],
+        parameters=[
+            OpenApiParameter(
+                "date",
+                {"type": "string", "format": "date"},
+                required=False,
+                description="YYYY-MM-DD (UTC); today when omitted.",
+            )
+        ],
         responses={
             200: DailySerializer,
-            400: BAD_REQUEST,
-            401: UNAUTHORIZED,
-            404: error_response("No challenge that day.", "no_challenge", "There was none."),
+            400: error_response(
+                "The date is not a date.", "bad_date", "'2026-13-01' is not a date: use YYYY-MM-DD."
+            ),
+            404: NO_CHALLENGE,
             503: DAILY_NOT_READY,
         },
     )
@@ -265,8 +313,8 @@ class DailyPlayApi(APIView):
         responses={
             200: OpenApiResponse(GameStateSerializer, "Your daily game in progress."),
             201: OpenApiResponse(GameStateSerializer, "A new daily game."),
-            400: BAD_REQUEST,  # `unranked` not a boolean
-            401: UNAUTHORIZED,
+            400: bad_request(invalid_example("unranked", "Must be a valid boolean.")),
+            503: POOL_EMPTY,
             409: error_response(
                 "The ranked attempt is used.", "daily_already_played", "Send unranked: true."
             ),
@@ -290,22 +338,29 @@ class DailyLeaderboardApi(_PublicBoardApi):
         description="Ranked wins on that day's challenge, finished before the day closed: by "
         "score, then time, then finish time.",
         parameters=[
-            OpenApiParameter("page", int, required=False),
-            OpenApiParameter("page_size", int, required=False, description="Up to 100."),
+            OpenApiParameter("day", {"type": "string", "format": "date"}, OpenApiParameter.PATH),
+            *BOARD_PARAMETERS,
         ],
         responses={
             200: BoardSerializer,
-            304: OpenApiResponse(description="Not modified."),
-            400: BAD_REQUEST,
-            404: NOT_FOUND,
+            304: NOT_MODIFIED,
+            400: OpenApiResponse(
+                ValidationErrorSerializer,
+                "The day is not a date (`bad_date`) or a page parameter is wrong (`invalid`).",
+                examples=[
+                    error_example("bad_date", "'2026-13-01' is not a date: use YYYY-MM-DD."),
+                    invalid_example("page_size", "A whole number 1..100."),
+                ],
+            ),
+            404: NO_CHALLENGE,
             503: DAILY_NOT_READY,
         },
     )
     def get(self, request: Request, day: str) -> Response:
         parsed = _date_param(day)
         challenge = _challenge(parsed)
-        page = _int_param(request, "page", 1, 1, MAX_PAGE)
-        size = _int_param(request, "page_size", 20, 1, MAX_PAGE_SIZE)
+        asked = page_request(request.query_params)
+        page, size = asked.page, asked.page_size
         # A closed day's board can no longer change: no marker query, and a long cache.
         closed = daily_closed(challenge.date)
         marker = "closed" if closed else selectors.board_marker(day=challenge.date)

@@ -41,9 +41,9 @@ from rest_framework.views import APIView
 from spider_api.errors import DATABASE_ERRORS
 
 HEARTBEAT_KEY = "spider_api:beat:heartbeat"
-# The values of the `status` fields. (Documented as strings, not enums: an enum named after a
-# `status` field would rename the game's StatusEnum in the schema.)
+# The values of the `status` fields (named enums in the schema: SPECTACULAR_SETTINGS).
 HEALTH_STATES = ("ok", "degraded")
+CHECK_NAMES = ("database", "broker", "pool", "beat")
 CHECK_STATES = ("ok", "down", "disabled", "unknown", "low", "empty", "stale")
 POOL_MODE_STATES = ("ok", "low", "empty")
 BROKER_TIMEOUT_SECONDS = 1.0
@@ -175,47 +175,65 @@ def beat_heartbeat() -> float:
 
 
 # -- the endpoints ------------------------------------------------------------------------------
-_CHECK = inline_serializer(
-    "HealthCheck",
-    {
-        "status": serializers.CharField(help_text=" | ".join(CHECK_STATES)),
-        "error": serializers.CharField(required=False, help_text="Why it is down."),
-        "latency_ms": serializers.FloatField(required=False),
-        "low_water": serializers.IntegerField(required=False),
-        "target": serializers.IntegerField(required=False),
-        "modes": serializers.DictField(
-            child=inline_serializer(
-                "HealthPoolMode",
-                {
-                    "level": serializers.IntegerField(),
-                    "status": serializers.CharField(help_text=" | ".join(POOL_MODE_STATES)),
-                },
-            ),
-            required=False,
-            help_text="pool: suit mode (`1`, `2`, `4`) -> vetted deals ready.",
-        ),
-        "last_run": serializers.DateTimeField(required=False, allow_null=True),
-        "age_s": serializers.FloatField(required=False, allow_null=True),
-        "stale_after_s": serializers.IntegerField(required=False),
-    },
-)
+def _check(name: str, **fields: serializers.Field) -> serializers.Serializer:
+    """One check's report: its status, why it is down, and its own figures."""
+    return inline_serializer(
+        name,
+        {
+            "status": serializers.ChoiceField(choices=CHECK_STATES),
+            "error": serializers.CharField(required=False, help_text="Why it is down."),
+            **fields,
+        },
+    )
+
+
+def _latency() -> serializers.Field:
+    return serializers.FloatField(required=False, help_text="How long the check took.")
+
+
 _HEALTH = inline_serializer(
     "Health",
     {
-        "status": serializers.CharField(help_text=" | ".join(HEALTH_STATES)),
+        "status": serializers.ChoiceField(choices=HEALTH_STATES),
         "down": serializers.ListField(
-            child=serializers.ChoiceField(["database", "broker", "pool", "beat"]),
+            child=serializers.ChoiceField(choices=CHECK_NAMES),
             help_text="The checks that failed; empty when all is well.",
         ),
         "checks": inline_serializer(
             "HealthChecks",
-            {"database": _CHECK, "broker": _CHECK, "pool": _CHECK, "beat": _CHECK},
+            {
+                "database": _check("HealthDatabase", latency_ms=_latency()),
+                "broker": _check("HealthBroker", latency_ms=_latency()),
+                "pool": _check(
+                    "HealthPool",
+                    low_water=serializers.IntegerField(),
+                    target=serializers.IntegerField(),
+                    modes=serializers.DictField(
+                        child=inline_serializer(
+                            "HealthPoolMode",
+                            {
+                                "level": serializers.IntegerField(),
+                                "status": serializers.ChoiceField(choices=POOL_MODE_STATES),
+                            },
+                        ),
+                        required=False,
+                        help_text="Suit mode (`1`, `2`, `4`) -> vetted deals ready.",
+                    ),
+                ),
+                "beat": _check(
+                    "HealthBeat",
+                    last_run=serializers.DateTimeField(required=False, allow_null=True),
+                    age_s=serializers.FloatField(required=False, allow_null=True),
+                    stale_after_s=serializers.IntegerField(required=False),
+                ),
+            },
         ),
     },
 )
 
 
 class HealthApi(APIView):
+    uses_database = False  # it reports the database's state: never 503 database_unavailable
     authentication_classes: list[Any] = []
     permission_classes = (AllowAny,)
     throttle_classes: list[Any] = []

@@ -1,58 +1,36 @@
 """OpenAPI pieces shared by every view: the schema class, the error components and responses.
 
-Reference errors in a view's `@extend_schema` like this:
+A view's `@extend_schema` declares its own answers (success bodies and the errors particular
+to it); `AutoSchema` adds the answers every endpoint of its kind can give, so no endpoint can
+forget them: 401 where a token is read, 400 `malformed_json` and 415 where a body is parsed,
+406 everywhere, 429 where a throttle scope applies, 500 everywhere and 503
+`database_unavailable` wherever the database is used. Response headers are declared the same
+way (`X-Request-ID` on every answer, `Retry-After` on 429/503, `WWW-Authenticate` on 401).
 
     @extend_schema(
         request=InputSerializer,
         responses={
             201: OutputSerializer,
-            400: BAD_REQUEST,
+            400: bad_request(invalid_example("username", "This field is required.")),
             409: error_response("The username is taken.", "username_taken", "That ... taken."),
-            429: THROTTLED,
         },
     )
 """
+
+from __future__ import annotations
 
 from typing import Any
 
 from drf_spectacular import openapi
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
 from spider_api.authentication import BearerTokenAuthentication
+from spider_api.logging import HEADER as REQUEST_ID_HEADER
+from spider_api.throttling import ScopedRateThrottle
 
-
-class AutoSchema(openapi.AutoSchema):
-    """Names the components of nested view serializers after their view.
-
-    `UserRegisterApi.InputSerializer` becomes `UserRegisterRequest` (drf-spectacular adds
-    `Request` to request bodies) and `UserRegisterApi.OutputSerializer` becomes `UserRegister`,
-    so every view can have its own `InputSerializer`/`OutputSerializer` without clashing names.
-    """
-
-    def get_serializer_name(self, serializer: serializers.Serializer, direction: str) -> str:
-        parts = type(serializer).__qualname__.split(".")
-        if len(parts) < 2 or "<locals>" in parts:
-            return super().get_serializer_name(serializer, direction)
-        head = parts[0].removesuffix("Api").removesuffix("View")
-        tail = [p.removesuffix("Serializer") for p in parts[1:]]
-        return head + "".join(p for p in tail if p not in ("Input", "Output"))
-
-
-class BearerTokenScheme(OpenApiAuthenticationExtension):
-    """Documents BearerTokenAuthentication as the `bearerAuth` security scheme."""
-
-    target_class = BearerTokenAuthentication
-    name = "bearerAuth"
-
-    def get_security_definition(self, auto_schema):
-        return {
-            "type": "http",
-            "scheme": "bearer",
-            "description": "`Authorization: Bearer <token>`, the token from "
-            "`POST /api/v1/auth/register` or `POST /api/v1/auth/token`.",
-        }
+BODY_METHODS = ("POST", "PUT", "PATCH")
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -68,7 +46,7 @@ class ValidationErrorSerializer(ErrorSerializer):
     )
 
 
-class ThrottledErrorSerializer(ErrorSerializer):
+class RetryErrorSerializer(ErrorSerializer):
     retry_after = serializers.IntegerField(
         help_text="Seconds to wait before retrying; the `Retry-After` header says the same."
     )
@@ -77,6 +55,11 @@ class ThrottledErrorSerializer(ErrorSerializer):
 def error_example(code: str, detail: str, **extra: Any) -> OpenApiExample:
     """An example error body, named after its code."""
     return OpenApiExample(code, value={"code": code, "detail": detail, **extra})
+
+
+def invalid_example(field: str, message: str) -> OpenApiExample:
+    """An example 400 `invalid` body for one field of this endpoint."""
+    return error_example("invalid", f"Invalid input: {field}: {message}", errors={field: [message]})
 
 
 def error_response(
@@ -88,18 +71,20 @@ def error_response(
     )
 
 
-BAD_REQUEST = OpenApiResponse(
-    ValidationErrorSerializer,
-    "The body is not JSON (`malformed_json`) or a field is wrong (`invalid`, see `errors`).",
-    examples=[
-        error_example(
-            "invalid",
-            "Invalid input: username: This field is required.",
-            errors={"username": ["This field is required."]},
-        ),
-        error_example("malformed_json", "JSON parse error - Expecting value: line 1 column 1."),
-    ],
+MALFORMED_JSON = error_example(
+    "malformed_json", "JSON parse error - Expecting value: line 1 column 1 (char 0)"
 )
+
+
+def bad_request(*examples: OpenApiExample, body: bool = True) -> OpenApiResponse:
+    """400: a field is wrong (`invalid`, see `errors`), or (with a body) it is not JSON."""
+    what = "The body is not JSON (`malformed_json`) or a" if body else "A"
+    return OpenApiResponse(
+        ValidationErrorSerializer,
+        f"{what} field is wrong (`invalid`, see `errors`).",
+        examples=[*examples, *([MALFORMED_JSON] if body else [])],
+    )
+
 
 UNAUTHORIZED = error_response(
     "No token was sent (`not_authenticated`) or it is unknown (`invalid_token`).",
@@ -109,7 +94,7 @@ UNAUTHORIZED = error_response(
 )
 
 THROTTLED = OpenApiResponse(
-    ThrottledErrorSerializer,
+    RetryErrorSerializer,
     "Too many requests: wait `retry_after` seconds (also in the `Retry-After` header).",
     examples=[
         error_example(
@@ -125,3 +110,163 @@ FORBIDDEN = error_response(
 )
 
 NOT_FOUND = error_response("No such object, or it is not yours.", "not_found", "Not found.")
+
+NOT_ACCEPTABLE = error_response(
+    "The `Accept` header asks for something other than JSON: the API only speaks JSON.",
+    "not_acceptable",
+    "Could not satisfy the request Accept header.",
+)
+
+UNSUPPORTED_MEDIA_TYPE = error_response(
+    "The body is not sent as `Content-Type: application/json`.",
+    "unsupported_media_type",
+    'Unsupported media type "text/plain" in request.',
+)
+
+SERVER_ERROR = error_response(
+    "A bug on our side; it is logged with the request id (`X-Request-ID`).",
+    "server_error",
+    "Something went wrong on our side; it is logged.",
+)
+
+DATABASE_UNAVAILABLE_DETAIL = (
+    "The database is unavailable; retry shortly. (A request sent with `version` or an "
+    "Idempotency-Key is safe to retry.)"
+)
+DATABASE_UNAVAILABLE = OpenApiResponse(
+    RetryErrorSerializer,
+    "`database_unavailable`: the database is restarting or unreachable; nothing was applied. "
+    "Retry after `retry_after` seconds (also the `Retry-After` header).",
+    examples=[error_example("database_unavailable", DATABASE_UNAVAILABLE_DETAIL, retry_after=5)],
+)
+
+METHOD_NOT_ALLOWED = error_response(
+    "The path exists but not with this method; the `Allow` header lists those it takes.",
+    "method_not_allowed",
+    'Method "DELETE" not allowed.',
+)
+
+# -- response headers -------------------------------------------------------------------------
+REQUEST_ID = OpenApiParameter(
+    REQUEST_ID_HEADER,
+    str,
+    OpenApiParameter.HEADER,
+    required=True,
+    response=True,
+    description="This request's id (yours if you sent a well-formed one): quote it in reports.",
+)
+RETRY_AFTER = OpenApiParameter(
+    "Retry-After",
+    int,
+    OpenApiParameter.HEADER,
+    required=True,
+    response=[429, 503],
+    description="Seconds to wait before retrying.",
+)
+WWW_AUTHENTICATE = OpenApiParameter(
+    "WWW-Authenticate",
+    str,
+    OpenApiParameter.HEADER,
+    required=True,
+    response=[401],
+    description="`Bearer`, with the error when a token was refused.",
+)
+
+
+class AutoSchema(openapi.AutoSchema):
+    """The project's schema class: component names, security, implicit answers and headers.
+
+    Names: `UserRegisterApi.InputSerializer` becomes `UserRegisterRequest` (drf-spectacular
+    adds `Request` to request bodies) and `UserRegisterApi.OutputSerializer` `UserRegister`,
+    so every view can have its own `InputSerializer`/`OutputSerializer` without clashing names.
+
+    Security: an endpoint that reads no token at all has no `security` entry (an entry of
+    `[{}]` reads to client generators as "needs a token"); one where a token is optional has
+    `[{"bearerAuth": []}, {}]`.
+    """
+
+    def get_serializer_name(self, serializer: serializers.Serializer, direction: str) -> str:
+        parts = type(serializer).__qualname__.split(".")
+        if len(parts) < 2 or "<locals>" in parts:
+            return super().get_serializer_name(serializer, direction)
+        head = parts[0].removesuffix("Api").removesuffix("View")
+        tail = [p.removesuffix("Serializer") for p in parts[1:]]
+        return head + "".join(p for p in tail if p not in ("Input", "Output"))
+
+    def get_auth(self) -> list[dict[str, Any]]:
+        if not self.view.get_authenticators():
+            return []
+        return super().get_auth()
+
+    def _throttled(self) -> bool:
+        for throttle in self.view.get_throttles():
+            if not isinstance(throttle, ScopedRateThrottle):
+                return True
+            if getattr(self.view, "throttle_scope", None):
+                return True
+        return False
+
+    def _implicit_responses(self) -> dict[int, OpenApiResponse]:
+        """The answers this endpoint can give whatever its view declares."""
+        implicit = {406: NOT_ACCEPTABLE, 500: SERVER_ERROR}
+        if self.view.get_authenticators():
+            implicit[401] = UNAUTHORIZED
+        if self.method in BODY_METHODS:
+            implicit[400] = bad_request()
+            implicit[415] = UNSUPPORTED_MEDIA_TYPE
+        if self._throttled():
+            implicit[429] = THROTTLED
+        if getattr(self.view, "uses_database", True):
+            implicit[503] = DATABASE_UNAVAILABLE
+        return implicit
+
+    def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
+        # `@extend_schema(responses=...)` replaces get_response_serializers(), so the implicit
+        # answers join here, after the declared ones (which win for the same code).
+        responses = super()._get_response_bodies(direction)
+        for code, answer in self._implicit_responses().items():
+            if str(code) not in responses:
+                responses[str(code)] = self._get_response_for_code(
+                    answer, str(code), direction=direction
+                )
+        return dict(sorted(responses.items()))
+
+    def get_override_parameters(self) -> list[Any]:
+        headers = [REQUEST_ID, WWW_AUTHENTICATE]
+        if self._throttled() or getattr(self.view, "uses_database", True):
+            headers.append(RETRY_AFTER)  # on 429 and 503 (health's 503 is a report: none)
+        return [*super().get_override_parameters(), *headers]
+
+
+class BearerTokenScheme(OpenApiAuthenticationExtension):
+    """Documents BearerTokenAuthentication as the `bearerAuth` security scheme."""
+
+    target_class = BearerTokenAuthentication
+    name = "bearerAuth"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "`Authorization: Bearer <token>`, the token from "
+            "`POST /api/v1/auth/register` or `POST /api/v1/auth/token`.",
+        }
+
+
+def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bool) -> Any:
+    """drf-spectacular postprocessing hook: the answers no operation declares itself.
+
+    405 is answered to a method a path does not take, so it belongs to no operation: it is a
+    reusable component response (`MethodNotAllowed`) and the API description says so.
+    """
+    responses = result.setdefault("components", {}).setdefault("responses", {})
+    responses["MethodNotAllowed"] = {
+        "description": METHOD_NOT_ALLOWED.description,
+        "headers": {
+            "Allow": {"schema": {"type": "string"}, "description": "The methods it takes."},
+        },
+        "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/Error"}},
+        },
+    }
+    return result

@@ -188,8 +188,6 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_AUTHENTICATION_CLASSES": ["spider_api.authentication.BearerTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PAGINATION_CLASS": "spider_api.pagination.PageNumberPagination",
-    "PAGE_SIZE": 20,
     "DEFAULT_THROTTLE_CLASSES": ["spider_api.throttling.ScopedRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         "auth": env_rate("THROTTLE_RATE_AUTH", "20/min"),
@@ -212,16 +210,35 @@ SPECTACULAR_SETTINGS = {
         "Authenticate with `Authorization: Bearer <token>`; get a token from "
         "`POST /api/v1/auth/register` or `POST /api/v1/auth/token`.\n\n"
         'Every error answers `{"code": "...", "detail": "human sentence", ...}`: branch on '
-        "`code`, show `detail`. A 429 carries `Retry-After` (and `retry_after` in the body): "
-        "wait that many seconds before retrying."
+        "`code`, show `detail`. A 429 or 503 carries `Retry-After` (and `retry_after` in the "
+        "body): wait that many seconds before retrying. A method a path does not take answers "
+        "405 `method_not_allowed` (components/responses/MethodNotAllowed) with `Allow`.\n\n"
+        "Lists are paged alike: `?page=` and `?page_size=` in, "
+        "`{page, page_size, has_next, results}` out."
     ),
     "VERSION": "1.0.0",
+    # OpenAPI 3.1: a nullable reference is `oneOf: [$ref, {type: null}]`, which strict 3.0
+    # validators accept nowhere (3.0's `nullable` beside a bare `allOf` is ignored by them).
+    "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # One named enum per set of values, the same component wherever the values appear.
     "ENUM_NAME_OVERRIDES": {
         "PlayerActionTypeEnum": "games.serializers.PLAYER_ACTIONS",
         "LogEntryTypeEnum": "games.serializers.LOG_ENTRIES",
+        "SuitsEnum": "games.serializers.SUIT_MODES",
+        "GameKindEnum": "games.models.Game.Kind",
+        "GameStatusEnum": "games.models.Game.Status",
+        "EndReasonEnum": "games.models.Game.EndReason",
+        "HealthStatusEnum": "spider_api.health.HEALTH_STATES",
+        "HealthCheckStatusEnum": "spider_api.health.CHECK_STATES",
+        "HealthCheckNameEnum": "spider_api.health.CHECK_NAMES",
+        "PoolModeStatusEnum": "spider_api.health.POOL_MODE_STATES",
     },
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "spider_api.openapi.postprocess",
+    ],
     "SWAGGER_UI_SETTINGS": {"persistAuthorization": True},
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

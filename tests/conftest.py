@@ -5,19 +5,25 @@
 - `user`: one such user.
 - `auth_client(user)`: an APIClient sending `Authorization: Bearer <user's token>`.
 - `set_throttle_rate(scope, rate)`: turns one throttle scope on for this test (all are off).
+
+Every response a test client receives is checked against the published OpenAPI schema
+(`tests/schema_check.py`): an undocumented status code, header or field fails the test.
 """
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.cache import cache
 from django.db import connection
+from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from accounts.models import User
+from tests import schema_check
 
 pytest_plugins = ["tests.browser_plugin"]
 
@@ -34,6 +40,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "postgres" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _responses_match_the_schema() -> Iterator[None]:
+    """Wrap the test client: every response it returns must match the schema."""
+    answer = Client.request
+
+    def request(self: Client, **environ: Any) -> Any:
+        response = answer(self, **environ)
+        wsgi = getattr(response, "wsgi_request", None)
+        if wsgi is not None and getattr(wsgi, "urlconf", None) is None:  # test-only URLconfs
+            schema_check.check(wsgi.method, wsgi.path, dict(wsgi.GET.lists()), response)
+        return response
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Client, "request", request)
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -168,12 +168,15 @@ def test_a_field_of_the_wrong_type_is_400_invalid(staff_client, game, field, val
         ({"count": 105}, "bad_count"),
     ],
 )
-def test_a_column_or_count_out_of_range_is_400_with_its_code(staff_client, game, fields, code):
+def test_a_column_or_count_out_of_range_is_422_with_its_code(staff_client, game, fields, code):
+    """The same code and status as the engine gives, e.g. for the same column twice."""
     gid = game["id"]
     before = game_record(gid)
     body = {"type": "move", "from": 0, "to": 1, "count": 1, **fields}
 
-    refused(staff_client.post(actions_url(gid), body, format="json"), 400, code)
+    error = refused(staff_client.post(actions_url(gid), body, format="json"), 422, code)
+
+    assert set(error) == {"code", "detail"}
 
     assert game_record(gid) == before
 

@@ -1,4 +1,7 @@
-"""GET /games/{id}/hint: the n-th best suggestion, from what the player can see."""
+"""POST /games/{id}/hint: the n-th best suggestion, from what the player can see.
+
+Asking is a POST because it changes the game (counted, logged, the version moves on); its
+answer's `action` is the body of POST /games/{id}/actions as it is."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from games.models import Action, Game
 from .helpers import (
     CARD_TOKEN,
     act,
+    actions_url,
     board_of,
     game_record,
     game_url,
@@ -32,8 +36,18 @@ TEACHING = ["|Kc6h", "9s|5h", "|Qd", "|Jc", "|8d", "|3c", "|Kd", "|Kh", "|Qc", "
 STUCK = ["|Ks", "|Ks", "|Kh", "|Kh", "|Kd", "|Kd", "|Kc", "|Kc", "|5s", "|5h"]
 
 
-def hint_url(game_id: str, n: int | None = None) -> str:
-    return f"{game_url(game_id)}/hint" + ("" if n is None else f"?n={n}")
+def hint_url(game_id: str) -> str:
+    return f"{game_url(game_id)}/hint"
+
+
+def ask(client, game_id: str, n: int | None = None, **body):
+    """POST a hint request; ``n`` omitted: the best."""
+    return client.post(hint_url(game_id), {**body, **({} if n is None else {"n": n})})
+
+
+def submit(client, game_id: str, action: dict):
+    """Send a hint's action back unchanged."""
+    return client.post(actions_url(game_id), action, format="json")
 
 
 def staff_game(client, columns, stock: str = "", suits: int = 4) -> dict:
@@ -43,9 +57,9 @@ def staff_game(client, columns, stock: str = "", suits: int = 4) -> dict:
 def test_the_best_hint_is_playable_as_is_and_counts_on_the_game(staff_client):
     game = staff_game(staff_client, TEACHING)
 
-    hint = ok(staff_client.get(hint_url(game["id"])))
+    hint = ok(ask(staff_client, game["id"]))
 
-    assert hint["action"] == {"type": "move", "from": 1, "to": 0, "count": 1}
+    assert hint["action"] == {"type": "move", "from": 1, "to": 0, "count": 1, "version": 1}
     assert "hidden card" in hint["reason"] and "column 1" in hint["reason"]
     assert hint["n"] == 0 and hint["alternatives"] >= 1
     assert hint["hints"] == 1 and hint["version"] == 1
@@ -55,32 +69,63 @@ def test_the_best_hint_is_playable_as_is_and_counts_on_the_game(staff_client):
     [entry] = log_rows(game["id"])
     assert (entry.seq, entry.kind, entry.count) == (1, Action.Kind.HINT, 0)
     # A client submits the suggestion unchanged.
-    played = ok(act(staff_client, game["id"], **_fields(hint["action"]), version=1))
-    assert played["columns"][1] == {"hidden": 0, "cards": ["9s"]}
+    played = ok(submit(staff_client, game["id"], hint["action"]))
+    assert played["columns"][1] == {"hidden": 0, "cards": ["9s"]} and played["version"] == 2
 
 
-def _fields(action: dict) -> dict:
-    return {("from_" if k == "from" else k): v for k, v in action.items()}
+def test_a_hint_for_a_position_left_behind_is_not_played(staff_client):
+    game = staff_game(staff_client, TEACHING)
+    hint = ok(ask(staff_client, game["id"]))
+    ok(act(staff_client, game["id"], "move", from_=3, to=2))  # Jc onto Qd: the game moves on
+    before = game_record(game["id"])
+
+    conflict = refused(submit(staff_client, game["id"], hint["action"]), 409, "version_conflict")
+
+    assert conflict["game"]["version"] == 2
+    assert game_record(game["id"]) == before
+
+
+def test_asking_is_a_post_and_a_get_changes_nothing(staff_client):
+    game = staff_game(staff_client, TEACHING)
+    before = game_record(game["id"])
+
+    response = staff_client.get(hint_url(game["id"]))
+
+    refused(response, 405, "method_not_allowed")
+    assert "POST" in response["Allow"]
+    assert game_record(game["id"]) == before
+
+
+def test_asking_with_a_version_the_game_has_left_is_409(staff_client):
+    game = staff_game(staff_client, TEACHING)
+    ok(act(staff_client, game["id"], "move", from_=3, to=2))
+    before = game_record(game["id"])
+
+    conflict = refused(ask(staff_client, game["id"], version=0), 409, "version_conflict")
+
+    assert conflict["game"]["version"] == 1
+    assert game_record(game["id"]) == before
+    assert ok(ask(staff_client, game["id"], version=1))["version"] == 2
 
 
 def test_asking_the_same_n_again_is_counted_once_and_n_plus_one_is_the_next(staff_client):
     game = staff_game(staff_client, TEACHING)
-    first = ok(staff_client.get(hint_url(game["id"], 0)))
-    again = ok(staff_client.get(hint_url(game["id"], 0)))
+    first = ok(ask(staff_client, game["id"], 0))
+    again = ok(ask(staff_client, game["id"], 0))
     assert again == first and again["hints"] == 1
 
     if first["alternatives"] > 1:
-        second = ok(staff_client.get(hint_url(game["id"], 1)))
+        second = ok(ask(staff_client, game["id"], 1))
         assert second["action"] != first["action"]
         assert second["hints"] == 2 and second["version"] == 2
 
 
 def test_beyond_the_last_alternative_nothing_is_suggested_or_counted(staff_client):
     game = staff_game(staff_client, TEACHING)
-    total = ok(staff_client.get(hint_url(game["id"])))["alternatives"]
+    total = ok(ask(staff_client, game["id"]))["alternatives"]
     before = game_record(game["id"])
 
-    beyond = ok(staff_client.get(hint_url(game["id"], total)))
+    beyond = ok(ask(staff_client, game["id"], total))
 
     assert beyond["action"] is None and "no further suggestion" in beyond["reason"]
     assert game_record(game["id"]) == before
@@ -90,7 +135,7 @@ def test_when_nothing_can_move_the_hint_says_so_and_counts_nothing(staff_client)
     game = staff_game(staff_client, STUCK)
     assert game["stuck"] is True
 
-    hint = ok(staff_client.get(hint_url(game["id"])))
+    hint = ok(ask(staff_client, game["id"]))
 
     assert hint["action"] is None
     assert hint["reason"] == "no move left: start a new game"
@@ -103,16 +148,16 @@ def test_hidden_cards_cannot_change_the_hint(staff_client, make_user, auth_clien
     a = staff_game(staff_client, TEACHING)
     b = staff_game(second_staff, [c.replace("9s|", "2d|") for c in TEACHING])
     for n in range(3):
-        hint_a = ok(staff_client.get(hint_url(a["id"], n)))
-        hint_b = ok(second_staff.get(hint_url(b["id"], n)))
+        hint_a = ok(ask(staff_client, a["id"], n))
+        hint_b = ok(ask(second_staff, b["id"], n))
         assert (hint_a["action"], hint_a["reason"]) == (hint_b["action"], hint_b["reason"])
 
 
 def test_a_hint_costs_the_perfect_flag_and_replays_from_the_log(staff_client):
     game = staff_game(staff_client, ["|KsQsJsTs9s8s7s6s5s4s3s2s", "|As"], suits=1)
-    hint = ok(staff_client.get(hint_url(game["id"])))
-    assert hint["action"] == {"type": "move", "from": 1, "to": 0, "count": 1}
-    won = ok(act(staff_client, game["id"], **_fields(hint["action"])))
+    hint = ok(ask(staff_client, game["id"]))
+    assert hint["action"] == {"type": "move", "from": 1, "to": 0, "count": 1, "version": 1}
+    won = ok(submit(staff_client, game["id"], hint["action"]))
     assert won["status"] == "won" and won["perfect"] is False and won["hints"] == 1
     row = Game.objects.get(pk=game["id"])
     log = [EngineAction(a.kind, a.src, a.dst, a.count) for a in log_rows(game["id"])]
@@ -121,22 +166,23 @@ def test_a_hint_costs_the_perfect_flag_and_replays_from_the_log(staff_client):
 
 def test_refusals(staff_client, other_client):
     game = staff_game(staff_client, TEACHING)
-    refused(other_client.get(hint_url(game["id"])), 404, "not_found")
-    for bad in ("-1", "x", "1.5", "²", "101"):
-        refused(staff_client.get(f"{hint_url(game['id'])}?n={bad}"), 400, "invalid")
+    refused(ask(other_client, game["id"]), 404, "not_found")
+    for bad in (-1, "x", "1", 1.5, True, 101):
+        refused(ask(staff_client, game["id"], bad), 400, "invalid")
+    refused(ask(staff_client, game["id"], version=-1), 400, "invalid")
     ok(staff_client.post(resign_url(game["id"])))
-    refused(staff_client.get(hint_url(game["id"])), 422, "game_over")
+    refused(ask(staff_client, game["id"]), 422, "game_over")
 
 
 def test_hint_answers_name_only_face_up_cards(staff_client):
     """Following hints through a real deal, no answer names a card the player cannot see."""
     game = new_game(staff_client, 2, seed=20261130)
     for _ in range(40):
-        hint = ok(staff_client.get(hint_url(game["id"])))
+        hint = ok(ask(staff_client, game["id"]))
         board = board_of(game["id"])
         visible = {format_card(c) for i, col in enumerate(board.cols) for c in col[board.down[i] :]}
         named = set(CARD_TOKEN.findall(json.dumps(hint)))
         assert named <= visible, (named - visible, hint)
         if hint["action"] is None:
             break
-        ok(act(staff_client, game["id"], **_fields(hint["action"])))
+        ok(submit(staff_client, game["id"], hint["action"]))
