@@ -123,6 +123,7 @@ class MeApi(APIView):
         operation_id="me",
         tags=["auth"],
         summary="Your profile",
+        description="Your account and your statistics per suit mode (1, 2, 4).",
         responses={200: OutputSerializer},
     )
     def get(self, request: Request) -> Response:

@@ -176,7 +176,7 @@ class User(threading.Thread):
         elif roll < 0.05:
             self.call("game", "GET", f"/api/v1/games/{game}")
         elif roll < 0.08 and self.hints:
-            r = self.call("hint", "GET", f"/api/v1/games/{game}/hint", params={"n": 0})
+            r = self.call("hint", "POST", f"/api/v1/games/{game}/hint", json={"n": 0})
             if r is not None and r.status_code == 200:
                 hint = r.json()
                 state = {**state, "version": hint["version"]}  # a hint is logged: version + 1

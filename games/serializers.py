@@ -73,9 +73,9 @@ class SeedField(serializers.Field):
         return str(value)
 
 
+# For serializers with a ``from`` field, declared as ``from_`` (a Python keyword). A comment,
+# not a docstring: drf-spectacular would publish a docstring as each model's description.
 class FromFieldMixin:
-    """For serializers with a ``from`` field, declared as ``from_`` (a Python keyword)."""
-
     def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()  # type: ignore[misc]
         fields["from"] = fields.pop("from_")

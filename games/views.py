@@ -137,6 +137,8 @@ class GamesApi(APIView):
         operation_id="games_list",
         tags=["games"],
         summary="Your games",
+        description="Your games, newest first, optionally only those in one `status`. "
+        "Summaries only: read a game for its columns.",
         parameters=[
             OpenApiParameter(
                 "status",
