@@ -8,8 +8,9 @@ with its documented headers and a body that matches its schema. The checker is o
 not declare fails too. The schema is generated and parsed once per test session.
 
 Not checked: paths outside the schema (the docs, the admin, ``/health/live``, unknown paths:
-those are tested where they are served), OPTIONS and HEAD, and answers with a test-only
-URLconf. A method a path does not take must answer 405 in the documented error shape.
+those are tested where they are served), OPTIONS and HEAD, answers with a test-only URLconf,
+and the redirect of plain HTTP to HTTPS (``SECURE_SSL_REDIRECT``, before the API is reached).
+A method a path does not take must answer 405 in the documented error shape.
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ def _headers(response: HttpResponse) -> dict[str, str]:
 def check(method: str, path: str, query: dict[str, Any], response: HttpResponse) -> None:
     """Raise SchemaMismatch unless ``response`` to ``method path`` is documented as it is."""
     method = method.lower()
-    if method in SKIPPED_METHODS:
+    if method in SKIPPED_METHODS or _https_redirect(response):
         return
     request = MockRequest("http://testserver", method, path, args=query)
     content_type = response.headers.get("Content-Type", "application/json").split(";")[0]
@@ -86,6 +87,12 @@ def check(method: str, path: str, query: dict[str, Any], response: HttpResponse)
             f"{response.content[:300]!r}, which the schema does not describe: {exc!r}"
             + (f" ({exc.__cause__!r})" if exc.__cause__ else "")
         ) from exc
+
+
+def _https_redirect(response: HttpResponse) -> bool:
+    """SECURE_SSL_REDIRECT's answer to plain HTTP: the proxy's concern, not the API's."""
+    location = response.headers.get("Location", "")
+    return response.status_code == 301 and location.startswith("https://")
 
 
 def _check_method_not_allowed(method: str, path: str, response: HttpResponse) -> None:
