@@ -87,20 +87,21 @@ def test_every_endpoint_documents_the_answers_it_can_give(schema):
 
 
 @pytest.mark.parametrize(
-    ("method", "path", "codes"),
+    ("method", "path", "codes", "why"),
     [
-        ("post", "/api/v1/daily/play", {"429", "503"}),
-        ("get", "/api/v1/daily", {"503"}),
-        ("post", "/api/v1/games", {"429", "503"}),
-        ("post", "/api/v1/games/{game_id}/actions", {"429"}),
-        ("post", "/api/v1/auth/register", {"429"}),
+        ("post", "/api/v1/daily/play", {"429", "503"}, "pool_empty"),
+        ("get", "/api/v1/daily", {"503"}, "daily_not_ready"),
+        ("get", "/api/v1/daily/{day}/leaderboard", {"503"}, "daily_not_ready"),
+        ("post", "/api/v1/games", {"429", "503"}, "pool_empty"),
+        ("post", "/api/v1/games/{game_id}/actions", {"429", "503"}, "database_unavailable"),
+        ("post", "/api/v1/auth/register", {"429", "503"}, "database_unavailable"),
     ],
 )
-def test_throttled_and_pool_backed_endpoints_say_so(schema, method, path, codes):
+def test_throttled_and_pool_backed_endpoints_say_so(schema, method, path, codes, why):
     responses = schema["paths"][path][method]["responses"]
     assert codes <= set(responses)
-    if "503" in codes and "daily" in path:
-        assert "pool_empty" in responses["503"]["description"]
+    assert why in responses["503"]["description"]
+    assert "database_unavailable" in responses["503"]["description"]
 
 
 def test_response_headers_are_declared(schema):
