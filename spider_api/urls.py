@@ -5,6 +5,7 @@ Apps add their API under `api/v1/` here; every path is exact (no trailing-slash 
 
 from django.contrib import admin
 from django.urls import include, path, re_path
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from spider_api.errors import page_not_found
@@ -20,7 +21,8 @@ urlpatterns = [
     path("health/live", LivenessApi.as_view(), name="health-live"),
     path("admin/", admin.site.urls),
     # Last: any other /api/ path is a JSON 404 whatever DEBUG is (Django's debug 404 is HTML).
-    re_path(r"^api/", page_not_found, name="api-not-found"),
+    # csrf_exempt: a POST there would otherwise get CSRF's HTML 403 (the API uses no cookies).
+    re_path(r"^api/", csrf_exempt(page_not_found), name="api-not-found"),
 ]
 
 # Outside DRF views (unknown paths, crashes) Django answers with these: JSON, never HTML.

@@ -8,6 +8,7 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
+from django.test import Client
 from django.urls import path, reverse
 from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny
@@ -89,6 +90,15 @@ def test_unknown_api_paths_are_json_404_even_under_debug(client, settings, url, 
 
     assert response.status_code == 404
     assert response["Content-Type"] == "application/json"
+    assert response.json()["code"] == "not_found"
+
+
+@pytest.mark.parametrize("url", ["/api/v1/nope", "/api/v1/games/null,null/actions"])
+def test_a_post_to_an_unknown_api_path_is_a_json_404_not_a_csrf_page(url):
+    """The test client skips CSRF checks unless told; a real client (schemathesis) does not."""
+    response = Client(enforce_csrf_checks=True).post(url, "{}", content_type="application/json")
+
+    assert response.status_code == 404
     assert response.json()["code"] == "not_found"
 
 
