@@ -21,6 +21,7 @@ from .actions import DEAL, Move
 from .cards import ACE, RANK_MASK, RUN_LENGTH, SUITS, Card, format_card
 from .errors import IllegalAction
 from .layout import COLUMNS, DEAL_SIZE, Layout, run_cards
+from .moves import legal_moves
 
 START_SCORE: Final = 500
 RUN_POINTS: Final = 100
@@ -142,31 +143,7 @@ class Board:
         Moves into an empty column are listed for every liftable count, whole columns
         included: they are legal, only pointless, and the solver prunes them itself.
         """
-        cols = self.cols
-        down = self.down
-        moves: list[Move] = []
-        tops = [c[-1] & RANK_MASK if c else 0 for c in cols]
-        for src in range(COLUMNS):
-            c = cols[src]
-            n = len(c)
-            if not n:
-                continue
-            j = n - 1
-            lim = down[src]
-            while j > lim and c[j - 1] == c[j] + 1:
-                j -= 1
-            k = n - j
-            low = c[-1] & RANK_MASK  # rank of the last card
-            high = low + k  # one above the rank of the deepest liftable card
-            for dst in range(COLUMNS):
-                t = tops[dst]
-                if t:
-                    if low < t <= high and dst != src:
-                        moves.append((src, dst, t - low))
-                elif dst != src:
-                    for count in range(1, k + 1):
-                        moves.append((src, dst, count))
-        return moves
+        return legal_moves(self.cols, self.down)
 
     def legal_actions(self) -> list[Move]:
         moves = self.legal_moves()

@@ -20,6 +20,7 @@ from .errors import LayoutError
 
 RANKS: Final = "A23456789TJQK"
 SUITS: Final = "shdc"
+SUIT_NAMES: Final = ("spades", "hearts", "diamonds", "clubs")  # in words, by suit index
 ACE: Final = 1
 KING: Final = 13
 RUN_LENGTH: Final = 13  # a completed run is King down to Ace

@@ -33,12 +33,11 @@ from typing import Final
 
 from .cards import Card, full_deck, mode_suits
 from .errors import LayoutError
-from .layout import Layout
+from .layout import COLUMNS, Layout
 
 DEAL_VERSION: Final = 1
 SEED_BITS: Final = 64
 MAX_SEED: Final = (1 << SEED_BITS) - 1
-COLUMNS: Final = 10
 TABLEAU_CARDS: Final = 54
 
 _MASK64: Final = MAX_SEED

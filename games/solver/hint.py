@@ -36,18 +36,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from games.engine import DEAL, Action, Board, parse_card, public_view
-from games.engine.cards import SUITS
+from games.engine import DEAL, Action, Board, format_card, parse_card, public_view
+from games.engine.cards import KING, RUN_LENGTH, SUIT_NAMES
+from games.engine.layout import COLUMNS
+from games.engine.moves import legal_moves, pruned_moves
 
 Move = tuple[int, int, int]
 Cols = tuple[tuple[int, ...], ...]
 
-COLUMNS: Final = 10
-RUN: Final = 13
-SUIT_NAMES: Final = ("spades", "hearts", "diamonds", "clubs")
-# A card the look-ahead turned over: face up, identity unknown. Rank 15 accepts nothing
-# (no run reaches rank 14) and it is never lifted.
-UNKNOWN: Final = 15
+# A card the look-ahead turned over: face up, identity unknown. A rank above King accepts
+# nothing and is never lifted (``pruned_moves``).
+UNKNOWN: Final = KING + 2
+# The hints' columns list face-up cards only: every card of them is past the face-down ones.
+_ALL_UP: Final = (0,) * COLUMNS
 
 # Position values (higher is better).
 W_REVEAL: Final = 100  # a face-down card turned over (scored as -W_REVEAL per hidden card)
@@ -124,24 +125,8 @@ class VisiblePosition:
         return self.deals_left > 0 and all(self.cards)
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move (the engine's ``Board.legal_moves`` on the visible cards)."""
-        cols = self.cards
-        out: list[Move] = []
-        tops = [c[-1] & 15 if c else 0 for c in cols]
-        for src in range(COLUMNS):
-            k = _tail(cols[src])
-            if not k:
-                continue
-            low = cols[src][-1] & 15
-            for dst in range(COLUMNS):
-                if dst == src:
-                    continue
-                t = tops[dst]
-                if not t:
-                    out.extend((src, dst, n) for n in range(1, k + 1))
-                elif low < t <= low + k:
-                    out.append((src, dst, t - low))
-        return out
+        """Every legal move (the engine's ``legal_moves`` on the visible cards)."""
+        return legal_moves(self.cards, _ALL_UP)
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,41 +281,10 @@ def _tail(col: tuple[int, ...]) -> int:
 
 
 def _moves(cols: Cols, hid: tuple[int, ...]) -> list[Move]:
-    """The look-ahead's moves: a same-suit run splits only onto its own suit; into an
-    empty column only the whole liftable run, only into the first empty column, and never
-    a whole column."""
-    tops = [c[-1] & 15 if c else 0 for c in cols]
-    first_empty = -1
-    for i in range(COLUMNS):
-        if not cols[i]:
-            first_empty = i
-            break
-    out: list[Move] = []
-    for src in range(COLUMNS):
-        c = cols[src]
-        n = len(c)
-        if not n:
-            continue
-        last = c[-1]
-        if last == UNKNOWN:
-            continue
-        j = n - 1
-        while j > 0 and c[j - 1] == c[j] + 1:
-            j -= 1
-        k = n - j
-        low = last & 15
-        high = low + k
-        suit = last >> 4
-        for dst in range(COLUMNS):
-            t = tops[dst]
-            if low < t <= high and dst != src:
-                cnt = t - low
-                if cnt < k and cols[dst][-1] >> 4 != suit:
-                    continue
-                out.append((src, dst, cnt))
-        if first_empty >= 0 and (j > 0 or hid[src]):
-            out.append((src, first_empty, k))
-    return out
+    """The look-ahead's moves: the engine's ``pruned_moves`` (a same-suit run splits only
+    onto its own suit; into an empty column only the whole liftable run, only into the
+    first empty column, and never a whole column)."""
+    return pruned_moves(cols, _ALL_UP, hid)
 
 
 def _apply(cols: Cols, hid: tuple[int, ...], move: Move) -> tuple[Cols, tuple[int, ...], int]:
@@ -347,8 +301,8 @@ def _apply(cols: Cols, hid: tuple[int, ...], move: Move) -> tuple[Cols, tuple[in
     else:
         lh = None
     runs = 0
-    if nd[-1] & 15 == 1 and len(nd) >= RUN and _completes(nd):
-        nd = nd[:-RUN]
+    if nd[-1] & 15 == 1 and len(nd) >= RUN_LENGTH and _completes(nd):
+        nd = nd[:-RUN_LENGTH]
         runs = 1
         if not nd and hid[dst]:
             lh = lh or list(hid)
@@ -360,9 +314,9 @@ def _apply(cols: Cols, hid: tuple[int, ...], move: Move) -> tuple[Cols, tuple[in
 
 
 def _completes(col: tuple[int, ...]) -> bool:
-    if col[-RUN] != col[-1] + RUN - 1:
+    if col[-RUN_LENGTH] != col[-1] + RUN_LENGTH - 1:
         return False
-    return all(col[j] == col[j + 1] + 1 for j in range(-RUN, -1))
+    return all(col[j] == col[j + 1] + 1 for j in range(-RUN_LENGTH, -1))
 
 
 _COL_CACHE: dict[tuple[int, tuple[int, ...], int], int] = {}
@@ -477,10 +431,10 @@ class _Search:
             else:
                 empty += 1
         bonus = -C_MOVE
-        if nd[-1] & 15 == 1 and len(nd) >= RUN and _completes(nd):
-            nd = nd[:-RUN]
+        if nd[-1] & 15 == 1 and len(nd) >= RUN_LENGTH and _completes(nd):
+            nd = nd[:-RUN_LENGTH]
             bonus += W_RUN
-            cards -= RUN
+            cards -= RUN_LENGTH
             if not nd:
                 if hd:
                     hd -= 1
@@ -601,9 +555,5 @@ def _effects(cols: Cols, hid: tuple[int, ...], move: Move, *, later: bool = Fals
     if later:
         return ""
     if d and cnt < len(s) and s[-cnt - 1] & 15 != (card & 15) + 1:
-        return f"puts the {_name(card)} in order on the {_name(d[-1])}"
+        return f"puts the {format_card(card)} in order on the {format_card(d[-1])}"
     return ""
-
-
-def _name(card: int) -> str:
-    return "A23456789TJQK"[(card & 15) - 1] + SUITS[card >> 4]

@@ -33,9 +33,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Final, NamedTuple
 
-COLUMNS: Final = 10
-RUN: Final = 13
-DEAL_MOVE: Final = (-1, -1, 0)
+from games.engine.actions import DEAL
+from games.engine.cards import RUN_LENGTH
+from games.engine.layout import COLUMNS
+from games.engine.moves import pruned_moves
 
 
 class Weights(NamedTuple):
@@ -102,12 +103,12 @@ def settle(col: tuple[int, ...], d: int) -> tuple[tuple[int, ...], int, int]:
     Returns (col, down, runs_removed)."""
     removed = 0
     while (
-        len(col) - d >= RUN
+        len(col) - d >= RUN_LENGTH
         and col[-1] & 15 == 1
-        and col[-RUN] == col[-1] + RUN - 1
-        and all(col[j] == col[j + 1] + 1 for j in range(-RUN, -1))
+        and col[-RUN_LENGTH] == col[-1] + RUN_LENGTH - 1
+        and all(col[j] == col[j + 1] + 1 for j in range(-RUN_LENGTH, -1))
     ):
-        col = col[:-RUN]
+        col = col[:-RUN_LENGTH]
         removed += 1
     if col and len(col) == d:
         d -= 1
@@ -175,46 +176,11 @@ def root_node(
 
 
 def moves_of(node: Node, stock_len: int) -> list[tuple[int, int, int]]:
-    """The pruned move list of a position (and the deal when it is allowed).
-
-    Prunings: a same-suit run is split only onto a card of its own suit (the split makes
-    a same-suit join there); at most one move per source into an empty column (they are
-    all alike), only the whole liftable run, and never a whole column into an empty one.
-    """
-    cols = node.cols
-    down = node.down
-    tops = [c[-1] & 15 if c else 0 for c in cols]
-    first_empty = -1
-    for i in range(COLUMNS):
-        if not tops[i]:
-            first_empty = i
-            break
-    out = []
-    for src in range(COLUMNS):
-        c = cols[src]
-        n = len(c)
-        if not n:
-            continue
-        lim = down[src]
-        j = n - 1
-        while j > lim and c[j - 1] == c[j] + 1:
-            j -= 1
-        k = n - j
-        last = c[-1]
-        low = last & 15
-        high = low + k
-        suit = last >> 4
-        for dst in range(COLUMNS):
-            t = tops[dst]
-            if low < t <= high and dst != src:
-                cnt = t - low
-                if cnt < k and (cols[dst][-1] >> 4) != suit:
-                    continue
-                out.append((src, dst, cnt))
-        if first_empty >= 0 and j > 0:
-            out.append((src, first_empty, k))
-    if first_empty < 0 and node.dealt < stock_len:
-        out.append(DEAL_MOVE)
+    """The pruned move list of a position (``games.engine.moves.pruned_moves``), and the
+    deal when it is allowed."""
+    out = pruned_moves(node.cols, node.down)
+    if node.dealt < stock_len and all(node.cols):
+        out.append(DEAL)
     return out
 
 
@@ -286,7 +252,7 @@ def beam_pass(
                     nd = dcol + s[-cnt:]
                     dd = down[dst]
                     removed = 0
-                    if nd[-1] & 15 == 1 and len(nd) - dd >= RUN:
+                    if nd[-1] & 15 == 1 and len(nd) - dd >= RUN_LENGTH:
                         nd, dd, removed = settle(nd, dd)
                     if ordered:
                         hs = hash((src, sd, ns))
@@ -336,7 +302,7 @@ def beam_pass(
                     for i in range(COLUMNS):
                         col = cols[i] + (stock[dealt + i],)
                         dd = down[i]
-                        if col[-1] & 15 == 1 and len(col) - dd >= RUN:
+                        if col[-1] & 15 == 1 and len(col) - dd >= RUN_LENGTH:
                             col, dd, r = settle(col, dd)
                             removed += r
                         ncols.append(col)

@@ -1,0 +1,99 @@
+"""The move generators: every legal move, and the pruned list a search needs.
+
+One place for "which moves exist" (issue 10: the board, the solver and the hints each had
+their own). Both work on plain columns of card ints, bottom to top, with ``down[i]`` the
+index of column i's first face-up card, so the board, the solver's compact positions and
+the hints' visible columns (``down`` all zero) share them. The solver's inner loop still
+inlines the *effects* of a move for speed; which moves it tries comes from here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .actions import Move
+from .cards import KING, RANK_MASK
+from .layout import COLUMNS
+
+Columns = Sequence[Sequence[int]]
+
+
+def legal_moves(cols: Columns, down: Sequence[int]) -> list[Move]:
+    """Every legal move (not the deal), ordered by source, destination, then count.
+
+    Moves into an empty column are listed for every liftable count, whole columns
+    included: they are legal, only pointless (``pruned_moves`` leaves them out).
+    """
+    moves: list[Move] = []
+    tops = [c[-1] & RANK_MASK if c else 0 for c in cols]
+    for src in range(COLUMNS):
+        c = cols[src]
+        n = len(c)
+        if not n:
+            continue
+        j = n - 1
+        lim = down[src]
+        while j > lim and c[j - 1] == c[j] + 1:
+            j -= 1
+        k = n - j
+        low = c[-1] & RANK_MASK  # rank of the last card
+        high = low + k  # one above the rank of the deepest liftable card
+        for dst in range(COLUMNS):
+            t = tops[dst]
+            if t:
+                if low < t <= high and dst != src:
+                    moves.append((src, dst, t - low))
+            elif dst != src:
+                for count in range(1, k + 1):
+                    moves.append((src, dst, count))
+    return moves
+
+
+def pruned_moves(
+    cols: Columns, down: Sequence[int], hidden: Sequence[int] | None = None
+) -> list[Move]:
+    """The moves worth searching: a subset of ``legal_moves`` that loses no win.
+
+    * A same-suit run is split only onto a card of its own suit (the split makes a
+      same-suit join there; an off-suit split gains nothing a whole move would not).
+    * Into an empty column: only the whole liftable run, only into the first empty column
+      (they are all alike), and never a whole column (that only renumbers it).
+
+    ``hidden[i]`` counts face-down cards under column i that ``cols[i]`` does not list (the
+    hints' model, whose columns are the face-up cards only): a run on them is not a whole
+    column. A card of rank above King (the hints' placeholder for a card turned over but
+    not yet known) never moves and takes nothing.
+    """
+    tops = [c[-1] & RANK_MASK if c else 0 for c in cols]
+    first_empty = -1
+    for i in range(COLUMNS):
+        if not tops[i]:
+            first_empty = i
+            break
+    out: list[Move] = []
+    for src in range(COLUMNS):
+        c = cols[src]
+        n = len(c)
+        if not n:
+            continue
+        last = c[-1]
+        low = last & RANK_MASK
+        if low > KING:
+            continue
+        lim = down[src]
+        j = n - 1
+        while j > lim and c[j - 1] == c[j] + 1:
+            j -= 1
+        k = n - j
+        high = low + k
+        suit = last >> 4
+        for dst in range(COLUMNS):
+            t = tops[dst]
+            if low < t <= high and dst != src:
+                cnt = t - low
+                if cnt < k and (cols[dst][-1] >> 4) != suit:
+                    continue
+                out.append((src, dst, cnt))
+        if first_empty >= 0 and (j > 0 or (hidden is not None and hidden[src] > 0)):
+            out.append((src, first_empty, k))
+    return out
