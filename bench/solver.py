@@ -6,8 +6,13 @@
     python bench/solver.py --suits 2 --seeds 1-5 --profile   # cProfile top entries too
 
 One line per deal, then a summary per suit mode; the LAST line is one JSON object:
-{"1": {"solved_share", "median_s", "p90_s", "max_s", "median_par", "nodes_per_s", ...}, ...}
-Times are wall seconds per deal on one core (run one benchmark at a time).
+{"1": {"solved_share", "median_s", "p90_s", "max_s", "median_par", "median_found_par",
+"near_best_share", "nodes_per_s", ...}, ...}
+Times are wall seconds per deal on one core (run one benchmark at a time), shortening
+included. ``median_par`` is the median length of the lines returned (the deal's par),
+``median_found_par`` the same before shortening. ``near_best_share`` is the share of deals
+whose line is within 10% of the shortest line the bench knows for that deal
+(``solver_best.json`` beside this script; ``--update-best`` records shorter ones).
 """
 
 from __future__ import annotations
@@ -31,6 +36,17 @@ from games.solver import solve  # noqa: E402
 # what vetting a deal costs.
 DEFAULT_MAX_NODES = "1:2000000,2:4000000,4:8000000"
 DEFAULT_MAX_SECONDS = 120.0
+BEST_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "solver_best.json")
+NEAR_BEST = 1.10  # "within 10% of the best known line"
+
+
+def load_best() -> dict[str, dict[str, int]]:
+    """{suits: {seed: shortest known line}}, from BEST_FILE (empty if there is none)."""
+    try:
+        with open(BEST_FILE) as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return {}
 
 
 def parse_seeds(text: str) -> list[int]:
@@ -56,9 +72,15 @@ def quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def bench_mode(suits: int, seeds: list[int], max_nodes: int, max_seconds: float) -> dict:
+def bench_mode(
+    suits: int, seeds: list[int], max_nodes: int, max_seconds: float, best: dict[str, int]
+) -> dict:
+    """Solve every seed; ``best`` (seed -> shortest known line) is updated in place."""
     times: list[float] = []
     pars: list[int] = []
+    found: list[int] = []
+    near = 0
+    shorten_nodes = 0
     nodes = 0
     solved = 0
     timed_out = 0
@@ -66,16 +88,23 @@ def bench_mode(suits: int, seeds: list[int], max_nodes: int, max_seconds: float)
     for seed in seeds:
         result = solve(deal_layout(suits, seed), max_nodes=max_nodes, max_seconds=max_seconds)
         times.append(result.seconds)
-        nodes += result.nodes
+        nodes += result.nodes + result.shorten_nodes
+        shorten_nodes += result.shorten_nodes
         timed_out += result.timed_out
-        if result.status == "won":
+        if result.won and result.par is not None:
             solved += 1
             pars.append(result.par)
+            found.append(result.found_par or result.par)
+            known = best.get(str(seed))
+            if known is None or result.par < known:
+                best[str(seed)] = known = result.par
+            near += result.par <= NEAR_BEST * known
         else:
             unsolved.append(seed)
         print(
-            f"suits={suits} seed={seed} {result.status} par={result.par} nodes={result.nodes} "
-            f"s={result.seconds:.2f} widths={result.widths}",
+            f"suits={suits} seed={seed} {result.status} par={result.par} "
+            f"found={result.found_par} best={best.get(str(seed))} nodes={result.nodes} "
+            f"shorten_nodes={result.shorten_nodes} s={result.seconds:.2f} widths={result.widths}",
             flush=True,
         )
     total = sum(times)
@@ -86,6 +115,9 @@ def bench_mode(suits: int, seeds: list[int], max_nodes: int, max_seconds: float)
         "p90_s": round(quantile(times, 0.9), 3),
         "max_s": round(max(times), 3) if times else 0.0,
         "median_par": statistics.median(pars) if pars else None,
+        "median_found_par": statistics.median(found) if found else None,
+        "near_best_share": round(near / len(seeds), 4) if seeds else 0.0,
+        "shorten_nodes": shorten_nodes,
         "nodes_per_s": round(nodes / total) if total else 0,
         "max_nodes": max_nodes,
         "total_s": round(total, 1),
@@ -103,17 +135,22 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--max-seconds", type=float, default=DEFAULT_MAX_SECONDS)
     parser.add_argument("--profile", action="store_true", help="print cProfile's top entries")
+    parser.add_argument(
+        "--update-best", action="store_true", help=f"record shorter lines in {BEST_FILE}"
+    )
     args = parser.parse_args(argv)
     seeds = parse_seeds(args.seeds)
     modes = [int(s) for s in args.suits.split(",")]
     budgets = parse_budgets(args.max_nodes, modes)
     profiler = cProfile.Profile() if args.profile else None
     summary: dict[str, dict] = {}
+    best = load_best()
     started = time.perf_counter()
     for suits in modes:
         if profiler:
             profiler.enable()
-        summary[str(suits)] = bench_mode(suits, seeds, budgets[suits], args.max_seconds)
+        known = best.setdefault(str(suits), {})
+        summary[str(suits)] = bench_mode(suits, seeds, budgets[suits], args.max_seconds, known)
         if profiler:
             profiler.disable()
         print(f"# suits={suits}: {summary[str(suits)]}", flush=True)
@@ -121,6 +158,14 @@ def main(argv: list[str] | None = None) -> None:
         out = io.StringIO()
         pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(15)
         print(out.getvalue())
+    if args.update_best:
+        with open(BEST_FILE, "w") as f:
+            json.dump(
+                {m: dict(sorted(v.items(), key=lambda kv: int(kv[0]))) for m, v in best.items()},
+                f,
+                indent=1,
+            )
+            f.write("\n")
     print(
         f"# seeds {args.seeds}, max_nodes={budgets}, max_seconds={args.max_seconds}, "
         f"wall {time.perf_counter() - started:.0f}s"

@@ -17,6 +17,7 @@ from .search import (
     beam_pass,
     root_node,
 )
+from .shorten import shorten
 
 DEFAULT_MAX_NODES: Final = 2_000_000
 DEFAULT_MAX_SECONDS: Final = 120.0
@@ -24,6 +25,11 @@ DEFAULT_MAX_SECONDS: Final = 120.0
 # of HEURISTICS in turn; after the last width, the width grows x4 while the budget lasts.
 WIDTHS: Final = (8, 24, 64, 160, 400, 1000)
 HEURISTICS: Final = (DEFAULT_WEIGHTS, ALT_WEIGHTS, TAIL_WEIGHTS)
+# Shortening a found line (``shorten.py``) may generate this many positions per position
+# the search generated to find it (so a deal costs at most about twice the search), and at
+# least SHORTEN_MIN_NODES. 0: no shortening.
+SHORTEN_RATIO: Final = 1.0
+SHORTEN_MIN_NODES: Final = 20_000
 
 
 class SolverBug(AssertionError):
@@ -38,6 +44,8 @@ class SolveResult:
     seconds: float = 0.0
     timed_out: bool = False  # the seconds cap stopped the search (result not reproducible)
     widths: list[int] = field(default_factory=list)  # beam widths tried, in order
+    found_par: int | None = None  # the line's length as the search found it, before shortening
+    shorten_nodes: int = 0  # positions the shortening generated (not in ``nodes``)
 
     @property
     def par(self) -> int | None:
@@ -79,6 +87,7 @@ def solve(
     max_seconds: float = DEFAULT_MAX_SECONDS,
     widths: tuple[int, ...] = WIDTHS,
     heuristics: tuple[Weights, ...] = HEURISTICS,
+    shorten_ratio: float = SHORTEN_RATIO,
 ) -> SolveResult:
     """Search for a winning line of ``layout`` with every card known.
 
@@ -109,7 +118,17 @@ def solve(
         result.widths.append(width)
         node = beam_pass(roots[k], stock, width, budget, heuristics[k])
         if node is not None:
-            line = to_actions(node.line())
+            moves = node.line()
+            result.found_par = len(moves)
+            if shorten_ratio > 0:
+                polish = Budget(
+                    max(SHORTEN_MIN_NODES, int(shorten_ratio * budget.nodes)),
+                    max(0.0, budget.deadline - time.perf_counter()),
+                )
+                start = (roots[0].cols, roots[0].down, board.dealt)
+                moves = shorten(start, moves, stock, heuristics, polish)
+                result.shorten_nodes = polish.nodes
+            line = to_actions(moves)
             verify(layout, line)
             result.status = "won"
             result.line = line

@@ -1,0 +1,335 @@
+"""Shortening a winning line: the same win in fewer actions (the deal's par).
+
+The beam search finds a win, not the shortest one: its lines carry sideways moves (a card
+stepping between two equal parents, a run parked and moved on) and loops. ``shorten`` takes
+a winning line and rewrites it, keeping it a win at every step, never longer:
+
+* Loops: a position met twice (once the stock is dealt, up to column order: the rest of the
+  line is then renumbered) — everything between is cut.
+* Shortcuts: from each position, every position one or two moves away is looked up among
+  the later positions of the line; a later position reached in fewer moves replaces the
+  moves in between.
+* Parked moves: a move that puts cards on a column from which a later move takes exactly
+  those cards on (``a -> b`` ... ``b -> d``) becomes one move ``a -> d`` at the later
+  point, when nothing in between touches ``a`` or the parked cards (``a -> b`` ...
+  ``b -> a`` just disappears).
+
+Every rewrite is checked by playing it through this module's compact model of the rules
+(``step``), and ``api.solve`` replays the final line through the engine, so a bug here can
+cost length, never a win. The work is bounded by ``max_nodes`` positions (deterministic).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from games.engine.actions import DEAL, Move
+from games.engine.cards import RANK_MASK
+from games.engine.layout import COLUMNS, DEAL_SIZE
+from games.engine.moves import pruned_moves
+
+from .search import Budget, Weights, beam_pass, root_node, settle
+
+Cols = tuple[tuple[int, ...], ...]
+# A position: columns (card ints, bottom to top), face-down counts, stock cards dealt.
+Pos = tuple[Cols, tuple[int, ...], int]
+
+# Window sizes of the shortcut search: from position i, positions up to SHORTCUT_DEPTH
+# moves away are matched against the next SHORTCUT_SPAN positions of the line.
+SHORTCUT_DEPTH: Final = 2
+SHORTCUT_SPAN: Final = 40
+# Beam widths of the re-searches of the line's end (``_resolve_suffixes``).
+RESOLVE_WIDTHS: Final = (24, 64)
+
+
+def step(pos: Pos, move: Move, stock: tuple[int, ...]) -> Pos | None:
+    """The position after ``move`` (runs removed, cards turned), or None if illegal."""
+    cols, down, dealt = pos
+    src, dst, n = move
+    if src < 0:
+        if dealt >= len(stock) or not all(cols):
+            return None
+        ncols = []
+        ndown = list(down)
+        for i in range(COLUMNS):
+            col = cols[i] + (stock[dealt + i],)
+            if col[-1] & RANK_MASK == 1:
+                col, ndown[i], _ = settle(col, ndown[i])
+            ncols.append(col)
+        return tuple(ncols), tuple(ndown), dealt + DEAL_SIZE
+    if src == dst or not 0 <= src < COLUMNS or not 0 <= dst < COLUMNS or n < 1:
+        return None
+    s = cols[src]
+    if n > len(s) - down[src]:
+        return None
+    for j in range(len(s) - n, len(s) - 1):
+        if s[j] != s[j + 1] + 1:
+            return None
+    d = cols[dst]
+    first = s[-n]
+    if d and d[-1] & RANK_MASK != (first & RANK_MASK) + 1:
+        return None
+    ns = s[:-n]
+    sd = down[src]
+    if ns and len(ns) == sd:
+        sd -= 1
+    nd = d + s[-n:]
+    dd = down[dst]
+    if nd[-1] & RANK_MASK == 1:
+        nd, dd, _ = settle(nd, dd)
+    lc = list(cols)
+    lc[src] = ns
+    lc[dst] = nd
+    ld = list(down)
+    ld[src] = sd
+    ld[dst] = dd
+    return tuple(lc), tuple(ld), dealt
+
+
+def won(pos: Pos, stock: tuple[int, ...]) -> bool:
+    return pos[2] == len(stock) and not any(pos[0])
+
+
+def positions(start: Pos, line: list[Move], stock: tuple[int, ...]) -> list[Pos] | None:
+    """Every position of ``line`` (start first, len(line) + 1 of them), or None if a move
+    is illegal."""
+    out = [start]
+    pos = start
+    for move in line:
+        nxt = step(pos, move, stock)
+        if nxt is None:
+            return None
+        out.append(nxt)
+        pos = nxt
+    return out
+
+
+def _key(pos: Pos, stock_len: int) -> object:
+    """Exact while cards remain in the stock; column-order blind once it is dealt."""
+    cols, down, dealt = pos
+    if dealt < stock_len:
+        return pos
+    return tuple(sorted(zip(down, cols, strict=True)))
+
+
+def _renumber(frm: Pos, to: Pos) -> list[int]:
+    """A column permutation ``p`` with ``to`` column ``p[i]`` equal to ``frm`` column ``i``
+    (the two positions are equal up to column order)."""
+    free: dict[tuple[int, tuple[int, ...]], list[int]] = {}
+    for i in range(COLUMNS - 1, -1, -1):
+        free.setdefault((to[1][i], to[0][i]), []).append(i)
+    return [free[(frm[1][i], frm[0][i])].pop() for i in range(COLUMNS)]
+
+
+def _mapped(line: list[Move], perm: list[int]) -> list[Move]:
+    return [m if m[0] < 0 else (perm[m[0]], perm[m[1]], m[2]) for m in line]
+
+
+def shorten(
+    start: Pos,
+    line: list[Move],
+    stock: tuple[int, ...],
+    heuristics: tuple[Weights, ...],
+    budget: Budget,
+) -> list[Move]:
+    """A winning line from ``start`` no longer than ``line`` (a winning line from it).
+
+    ``budget`` bounds the positions generated (its node count is the primary,
+    deterministic bound: the same input gives the same line; its seconds are a safety cap
+    only). ``heuristics`` are the weights the wider re-searches of the line's end use."""
+    trail = positions(start, line, stock)
+    if trail is None or not won(trail[-1], stock):
+        return list(line)  # not a win: nothing to keep
+    best = _local(start, list(line), stock, budget)
+    shorter = _resolve_suffixes(start, best, stock, heuristics, budget)
+    if len(shorter) < len(best):
+        best = _local(start, shorter, stock, budget)
+    return best
+
+
+def _local(start: Pos, line: list[Move], stock: tuple[int, ...], budget: Budget) -> list[Move]:
+    """Loops, parked moves and shortcuts, until they find nothing more."""
+    while True:
+        before = len(line)
+        line = _cut_loops(start, line, stock)
+        line = _unpark(start, line, stock, budget)
+        line = _shortcuts(start, line, stock, budget)
+        if len(line) >= before or budget.spent():
+            return line
+
+
+def _resolve_suffixes(
+    start: Pos,
+    line: list[Move],
+    stock: tuple[int, ...],
+    heuristics: tuple[Weights, ...],
+    budget: Budget,
+) -> list[Move]:
+    """Search the line's end again, wider, from the position after each deal (the latest
+    first: the later the start, the cheaper the search), and keep a shorter end found.
+
+    The first search stops at its first win, found by its narrowest beam; a wider beam from
+    a later position, where few levels remain, often wins in fewer moves."""
+    trail = positions(start, line, stock)
+    assert trail is not None
+    cuts = [i + 1 for i, move in enumerate(line) if move[0] < 0]
+    for width in RESOLVE_WIDTHS:
+        for cut in reversed(cuts):  # the prefix up to a cut never changes: cuts stay valid
+            cols, down, dealt = trail[cut]
+            for weights in heuristics:
+                if budget.spent():
+                    return line
+                root = root_node(cols, down, dealt, 0, weights, len(stock))
+                node = beam_pass(root, stock, width, budget, weights)
+                if node is None:
+                    continue
+                end = node.line()
+                if len(end) < len(line) - cut:
+                    tail = positions(trail[cut], end, stock)
+                    if tail is not None and won(tail[-1], stock):
+                        line = line[:cut] + end
+                        trail = trail[:cut] + tail
+    return line
+
+
+def _cut_loops(start: Pos, line: list[Move], stock: tuple[int, ...]) -> list[Move]:
+    """Cut every stretch of ``line`` that comes back to a position it has been in."""
+    n = len(stock)
+    out: list[Move] = []
+    seen: dict[object, int] = {}
+    trail = [start]  # positions of ``out``
+    seen[_key(start, n)] = 0
+    pos = start
+    i = 0
+    while i < len(line):
+        move = line[i]
+        pos = step(pos, move, stock)  # type: ignore[assignment]
+        out.append(move)
+        trail.append(pos)
+        k = _key(pos, n)
+        j = seen.get(k)
+        if j is not None:
+            # back at the position after out[:j]: drop out[j:], renumber what follows
+            old = trail[j]
+            del out[j:]
+            del trail[j + 1 :]
+            for key in [key for key, at in seen.items() if at > j]:
+                del seen[key]
+            if old != pos:
+                perm = _renumber(pos, old)
+                line = line[: i + 1] + _mapped(line[i + 1 :], perm)
+            pos = old
+        else:
+            seen[k] = len(out)
+        i += 1
+    return out
+
+
+def _unpark(start: Pos, line: list[Move], stock: tuple[int, ...], budget: Budget) -> list[Move]:
+    """Merge each parked move into the move that takes the same cards on (see module)."""
+    trail = positions(start, line, stock)
+    assert trail is not None
+    i = 0
+    while i < len(line) and not budget.spent():
+        merged = _merge(trail, line, i, stock, budget)
+        if merged is not None:
+            line = merged
+            tail = positions(trail[i], line[i:], stock)
+            assert tail is not None
+            trail = trail[:i] + tail
+            continue
+        i += 1
+    return line
+
+
+def _merge(
+    trail: list[Pos], line: list[Move], i: int, stock: tuple[int, ...], budget: Budget
+) -> list[Move] | None:
+    """``line`` without move ``i``, the parked cards' later move rewritten, or None."""
+    a, b, g = line[i]
+    if a < 0:
+        return None
+    pos = trail[i]
+    new: list[Move] = []
+    active = True
+    for j in range(i + 1, len(line)):
+        budget.nodes += 1
+        move = line[j]
+        s, d, c = move
+        rewritten: Move | None = move
+        if active:
+            if s < 0 or d == b or s == a or d == a and not (s == b and c == g):
+                return None
+            if s == b:
+                if c != g:
+                    return None  # part of the parked cards, or more: not one move
+                active = False
+                rewritten = None if d == a else (a, d, c)
+        if rewritten is not None:
+            nxt = step(pos, rewritten, stock)
+            if nxt is None:
+                return None
+            pos = nxt
+            new.append(rewritten)
+        if not active and pos == trail[j + 1]:
+            return line[:i] + new + line[j + 1 :]
+    return None
+
+
+def _shortcuts(start: Pos, line: list[Move], stock: tuple[int, ...], budget: Budget) -> list[Move]:
+    """Replace stretches of the line by shorter ones found by a small breadth-first search."""
+    n = len(stock)
+    trail = positions(start, line, stock)
+    assert trail is not None
+    keys = [_key(p, n) for p in trail]
+    i = 0
+    while i < len(line) and not budget.spent():
+        later: dict[object, int] = {}
+        for j in range(min(len(line), i + SHORTCUT_SPAN), i + 1, -1):
+            later[keys[j]] = j
+        found = _reach(trail[i], i, later, stock, budget)
+        if found is not None:
+            moves, end, j = found
+            rest = line[j:]
+            if end != trail[j]:
+                rest = _mapped(rest, _renumber(trail[j], end))
+            line = line[:i] + moves + rest
+            tail = positions(trail[i], line[i:], stock)
+            assert tail is not None
+            trail = trail[:i] + tail
+            keys = keys[:i] + [_key(p, n) for p in tail]
+            continue
+        i += 1
+    return line
+
+
+def _reach(
+    pos: Pos, here: int, later: dict[object, int], stock: tuple[int, ...], budget: Budget
+) -> tuple[list[Move], Pos, int] | None:
+    """The furthest later position reachable from ``pos`` in fewer moves than the line
+    takes (at most SHORTCUT_DEPTH): (moves, the position reached, its index). ``here``
+    is the index of ``pos`` in the line."""
+    n = len(stock)
+    best: tuple[list[Move], Pos, int] | None = None
+    frontier: list[tuple[list[Move], Pos]] = [([], pos)]
+    for depth in range(1, SHORTCUT_DEPTH + 1):
+        nxt_frontier = []
+        for moves, p in frontier:
+            cand = pruned_moves(p[0], p[1])
+            if p[2] < n and all(p[0]):
+                cand.append(DEAL)
+            budget.nodes += len(cand)
+            for move in cand:
+                q = step(p, move, stock)
+                if q is None:
+                    continue
+                path = [*moves, move]
+                j = later.get(_key(q, n))
+                if j is not None and j - here > depth and (best is None or j > best[2]):
+                    best = (path, q, j)
+                if depth < SHORTCUT_DEPTH:
+                    nxt_frontier.append((path, q))
+        frontier = nxt_frontier
+        if budget.spent():
+            break
+    return best
