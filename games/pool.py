@@ -26,14 +26,12 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count
 
-from games.engine import DEAL_VERSION, deal_layout
+from games.engine import DEAL_VERSION, SUIT_MODES, deal_layout
 from games.models import Deal, seed_to_db
 from games.solver import solve
 from spider_api.errors import DomainError
 
 log = logging.getLogger(__name__)
-
-SUIT_MODES = (1, 2, 4)
 
 
 class PoolEmpty(DomainError):
