@@ -3,10 +3,12 @@
     python bench/hint.py                          # 50 vetted deals each of 1, 2 and 4 suits
     python bench/hint.py --games 10 --suits 1     # a quick subset
     python bench/hint.py --suits 2 --games 5 --profile
+    python bench/hint.py --first-seed 5001        # a second set of deals (not tuned on)
+    python bench/hint.py --samples 4              # hints with determinization (see hint.py)
 
 For each suit mode:
 
-1. Vetted deals: seeds 1, 2, 3, ... are given to the full-information solver
+1. Vetted deals: seeds 1, 2, 3, ... (from ``--first-seed``) are given to the full-information solver
    (``games.solver.solve`` with ``--vet-nodes`` / ``--vet-seconds``); the first ``--games``
    seeds it wins are the deals (printed, and listed in the final JSON).
 2. The hint-follower plays each deal with no undo: at every step it sees only the public
@@ -51,21 +53,28 @@ def quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+SAMPLES: dict[str, int] = {}  # hints(..., samples=n) when set (--samples)
+
+
 def timed_hints(board: Board, times: list[float]) -> list:
     t0 = time.perf_counter()
     visible = VisiblePosition.from_view(public_view(board))
-    found = hints(visible, last_move=board.last_move)
+    found = hints(visible, last_move=board.last_move, **SAMPLES)
     times.append((time.perf_counter() - t0) * 1000)
     return found
 
 
-def vetted_seeds(suits: int, count: int, nodes: int, seconds: float) -> tuple[list[int], int]:
-    """The first ``count`` seeds from 1 up that the solver wins, and how many it tried."""
+def vetted_seeds(
+    suits: int, count: int, nodes: int, seconds: float, first: int = 1
+) -> tuple[list[int], int]:
+    """The first ``count`` seeds from ``first`` up that the solver wins, and the last seed
+    it tried (the line is not needed: no shortening)."""
     seeds: list[int] = []
-    seed = 0
+    seed = first - 1
     while len(seeds) < count:
         seed += 1
-        if solve(deal_layout(suits, seed), max_nodes=nodes, max_seconds=seconds).won:
+        layout = deal_layout(suits, seed)
+        if solve(layout, max_nodes=nodes, max_seconds=seconds, shorten_ratio=0).won:
             seeds.append(seed)
     return seeds, seed
 
@@ -135,11 +144,15 @@ def main() -> int:
     parser.add_argument("--vet-nodes", type=int, default=VET_NODES)
     parser.add_argument("--vet-seconds", type=float, default=VET_SECONDS)
     parser.add_argument("--seeds", help="play these seeds (comma-separated) instead of vetting")
+    parser.add_argument("--first-seed", type=int, default=1, help="vet seeds from this one up")
+    parser.add_argument("--samples", type=int, help="hints(..., samples=N); default: hint's")
     parser.add_argument("--profile", action="store_true", help="cProfile the hint calls")
     parser.add_argument("--quiet", action="store_true", help="no line per game")
     args = parser.parse_args()
 
     modes = [int(s) for s in args.suits.split(",")]
+    if args.samples is not None:
+        SAMPLES["samples"] = args.samples
     times: list[float] = []
     summary: dict[str, object] = {}
     win_rates: dict[str, float | None] = {f"win_rate_{s}": None for s in (1, 2, 4)}
@@ -153,11 +166,17 @@ def main() -> int:
             seeds = [int(s) for s in args.seeds.split(",")]
             tried = None
         else:
-            seeds, tried = vetted_seeds(suits, args.games, args.vet_nodes, args.vet_seconds)
+            seeds, tried = vetted_seeds(
+                suits, args.games, args.vet_nodes, args.vet_seconds, args.first_seed
+            )
         vet_s = time.perf_counter() - t0
         print(
             f"suits={suits}: seeds {seeds}"
-            + (f" (solver won {len(seeds)} of seeds 1..{tried}, {vet_s:.0f}s)" if tried else ""),
+            + (
+                f" (solver won {len(seeds)} of seeds {args.first_seed}..{tried}, {vet_s:.0f}s)"
+                if tried
+                else ""
+            ),
             flush=True,
         )
         seeds_used[str(suits)] = seeds
@@ -207,6 +226,7 @@ def main() -> int:
         "seconds": round(time.perf_counter() - t_start, 1),
         "modes": summary,
         "seeds": seeds_used,
+        "samples": SAMPLES.get("samples"),
     }
     print(json.dumps(final))
     return 0

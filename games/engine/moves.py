@@ -50,7 +50,7 @@ def legal_moves(cols: Columns, down: Sequence[int]) -> list[Move]:
 
 
 def pruned_moves(
-    cols: Columns, down: Sequence[int], hidden: Sequence[int] | None = None
+    cols: Columns, down: Sequence[int], hidden: Sequence[object] | None = None
 ) -> list[Move]:
     """The moves worth searching: a subset of ``legal_moves`` that loses no win.
 
@@ -59,10 +59,11 @@ def pruned_moves(
     * Into an empty column: only the whole liftable run, only into the first empty column
       (they are all alike), and never a whole column (that only renumbers it).
 
-    ``hidden[i]`` counts face-down cards under column i that ``cols[i]`` does not list (the
-    hints' model, whose columns are the face-up cards only): a run on them is not a whole
-    column. A card of rank above King (the hints' placeholder for a card turned over but
-    not yet known) never moves and takes nothing.
+    ``hidden[i]`` (a count, or the cards themselves) is what lies face down under column
+    i and ``cols[i]`` does not list (the hints' models, whose columns are the face-up cards
+    only): a run on such cards is not a whole column. A card of rank above King (the
+    hints' placeholder for a card turned over but not yet known) never moves and takes
+    nothing.
     """
     tops = [c[-1] & RANK_MASK if c else 0 for c in cols]
     first_empty = -1
@@ -94,6 +95,6 @@ def pruned_moves(
                 if cnt < k and (cols[dst][-1] >> 4) != suit:
                     continue
                 out.append((src, dst, cnt))
-        if first_empty >= 0 and (j > 0 or (hidden is not None and hidden[src] > 0)):
+        if first_empty >= 0 and (j > 0 or (hidden is not None and hidden[src])):
             out.append((src, first_empty, k))
     return out

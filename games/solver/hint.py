@@ -28,6 +28,11 @@ How it ranks (RULES.md "Hints"):
   top hint only when no useful move is left. With an empty column blocking the deal and
   nothing else useful, the hint fills it.
 * The move just made is never suggested back.
+* ``hints(..., samples=n)``, a deeper and slower level: each candidate is also searched on
+  ``n`` guesses of the face-down cards (``sampling``: drawn from the cards the player
+  cannot see, seeded by the visible position only), where a card turned over is known and
+  the look-ahead goes on through it; moves are ranked by their mean value over the guesses
+  (determinization). ``SAMPLES`` is the default level's ``n``.
 """
 
 from __future__ import annotations
@@ -37,9 +42,11 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from games.engine import DEAL, Action, Board, format_card, parse_card, public_view
-from games.engine.cards import KING, RUN_LENGTH, SUIT_NAMES
+from games.engine.cards import KING, RUN_LENGTH, SUIT_NAMES, SUITS
 from games.engine.layout import COLUMNS
 from games.engine.moves import legal_moves, pruned_moves
+
+from . import sampling
 
 Move = tuple[int, int, int]
 Cols = tuple[tuple[int, ...], ...]
@@ -79,6 +86,11 @@ NODE_BUDGET: Final = 20000  # positions generated per hint search (deterministic
 # win 47), and answers sooner.
 MAX_DEPTH_1: Final = 5
 NODE_BUDGET_1: Final = 12000
+# Determinization (``sampling``): how many guesses of the face-down cards the default hint
+# searches on top of the look-ahead above (0: none), and each guess's budget and depth.
+SAMPLES: Final = 0
+SAMPLE_BUDGET: Final = 8000
+SAMPLE_DEPTH: Final = 6
 
 NOTHING_WON: Final = "the game is won"
 NOTHING_DEAL: Final = "no useful move: deal"
@@ -97,6 +109,7 @@ class VisiblePosition:
     cards: tuple[tuple[int, ...], ...]
     deals_left: int
     runs_removed: int = 0
+    removed: tuple[int, ...] = ()  # the suits of the runs removed, in order (if known)
 
     @classmethod
     def from_view(cls, view: Mapping[str, Any]) -> VisiblePosition:
@@ -108,6 +121,7 @@ class VisiblePosition:
             cards=tuple(tuple(parse_card(t) for t in c["cards"]) for c in columns),
             deals_left=int(view["deals_left"]),
             runs_removed=int(view.get("runs_removed", 0)),
+            removed=tuple(SUITS.index(s) for s in view.get("removed_suits", ())),
         )
 
     @classmethod
@@ -149,14 +163,14 @@ class Hint:
 
 
 # -- the public functions ----------------------------------------------------------------
-def hints(visible: VisiblePosition, *, last_move: Any = None) -> list[Hint]:
+def hints(visible: VisiblePosition, *, last_move: Any = None, samples: int = SAMPLES) -> list[Hint]:
     """The useful actions of ``visible``, best first (``[n]`` is the n-th best alternative).
 
     ``last_move`` is the move just made (a ``(src, dst, count)`` tuple, an engine
     ``Action`` or its JSON); its reverse is never suggested. ``[]`` when nothing useful is
     left: ``no_hint_reason`` says what to do then.
     """
-    return _rank(visible, _as_move(last_move))
+    return _rank(visible, _as_move(last_move), samples)
 
 
 def no_hint_reason(visible: VisiblePosition, *, last_move: Any = None) -> str:
@@ -196,7 +210,7 @@ def _reverse(last: Move | None) -> Move | None:
     return (last[1], last[0], last[2])
 
 
-def _rank(visible: VisiblePosition, last: Move | None) -> list[Hint]:
+def _rank(visible: VisiblePosition, last: Move | None, n_samples: int = 0) -> list[Hint]:
     cols: Cols = visible.cards
     hid = visible.hidden
     if visible.won or (visible.deals_left and sum(hid) + sum(map(len, cols)) < COLUMNS):
@@ -207,16 +221,18 @@ def _rank(visible: VisiblePosition, last: Move | None) -> list[Hint]:
     roots = [m for m in _moves(cols, hid) if m != reverse]
     values = search.run(cols, hid, roots)
     floor = search.leaf(cols, hid)[0]
+    voted = _sampled_values(visible, roots, n_samples) if n_samples and roots else None
     ranked = []
     for i, move in enumerate(roots):
         total, line = values[move]
-        if total <= floor:
+        score = voted[move] if voted is not None else total
+        if score <= floor:
             continue
         child = _apply(cols, hid, move)
         delta = search.value(child[0], child[1]) + W_RUN * child[2] - base
         if delta <= 0 and not _needed(search, cols, hid, line, total):
             continue
-        ranked.append((-total, -delta, i, move, line))
+        ranked.append((-score, -delta, i, move, line))
     ranked.sort()
     out = [
         Hint(_action(move), _reason(cols, hid, line), float(-neg - floor))
@@ -228,6 +244,21 @@ def _rank(visible: VisiblePosition, last: Move | None) -> list[Hint]:
     elif not out and visible.deals_left and any(not c for c in cols):
         out = _fillers(search, cols, hid, reverse, base)
     return out
+
+
+def _sampled_values(visible: VisiblePosition, roots: list[Move], count: int) -> dict | None:
+    """Each root move's mean value over ``count`` guesses of the face-down cards (see
+    ``sampling``), or None when the position cannot be sampled."""
+    guesses = sampling.samples(visible, count)
+    if not guesses:
+        return None
+    sums = dict.fromkeys(roots, 0)
+    for hidden in guesses:
+        search = _KnownSearch(visible.deals_left, visible.suits, SAMPLE_BUDGET)
+        found = search.run(visible.cards, hidden, roots)
+        for move in roots:
+            sums[move] += found[move][0]
+    return {move: total / len(guesses) for move, total in sums.items()}
 
 
 def _needed(search: _Search, cols: Cols, hid: tuple[int, ...], line: tuple, total: int) -> bool:
@@ -395,6 +426,9 @@ class _Search:
         vals = tuple(_col_value(h, c, self.w_len) for h, c in zip(hid, cols, strict=True))
         empty = sum(1 for c in cols if not c)
         cards = sum(hid) + sum(len(c) for c in cols)
+        return self._run(cols, hid, roots, vals, empty, cards)
+
+    def _run(self, cols, hid, roots, vals, empty, cards) -> dict[Move, tuple]:
         children = [(m, self.child(cols, hid, vals, sum(vals), empty, cards, m)) for m in roots]
         result = {}
         for m, (_, _, _, v, e, cc, bonus) in children:
@@ -506,6 +540,72 @@ class _Search:
 
 
 _UNKNOWN_COL: Final = (UNKNOWN,)
+
+
+class _KnownSearch(_Search):
+    """The look-ahead on one guess of the face-down cards (``sampling``): ``hid`` holds the
+    cards themselves, so a card turned over is known and the line goes on through it."""
+
+    def __init__(self, deals_left: int, suits: int, budget: int) -> None:
+        super().__init__(deals_left, suits)
+        self.budget = budget
+        self.max_depth = SAMPLE_DEPTH
+
+    def value(self, cols, hid) -> int:
+        w_len = self.w_len
+        return sum(_col_value(len(h), c, w_len) for h, c in zip(hid, cols, strict=True))
+
+    def run(self, cols, hid, roots):
+        counts = tuple(map(len, hid))
+        vals = tuple(_col_value(h, c, self.w_len) for h, c in zip(counts, cols, strict=True))
+        empty = sum(1 for c in cols if not c)
+        cards = sum(counts) + sum(len(c) for c in cols)
+        return self._run(cols, hid, roots, vals, empty, cards)
+
+    def child(self, cols, hid, vals, v, empty, cards, move):
+        src, dst, cnt = move
+        s = cols[src]
+        d = cols[dst]
+        ns = s[:-cnt]
+        nd = d + s[-cnt:]
+        hs = hid[src]
+        hd = hid[dst]
+        if not d:
+            empty -= 1
+        if not ns:
+            if hs:
+                ns = hs[-1:]
+                hs = hs[:-1]
+            else:
+                empty += 1
+        bonus = -C_MOVE
+        if nd[-1] & 15 == 1 and len(nd) >= RUN_LENGTH and _completes(nd):
+            nd = nd[:-RUN_LENGTH]
+            bonus += W_RUN
+            cards -= RUN_LENGTH
+            if not nd:
+                if hd:
+                    nd = hd[-1:]
+                    hd = hd[:-1]
+                else:
+                    empty += 1
+        lc = list(cols)
+        lc[src] = ns
+        lc[dst] = nd
+        if hs is not hid[src] or hd is not hid[dst]:
+            lh = list(hid)
+            lh[src] = hs
+            lh[dst] = hd
+            nhid = tuple(lh)
+        else:
+            nhid = hid
+        vs = _col_value(len(hs), ns, self.w_len)
+        vd = _col_value(len(hd), nd, self.w_len)
+        lv = list(vals)
+        nv = v - lv[src] - lv[dst] + vs + vd
+        lv[src] = vs
+        lv[dst] = vd
+        return tuple(lc), nhid, tuple(lv), nv, empty, cards, bonus
 
 
 # -- reasons ------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import DEAL, Action, Board, Layout, deal_layout, public_view
+from games.solver import sampling
 from games.solver.hint import (
     NOTHING_DEAL,
     NOTHING_LEFT,
@@ -347,3 +348,39 @@ def test_every_hint_is_legal_ranked_and_never_the_reverse(pos: tuple[int, int, i
             NOTHING_LEFT,
             NOTHING_WON,
         )
+
+
+# -- determinization: guesses of the face-down cards, drawn from what is visible ----------
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions)
+def test_sampled_hints_cannot_see_the_hidden_cards_either(pos: tuple[int, int, int, int]) -> None:
+    suits, seed, steps, r = pos
+    rng = random.Random(r)
+    b = _random_play(suits, seed, steps, rng)
+    other = _remasked(b, rng)
+    v, w = visible(b), visible(other)
+    assert v == w
+    assert sampling.samples(v, 3) == sampling.samples(w, 3)
+    last = b.last_move
+    assert hints(w, last_move=last, samples=3) == hints(v, last_move=last, samples=3)
+
+
+def test_samples_put_unseen_cards_on_the_face_down_places() -> None:
+    b = Board(deal_layout(4, 11))
+    b.play(DEAL)
+    v = visible(b)
+    unseen = Counter(sampling.unseen_cards(v))
+    # the unseen cards are exactly the face-down ones and the stock, whatever they are
+    assert unseen == Counter([c for i, col in enumerate(b.cols) for c in col[: b.down[i]]]) + (
+        Counter(b.stock[b.dealt :])
+    )
+    guesses = sampling.samples(v, 4)
+    assert len(guesses) == 4 and len(set(guesses)) == 4  # different guesses
+    for hidden in guesses:
+        assert tuple(map(len, hidden)) == v.hidden
+        assert not Counter(c for col in hidden for c in col) - unseen
+
+
+def test_a_position_that_is_not_from_a_full_deck_is_not_sampled() -> None:
+    start = Layout.parse("1 " + "/".join(["As|Ks"] * 5 + ["|"] * 5) + " - -")
+    assert sampling.samples(visible(Board(start)), 3) == []
