@@ -73,6 +73,7 @@ def test_visible_position_holds_only_the_public_view() -> None:
         "cards",
         "deals_left",
         "runs_removed",
+        "removed",  # the suits of the runs removed: public (``removed_suits``)
     }
 
 
