@@ -31,7 +31,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(result.to_json()))
     else:
         print(
-            f"{result.status}  par={result.par}  nodes={result.nodes}  "
+            f"{result.status}  par={result.par} (found {result.found_par})  "
+            f"nodes={result.nodes}+{result.shorten_nodes} shortening  "
             f"seconds={result.seconds:.2f}{'  (seconds cap hit)' if result.timed_out else ''}"
         )
         for n, action in enumerate(result.line, 1):
