@@ -40,6 +40,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from games.engine import (  # noqa: E402
     DEAL,
+    SUIT_MODES,
     Action,
     Board,
     Layout,
@@ -49,7 +50,6 @@ from games.engine import (  # noqa: E402
     replay,
 )
 
-SUIT_MODES = (1, 2, 4)
 DEPTHS = (20, 40, 60)  # actions played before a position is kept
 LOG_LENGTH = 150  # actions per recorded game for the replay figure
 UNDO_SHARE = 0.1  # share of undos in a recorded log

@@ -13,14 +13,16 @@ from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
-from games.engine import MAX_SEED
+from games.engine import MAX_SEED, SUIT_MODES
 from games.engine.layout import COLUMNS
 from games.models import Game
 from spider_api.openapi import ErrorSerializer
 from spider_api.pagination import page_serializer
 
 MAX_COUNT = 104
-SUIT_MODES = [(1, "one suit: spades"), (2, "two suits: spades, hearts"), (4, "four suits")]
+# The engine's suit modes, labelled for the schema (the modes themselves are the engine's).
+_SUIT_MODE_LABELS = {1: "one suit: spades", 2: "two suits: spades, hearts", 4: "four suits"}
+SUIT_MODE_CHOICES = [(mode, _SUIT_MODE_LABELS[mode]) for mode in SUIT_MODES]
 PLAYER_ACTIONS = ["move", "deal", "undo"]  # what a player may send
 LOG_ENTRIES = ["move", "deal", "undo", "hint"]  # what the log holds
 
@@ -40,7 +42,7 @@ class SuitsField(serializers.ChoiceField):
     default_error_messages = {"invalid_choice": "Choose 1, 2 or 4."}
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(choices=SUIT_MODES, **kwargs)
+        super().__init__(choices=SUIT_MODE_CHOICES, **kwargs)
 
     def to_internal_value(self, data: Any) -> int:
         if isinstance(data, bool) or not isinstance(data, int):

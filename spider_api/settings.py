@@ -226,7 +226,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "PlayerActionTypeEnum": "games.serializers.PLAYER_ACTIONS",
         "LogEntryTypeEnum": "games.serializers.LOG_ENTRIES",
-        "SuitsEnum": "games.serializers.SUIT_MODES",
+        "SuitsEnum": "games.serializers.SUIT_MODE_CHOICES",
         "GameKindEnum": "games.models.Game.Kind",
         "GameStatusEnum": "games.models.Game.Status",
         "EndReasonEnum": "games.models.Game.EndReason",
