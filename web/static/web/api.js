@@ -59,7 +59,7 @@ export function newKey() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-async function request(method, path, { body, query, key, token = true } = {}) {
+async function request(method, path, { body, query, key, token = true, fresh = false } = {}) {
   let url = BASE + path;
   if (query) {
     const params = new URLSearchParams();
@@ -79,6 +79,8 @@ async function request(method, path, { body, query, key, token = true } = {}) {
       response = await fetch(url, {
         method,
         headers,
+        // Boards say max-age=5; `fresh` revalidates (ETag, a cheap 304) so a win shows at once.
+        cache: fresh ? 'no-cache' : 'default',
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch {
@@ -136,9 +138,9 @@ export const daily = (date) => request('GET', '/daily', { query: { date } });
 export const dailyPlay = (unranked = false) =>
   request('POST', '/daily/play', { body: { unranked }, key: newKey() });
 export const dailyBoard = async (date, page = 1) =>
-  paged(await request('GET', `/daily/${date}/leaderboard`, { query: { page }, token: false }));
+  paged(await request('GET', `/daily/${date}/leaderboard`, { query: { page }, token: false, fresh: true }));
 export const leaderboard = async (suits, period, page = 1) =>
-  paged(await request('GET', '/leaderboard', { query: { suits, period, page }, token: false }));
+  paged(await request('GET', '/leaderboard', { query: { suits, period, page }, token: false, fresh: true }));
 export const gamePlaces = (id) => request('GET', `/leaderboard/games/${id}`, { token: false });
 export const player = (username) =>
   request('GET', `/players/${encodeURIComponent(username)}`, { token: false });

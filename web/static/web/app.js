@@ -40,7 +40,8 @@ async function render() {
   const path = location.pathname.replace(/\/+$/, '') || '/';
   const route = ROUTES.find(([pattern]) => pattern.test(path));
   document.querySelectorAll('nav a').forEach((a) => {
-    const here = path.startsWith(a.getAttribute('href'));
+    const href = a.getAttribute('href');
+    const here = path === href || path.startsWith(`${href}/`) || (href === '/play' && path === '/');
     if (here) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
   });
   if (!route) {

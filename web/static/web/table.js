@@ -65,7 +65,7 @@ export class Table {
     clear(this.stock,
       h('span', { class: 'stock-cards', 'aria-hidden': 'true' },
         Array.from({ length: Math.max(deals, 0) }, () => h('span', { class: 'card back mini' }))),
-      h('span', { class: 'stock-label' }, deals ? `Deal (${deals} left)` : 'Stock empty'));
+      h('span', { class: 'stock-label' }, !deals ? 'Stock empty' : this.readOnly ? `${deals} deals left` : `Deal (${deals} left)`));
     this.stock.setAttribute('aria-label', deals
       ? `Stock: ${deals} deal${deals === 1 ? '' : 's'} left. Deal ten cards.`
       : 'Stock: empty');

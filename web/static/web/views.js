@@ -178,30 +178,36 @@ export async function replayScreen(root, ctx, gameId) {
   const table = new Table({ readOnly: true });
   const caption = h('p', { class: 'replay-step', 'aria-live': 'polite' });
   const stats = h('p', { class: 'small' });
-  const cache = new Map([[0, first]]);
-  let step = 0;
-  let timer = null;
+  const cache = new Map([[0, Promise.resolve(first)]]);
   const steps = first.steps;
+  let target = 0; // the step asked for last; clicks step from it, not from the one drawn
+  let timer = null;
   const slider = h('input', { type: 'range', min: '0', max: String(steps), value: '0', 'aria-label': 'Step' });
+  const fetchStep = (n) => {
+    if (!cache.has(n)) {
+      const pending = api.position(gameId, n);
+      pending.catch(() => cache.delete(n));
+      cache.set(n, pending);
+    }
+    return cache.get(n);
+  };
   const show = async (n) => {
     n = Math.max(0, Math.min(steps, n));
-    let pos = cache.get(n);
-    if (!pos) {
-      pos = await api.position(gameId, n);
-      cache.set(n, pos);
-    }
-    step = n;
+    target = n;
     slider.value = String(n);
+    const pos = await fetchStep(n);
+    if (n !== target) return; // a later step was asked for meanwhile
     table.render(pos);
     caption.textContent = n ? `Step ${n} of ${steps}: ${describe(pos.action)}` : `The deal (${steps} steps follow)`;
     stats.textContent = `Score ${pos.score} · moves ${pos.actions}${pos.won ? ' · won' : ''}`;
     if (n === steps) stop();
+    else fetchStep(n + 1).catch(() => {}); // the next one is ready before it is asked for
   };
   const stop = () => { clearInterval(timer); timer = null; playBtn.textContent = 'Play'; };
   const playBtn = h('button', { type: 'button', onclick: () => {
     if (timer) { stop(); return; }
     playBtn.textContent = 'Pause';
-    timer = setInterval(() => show(step + 1).catch(stop), 600);
+    timer = setInterval(() => show(target + 1).catch(stop), 600);
   } }, 'Play');
   const btn = (label, fn, aria) => h('button', { type: 'button', onclick: () => show(fn()).catch((e) => toast(e.detail, 'error')), 'aria-label': aria }, label);
   slider.addEventListener('change', () => show(Number(slider.value)));
@@ -210,8 +216,8 @@ export async function replayScreen(root, ctx, gameId) {
     h('p', { class: 'small' }, game.deal && game.deal.seed ? `Seed ${game.deal.seed} (deal version ${game.deal.deal_version}). ` : '',
       `Time ${formatTime(game.elapsed_ms)}.`),
     h('div', { class: 'controls' },
-      btn('⏮', () => 0, 'First step'), btn('◀', () => step - 1, 'Previous step'), playBtn,
-      btn('▶', () => step + 1, 'Next step'), btn('⏭', () => steps, 'Last step'), slider),
+      btn('«', () => 0, 'First step'), btn('◀', () => target - 1, 'Previous step'), playBtn,
+      btn('▶', () => target + 1, 'Next step'), btn('»', () => steps, 'Last step'), slider),
     caption, stats, table.el));
   await show(0);
   return () => { stop(); table.destroy(); };
