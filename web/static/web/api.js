@@ -36,6 +36,7 @@ export const session = {
     const had = this.token !== null;
     localStorage.removeItem(TOKEN_KEY);
     localStorage.removeItem(USER_KEY);
+    localStorage.removeItem('spider.game');
     if (had) listeners.forEach((fn) => fn());
   },
   onChange(fn) { listeners.add(fn); },

@@ -65,6 +65,7 @@ async function render() {
       h('p', {}, h('button', { type: 'button', onclick: render }, 'Try again'), ' ', link('/', 'Back to the game'))));
   }
   document.body.dataset.ready = path; // tests and the bench wait for this
+  performance.mark('spider:ready');
 }
 
 function renderAccount() {

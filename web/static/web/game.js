@@ -7,6 +7,7 @@ import { h, clear, toast, formatTime, link, ordinal } from './dom.js';
 import { Table } from './table.js';
 
 const SUIT_LABEL = { 1: '1 suit', 2: '2 suits', 4: '4 suits' };
+const LAST_GAME_KEY = 'spider.game';
 
 /** The play route: resume the game in progress (this device or another), or offer a new one. */
 export async function playScreen(root, ctx, gameId = null) {
@@ -18,9 +19,15 @@ export async function playScreen(root, ctx, gameId = null) {
   if (gameId) {
     state = await api.getGame(gameId);
   } else {
-    const { results } = await api.gamesInProgress();
+    // The list says which game is in progress (this device or another); the game this
+    // device showed last is fetched at the same time, so a reload costs one round trip.
+    const remembered = localStorage.getItem(LAST_GAME_KEY);
+    const [{ results }, last] = await Promise.all([
+      api.gamesInProgress(),
+      remembered ? api.getGame(remembered).catch(() => null) : null,
+    ]);
     const current = results.find((g) => g.kind === 'casual') || results[0];
-    if (current) state = await api.getGame(current.id);
+    if (current) state = last && last.id === current.id ? last : await api.getGame(current.id);
   }
   if (!state) {
     clear(root, h('section', { class: 'panel welcome' },
@@ -106,6 +113,7 @@ class GameScreen {
 
   show(state, outcome = null) {
     this.state = state;
+    if (state.status === 'in_progress') localStorage.setItem(LAST_GAME_KEY, state.id);
     this.receivedAt = performance.now();
     this.table.render(state);
     this.renderStats();
