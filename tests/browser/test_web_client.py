@@ -19,6 +19,7 @@ from tests.browser.web import (
     NETWORK_ERROR,
     PHONE,
     SHORT_WIN,
+    STUCK,
     TWO_MOVES,
     column_cards,
     drag,
@@ -186,6 +187,26 @@ def test_keyboard_play(live_server, new_page, make_user) -> None:
     hint.wait_for()
     assert hint.get_attribute("data-type") == "move"
     assert page.locator(".card.hinted").count() >= 1
+    page.keyboard.press("n")  # the next hint: n=1
+    page.wait_for_selector('.hint-box .hint[data-n="1"]')
+    assert stat(page, "hints") == "2"
+    assert_no_console_errors(page)
+
+
+def test_the_stuck_notice_offers_the_same_deal_again(live_server, new_page, make_user) -> None:
+    layout_deal(STUCK)
+    page = new_page(**DESKTOP)
+    sign_in(page, live_server.url, make_user())
+    start_game(page, live_server.url)
+    first = page.url
+
+    notice = page.locator(".notice.stuck")
+    assert "stuck" in notice.inner_text()
+    notice.get_by_role("button", name="Replay this deal").click()
+    page.wait_for_url(lambda url: url != first and "/play/" in url)
+    page.wait_for_selector(".column .card.up")
+    assert [column_cards(page, i) for i in range(10)] == [[c[1:]] for c in STUCK]
+    assert "stuck" in page.locator(".notice.stuck").inner_text()
     assert_no_console_errors(page)
 
 

@@ -18,6 +18,8 @@ DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 SHORT_WIN = ["|KsQsJsTs9s8s", "2s|7s6s5s", "As|4s3s"]
 # A layout with one move to make (9s onto Ts) and one refusal to try (9s onto 8s... or Ks).
 TWO_MOVES = ["Ks|Ts", "Qs|9s", "Js|8s", "|Ks"]
+# No move and no deal from the start: every top card is two ranks from the others.
+STUCK = ["|Ks", "|Ks", "|Js", "|Js", "|9s", "|9s", "|7s", "|7s", "|5s", "|5s"]
 
 # Chromium logs every HTTP error answer to fetch as a console error of its own ("Failed to
 # load resource"); a test that provokes a refusal on purpose allows exactly those.

@@ -64,6 +64,7 @@ async function render() {
       h('p', {}, err.detail || String(err)),
       h('p', {}, h('button', { type: 'button', onclick: render }, 'Try again'), ' ', link('/', 'Back to the game'))));
   }
+  if (id !== renderId) return; // the screen navigated elsewhere meanwhile
   document.body.dataset.ready = path; // tests and the bench wait for this
   performance.mark('spider:ready');
 }
