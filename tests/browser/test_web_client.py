@@ -227,6 +227,37 @@ def test_a_refused_move_shows_the_servers_sentence(live_server, new_page, make_u
     assert [e for e in page.errors if not e.startswith(f"{NETWORK_ERROR} 422")] == []
 
 
+def test_a_503_is_waited_out_and_the_move_retried_once(live_server, new_page, make_user) -> None:
+    """The server says "busy, retry in 1 s" (what a PostgreSQL restart answers): the page says
+    so, waits, and sends the same request again (same Idempotency-Key), which lands once."""
+    layout_deal(TWO_MOVES)
+    page = new_page(**DESKTOP)
+    sign_in(page, live_server.url, make_user())
+    start_game(page, live_server.url)
+    sent: list[dict] = []
+
+    def busy_once(route) -> None:
+        sent.append(route.request.headers)
+        if len(sent) == 1:
+            route.fulfill(
+                status=503,
+                headers={"Retry-After": "1", "Content-Type": "application/json"},
+                body='{"code": "database_unavailable", "detail": "Restarting.", "retry_after": 1}',
+            )
+        else:
+            route.continue_()
+
+    page.route("**/api/v1/games/*/actions", busy_once)
+    tap_card(page, 1, 1)
+    tap_column(page, 0)
+
+    assert "trying again in 1 s" in page.locator(".toast.warn").inner_text()
+    wait_stat(page, "moves", "1")
+    assert column_cards(page, 0) == ["Ts", "9s"]
+    assert len(sent) == 2 and sent[0]["idempotency-key"] == sent[1]["idempotency-key"]
+    assert [e for e in page.errors if not e.startswith(f"{NETWORK_ERROR} 503")] == []
+
+
 def test_a_reload_or_another_device_resumes_the_game(live_server, new_page, make_user) -> None:
     layout_deal(TWO_MOVES)
     player = make_user()
