@@ -317,6 +317,7 @@ def test_the_daily_attempt_its_board_and_a_past_days_check(
     pooled_deal(2, 11)
     pooled_deal(2, 13)
     yesterday = timezone.now().date() - timedelta(days=1)
+    daily_services.daily_ensure(day=timezone.now().date())  # the worker makes it ahead
     daily_services.daily_ensure(day=yesterday)
     player = make_user()
     page = new_page(**DESKTOP)
@@ -345,6 +346,21 @@ def test_the_daily_attempt_its_board_and_a_past_days_check(
     assert "matches the commitment" in result.inner_text()
     screenshot(page, "daily-past-desktop")
     assert_no_console_errors(page)
+
+
+def test_a_day_not_made_yet_can_still_be_played(live_server, new_page, make_user) -> None:
+    """GET /daily never makes the challenge (503 daily_not_ready); playing it does."""
+    pooled_deal(2, 11)
+    page = new_page(**DESKTOP)
+    sign_in(page, live_server.url, make_user())
+
+    open_page(page, f"{live_server.url}/daily")
+    assert "challenge" in page.locator(".daily p").first.inner_text()
+    page.get_by_role("button", name="Play your ranked attempt").click()
+    page.wait_for_url(re.compile(r"/play/[0-9a-f-]{36}$"))
+    page.wait_for_selector(".column .card.up")
+    assert "daily ranked" in stat(page, "game")
+    assert [e for e in page.errors if not e.startswith(f"{NETWORK_ERROR} 503")] == []
 
 
 def test_a_leaderboard_entry_opens_its_replay(live_server, new_page, make_user) -> None:

@@ -60,7 +60,7 @@ export function newKey() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-async function request(method, path, { body, query, key, token = true, fresh = false } = {}) {
+async function request(method, path, { body, query, key, token = true, fresh = false, retry = true } = {}) {
   let url = BASE + path;
   if (query) {
     const params = new URLSearchParams();
@@ -99,7 +99,7 @@ async function request(method, path, { body, query, key, token = true, fresh = f
     if (response.ok) return data;
     const error = new ApiError(response.status, data);
     const retryable = response.status === 429 || response.status === 503;
-    if (retryable && attempt < MAX_RETRIES) {
+    if (retryable && retry && attempt < MAX_RETRIES) {
       const seconds = Number(response.headers.get('Retry-After') || data.retry_after || 1);
       await waitHandler(seconds, error);
       await sleep(seconds * 1000);
@@ -135,7 +135,8 @@ export const resign = (id) => request('POST', `/games/${id}/resign`, { key: newK
 export const position = (id, step) => request('GET', `/games/${id}/positions/${step}`);
 
 // --- daily, boards, players --------------------------------------------------------------
-export const daily = (date) => request('GET', '/daily', { query: { date } });
+// No waiting here: the daily page has something better to say when the day is not ready.
+export const daily = (date) => request('GET', '/daily', { query: { date }, retry: false });
 export const dailyPlay = (unranked = false) =>
   request('POST', '/daily/play', { body: { unranked }, key: newKey() });
 export const dailyBoard = async (date, page = 1) =>

@@ -50,8 +50,19 @@ export async function authScreen(root, ctx, mode) {
 
 // --- daily ----------------------------------------------------------------------------------
 export async function dailyScreen(root, ctx, date = null) {
-  const info = await api.daily(date);
   const today = !date;
+  let info;
+  try {
+    info = await api.daily(date);
+  } catch (err) {
+    if (!today || err.code !== 'daily_not_ready') throw err;
+    // The worker makes each day's challenge ahead; if it has not yet, playing makes it.
+    clear(root, h('section', { class: 'panel daily' },
+      h('h1', {}, "Today's challenge"),
+      h('p', {}, err.detail),
+      await attemptControls({ attempt: null }, ctx)));
+    return null;
+  }
   const section = h('section', { class: 'panel daily' });
   clear(root, section);
   const title = today ? `Today's challenge · ${info.date}` : `Daily challenge of ${info.date}`;
