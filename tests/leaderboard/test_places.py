@@ -3,14 +3,26 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
+from drf_spectacular.generators import SchemaGenerator
+from drf_spectacular.renderers import OpenApiJsonRenderer
 
+from tests.games.api.test_schema_conformance import check
 from tests.leaderboard.helpers import BOARD, GAMES, entry, win_api
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def schema() -> dict:
+    """The OpenAPI document as JSON, as the schema conformance tests read it."""
+    generated = SchemaGenerator().get_schema(request=None, public=True)
+    return json.loads(OpenApiJsonRenderer().render(generated))
+
 
 API = "/api/v1"
 
@@ -103,3 +115,16 @@ def test_an_unknown_player_has_no_places(api_client):
     response = api_client.get(f"{API}/players/nobody/places")
 
     assert response.status_code == 404 and response.json()["code"] == "not_found"
+
+
+def test_places_match_the_schema(schema, api_client, make_user):
+    alice = make_user()
+    today = timezone.now().date()
+    mine = entry(alice, suits=2, daily_date=today)
+    old = entry(alice, suits=1, finished_at=timezone.now() - timedelta(days=40))
+
+    for game_id in (mine.game_id, old.game_id, "3227b444-0b5c-4b63-9b9f-2f3c9e1d2a10"):
+        check(schema, "/api/v1/leaderboard/games/{game_id}", "get", places_of(api_client, game_id))
+    for name in (alice.username, "nobody"):
+        response = api_client.get(f"{API}/players/{name}/places")
+        check(schema, "/api/v1/players/{username}/places", "get", response)

@@ -4,7 +4,11 @@ never a face-down card: the same public view the player had at that step."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from drf_spectacular.generators import SchemaGenerator
+from drf_spectacular.renderers import OpenApiJsonRenderer
 
 from games.engine import Action, Board, deal_layout, public_view
 from tests.games.api.helpers import (
@@ -16,9 +20,17 @@ from tests.games.api.helpers import (
     refused,
     resign_url,
 )
+from tests.games.api.test_schema_conformance import check
 from tests.leaderboard.helpers import line_of, play_api
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def schema() -> dict:
+    """The OpenAPI document as JSON, as the schema conformance tests read it."""
+    generated = SchemaGenerator().get_schema(request=None, public=True)
+    return json.loads(OpenApiJsonRenderer().render(generated))
 
 
 def position_url(game_id: str, step: int) -> str:
@@ -100,3 +112,16 @@ def test_a_position_shows_no_face_down_card(api_client, player_client, stock_poo
     # The only card tokens are the face-up ones.
     text = str({k: v for k, v in body.items() if k != "columns"})
     assert not CARD_TOKEN.search(text)
+
+
+def test_positions_and_their_errors_match_the_schema(schema, api_client, player_client, stock_pool):
+    stock_pool(1, 1)
+    game_id = new_game(player_client, 1)["id"]
+    path = "/api/v1/games/{game_id}/positions/{step}"
+    ok(act(player_client, game_id, "deal"))
+    check(schema, path, "get", player_client.get(position_url(game_id, 0)))  # 409: running
+    ok(player_client.post(resign_url(game_id)))
+
+    check(schema, path, "get", api_client.get(position_url(game_id, 0)))
+    check(schema, path, "get", api_client.get(position_url(game_id, 1)))  # the deal
+    check(schema, path, "get", api_client.get(position_url(game_id, 9)))  # 404
