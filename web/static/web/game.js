@@ -235,7 +235,7 @@ class GameScreen {
       clear(this.hintBox, h('div', {
         class: 'hint', dataset: { type: a ? a.type : 'none', from: a?.from ?? '', to: a?.to ?? '', count: a?.count ?? '', n: String(hint.n) },
       }, h('strong', {}, `Hint ${hint.n + 1}${hint.alternatives ? ` of ${hint.alternatives}` : ''}: ${text}. `), hint.reason));
-      this.buttons.next.disabled = !a;
+      this.buttons.next.disabled = !a || hint.n + 1 >= hint.alternatives;
     } catch (err) {
       this.failed(err);
     } finally {
@@ -308,7 +308,7 @@ class GameScreen {
     else if (key === 'u') this.send({ type: 'undo' });
     else if (key === 'd') this.send({ type: 'deal' });
     else if (key === 'h') this.askHint(0);
-    else if (key === 'n' && this.hintShown) this.askHint(this.hintN + 1);
+    else if (key === 'n' && !this.buttons.next.disabled) this.askHint(this.hintN + 1);
     else if (key === 'escape') { this.table.select(null); this.toggleMenu(false); }
     else return;
     e.preventDefault();
