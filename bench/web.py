@@ -9,7 +9,9 @@ scratch PostgreSQL database and a free port, signs a player in with a game in pr
   `spider:ready` performance mark), median of cold visits (a fresh browser context each);
 - move_p99_ms (and p50): from the pointer-down of a move's last tap (or of Undo, or of the
   stock) to the new position drawn (the moves counter changed, then the next animation
-  frame), measured inside the page over --moves actions a casual player might make.
+  frame), measured inside the page over --moves actions a casual player might make; and
+  move_request_p50/p99_ms: the share of that spent in the request (network + server), from
+  the browser's Resource Timing, so the client's own part is the difference.
 
     .venv/bin/python bench/web.py --visits 10 --moves 200
 
@@ -54,7 +56,7 @@ CHROMIUM_ARGS = [
 # In the page: the time of the latest pointer-down, and each change of the moves counter
 # (one animation frame later: the new position is on screen by then).
 MEASURE_JS = """() => {
-  const bench = { down: 0, shown: [], expected: 0 };
+  const bench = { down: 0, shown: [], fetch: [], expected: 0 };
   window.__bench = bench;
   const moves = () => document.querySelector('.stat-moves dd')?.textContent;
   let last = moves();
@@ -65,7 +67,14 @@ MEASURE_JS = """() => {
     if (now === last) return;
     last = now;
     const start = bench.down;
-    requestAnimationFrame(() => bench.shown.push(performance.now() - start));
+    requestAnimationFrame(() => {
+      bench.shown.push(performance.now() - start);
+      // The request's own share (network + server), from Resource Timing.
+      const posts = performance.getEntriesByType('resource')
+        .filter((e) => e.name.endsWith('/actions'));
+      if (posts.length) bench.fetch.push(posts[posts.length - 1].duration);
+      performance.clearResourceTimings();
+    });
   }).observe(document.querySelector('.stats'), { subtree: true, childList: true });
 }"""
 
@@ -168,18 +177,26 @@ def first_visit(browser: Any, base: str, token: str) -> tuple[int, float]:
     return total, playable
 
 
-def play(browser: Any, base: str, token: str, moves: int, rnd: random.Random) -> list[float]:
-    """Make ``moves`` actions through the page (taps, Undo, the stock); the in-page times."""
+def play(
+    browser: Any, base: str, token: str, moves: int, rnd: random.Random
+) -> tuple[list[float], list[float]]:
+    """Make ``moves`` actions through the page (taps, Undo, the stock): the in-page times from
+    tap to drawn, and of the requests alone."""
     api = httpx.Client(base_url=f"{base}/api/v1", headers={"Authorization": f"Bearer {token}"})
     context = browser.new_context(
         storage_state=signed_in(base, token), viewport={"width": 1280, "height": 800}
     )
     page = context.new_page()
     shown: list[float] = []
+    fetched: list[float] = []
+
+    def collect() -> None:
+        shown.extend(page.evaluate("() => window.__bench.shown"))
+        fetched.extend(page.evaluate("() => window.__bench.fetch"))
 
     def new_game() -> dict[str, Any]:
         if page.url.startswith(base):
-            shown.extend(page.evaluate("() => window.__bench.shown"))
+            collect()
         body = {"suits": 2, "seed": rnd.randrange(1, 2**63)}
         state = api.post("/games", json=body).raise_for_status().json()
         page.goto(f"{base}/play/{state['id']}")
@@ -203,10 +220,10 @@ def play(browser: Any, base: str, token: str, moves: int, rnd: random.Random) ->
             page.locator(f'.column[data-col="{action["to"]}"]').click(position={"x": 6, "y": 4})
         page.wait_for_function("n => window.__bench.shown.length >= n", arg=done_on_page(page))
         state = api.get(f"/games/{state['id']}").json()
-    shown.extend(page.evaluate("() => window.__bench.shown"))
+    collect()
     context.close()
     api.close()
-    return shown
+    return shown, fetched
 
 
 def done_on_page(page: Any) -> int:
@@ -243,7 +260,7 @@ def main() -> None:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
             visits = [first_visit(browser, base, token) for _ in range(args.visits + 1)][1:]
-            shown = play(browser, base, token, args.moves, rnd)
+            shown, fetched = play(browser, base, token, args.moves, rnd)
             browser.close()
     finally:
         server.terminate()
@@ -257,6 +274,8 @@ def main() -> None:
         "playable_p90_ms": round(percentile(playable, 0.9), 1),
         "move_p50_ms": round(statistics.median(shown), 1),
         "move_p99_ms": round(percentile(shown, 0.99), 1),
+        "move_request_p50_ms": round(statistics.median(fetched), 1),
+        "move_request_p99_ms": round(percentile(fetched, 0.99), 1),
         "moves_measured": len(shown),
         "visits": len(visits),
     }
