@@ -414,9 +414,18 @@ class GamePositionApi(APIView):
         "player saw it (face-down cards as `hidden` counts), for stepping through a replay. "
         "Only once the game is over: 409 `game_in_progress` for your own running game, 404 for "
         "anyone else's game that is not public yet.",
+        parameters=[
+            OpenApiParameter(
+                "Cache-Control",
+                str,
+                OpenApiParameter.HEADER,
+                required=True,
+                response=[200],
+                description="`private, max-age=86400`: a finished game's positions never change.",
+            )
+        ],
         responses={
             200: PositionSerializer,
-            401: UNAUTHORIZED,
             404: NOT_FOUND,
             409: error_response(
                 "The game is still running.",

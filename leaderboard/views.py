@@ -27,6 +27,7 @@ from leaderboard.freshness import board_generation
 from leaderboard.ranking import daily_closed
 from spider_api.errors import DomainError
 from spider_api.openapi import (
+    NOT_FOUND,
     RetryErrorSerializer,
     ValidationErrorSerializer,
     bad_request,

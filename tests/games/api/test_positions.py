@@ -47,7 +47,7 @@ def test_every_step_of_a_won_game_is_the_public_view_of_its_replay(
     first = line[0]
     ok(act(player_client, game_id, "move", from_=first["from"], to=first["to"]))
     ok(act(player_client, game_id, "undo"))
-    ok(player_client.get(f"{game_url(game_id)}/hint"))
+    ok(player_client.post(f"{game_url(game_id)}/hint", {}, format="json"))
     play_api(player_client, game_id, line)
     state = api_client.get(game_url(game_id)).json()
     log = api_client.get(f"{game_url(game_id)}/actions").json()["actions"]

@@ -110,9 +110,9 @@ async function request(method, path, { body, query, key, token = true, fresh = f
   }
 }
 
-/** A page of any paged answer, as {results, hasNext} (boards say has_next, lists say next). */
+/** A page of any paged answer ({page, page_size, has_next, results}) as {results, hasNext}. */
 function paged(data) {
-  return { results: data.results, hasNext: Boolean(data.has_next ?? data.next), raw: data };
+  return { results: data.results, hasNext: Boolean(data.has_next), raw: data };
 }
 
 // --- accounts ----------------------------------------------------------------------------
@@ -130,7 +130,9 @@ export const getGame = (id) => request('GET', `/games/${id}`);
 export const gameLog = (id) => request('GET', `/games/${id}/actions`);
 export const act = (id, action) =>
   request('POST', `/games/${id}/actions`, { body: action, key: newKey() });
-export const hint = (id, n) => request('GET', `/games/${id}/hint`, { query: { n } });
+// A POST: a hint served is counted and logged. `version`: only about the position we show.
+export const hint = (id, n, version) =>
+  request('POST', `/games/${id}/hint`, { body: { n, version } });
 export const resign = (id) => request('POST', `/games/${id}/resign`, { key: newKey() });
 export const position = (id, step) => request('GET', `/games/${id}/positions/${step}`);
 

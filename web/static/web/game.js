@@ -224,7 +224,7 @@ class GameScreen {
     if (this.busy || this.state.status !== 'in_progress') return;
     this.busy = true;
     try {
-      const hint = await api.hint(this.state.id, n);
+      const hint = await api.hint(this.state.id, n, this.state.version);
       this.hintN = hint.n;
       this.hintShown = hint;
       this.state = { ...this.state, version: hint.version, hints: hint.hints, perfect: false };
