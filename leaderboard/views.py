@@ -120,7 +120,7 @@ class DailyPlaceSerializer(serializers.Serializer):
 class GamePlacesSerializer(serializers.Serializer):
     game = serializers.UUIDField()
     player = serializers.CharField()
-    suits = serializers.IntegerField()
+    suits = SuitsField()
     score = serializers.IntegerField()
     places = PeriodPlacesSerializer(
         help_text="Its place on its suit mode's board per period (null: finished before it)."
@@ -129,7 +129,7 @@ class GamePlacesSerializer(serializers.Serializer):
 
 
 class ModePlaceSerializer(serializers.Serializer):
-    suits = serializers.IntegerField()
+    suits = SuitsField()
     rank = serializers.IntegerField(allow_null=True, help_text="All-time place of the best win.")
     game = serializers.UUIDField(allow_null=True)
     score = serializers.IntegerField(allow_null=True)
