@@ -7,8 +7,11 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 
+from games.engine import Action as EngineAction
+from games.engine import Board, apply_action, public_view
 from games.errors import GameNotFound
 from games.models import Action, Game, PlayerStats
+from games.presenters import action_json as presenters_action_json
 from games.presenters import elapsed_ms, iso
 from leaderboard.ranking import daily_closed
 from spider_api.errors import DomainError
@@ -36,6 +39,42 @@ def public(game: Game) -> bool:
     if not game.over:
         return False
     return game.kind != Game.Kind.DAILY or daily_closed(game.daily_date)
+
+
+def game_position(*, viewer: Any, game_id: Any, step: int) -> dict[str, Any]:
+    """The public position after the first ``step`` log entries of a finished game (0: the
+    start), as its player saw it: face-down cards only as counts.
+
+    Only for games that are over, and readable by ``viewer`` (anyone's once public): while a
+    game runs, its earlier positions are the owner's business and nobody else's, and the
+    replay would need the hidden cards of the live deal.
+    """
+    game = game_get_readable(viewer=viewer, game_id=game_id)
+    if not game.over:
+        raise DomainError("game_in_progress", "Positions are served once the game is over.", 409)
+    log = list(game_log(game=game))
+    if step > len(log):
+        raise DomainError(
+            "no_such_step", f"The log has {len(log)} entries; ask 0..{len(log)}.", 404
+        )
+    board = Board(game.deal.layout())
+    for entry in log[:step]:
+        kind: Any = entry.kind
+        apply_action(board, EngineAction(kind, entry.src, entry.dst, entry.count))
+    view = public_view(board)
+    return {
+        "game": str(game.id),
+        "step": step,
+        "steps": len(log),
+        "action": presenters_action_json(log[step - 1]) if step else None,
+        "columns": view["columns"],
+        "deals_left": view["deals_left"],
+        "runs_removed": view["runs_removed"],
+        "removed_suits": view["removed_suits"],
+        "score": view["score"],
+        "actions": view["actions"],
+        "won": view["won"],
+    }
 
 
 def games_of_player(*, player: Any, status: str | None = None) -> QuerySet[Game]:

@@ -334,3 +334,17 @@ class ModeStatsSerializer(serializers.Serializer):
 class PlayerPublicSerializer(serializers.Serializer):
     username = serializers.CharField()
     stats = ModeStatsSerializer(many=True)
+
+
+class PositionSerializer(serializers.Serializer):
+    game = serializers.UUIDField()
+    step = serializers.IntegerField(help_text="Log entries applied (0: the starting position).")
+    steps = serializers.IntegerField(help_text="Entries in the whole log.")
+    action = LogEntrySerializer(allow_null=True, help_text="The entry that led here (step >= 1).")
+    columns = ColumnSerializer(many=True)
+    deals_left = serializers.IntegerField()
+    runs_removed = serializers.IntegerField()
+    removed_suits = serializers.ListField(child=serializers.CharField())
+    score = serializers.IntegerField()
+    actions = serializers.IntegerField()
+    won = serializers.BooleanField()

@@ -4,6 +4,7 @@ from games.views import (
     GameActionsApi,
     GameDetailApi,
     GameHintApi,
+    GamePositionApi,
     GameResignApi,
     GamesApi,
     PlayerApi,
@@ -17,5 +18,6 @@ urlpatterns = [
     path("games/<uuid:game_id>/actions", GameActionsApi.as_view(), name="actions"),
     path("games/<uuid:game_id>/resign", GameResignApi.as_view(), name="resign"),
     path("games/<uuid:game_id>/hint", GameHintApi.as_view(), name="hint"),
+    path("games/<uuid:game_id>/positions/<int:step>", GamePositionApi.as_view(), name="position"),
     path("players/<str:username>", PlayerApi.as_view(), name="player"),
 ]

@@ -33,6 +33,7 @@ from games.serializers import (
     HintAskSerializer,
     HintSerializer,
     PlayerPublicSerializer,
+    PositionSerializer,
     VersionConflictErrorSerializer,
 )
 from spider_api.errors import DomainError
@@ -400,3 +401,42 @@ class PlayerApi(APIView):
         return Response(
             {"username": player.username, "stats": selectors.player_stats(player=player)}
         )
+
+
+class GamePositionApi(APIView):
+    permission_classes = (AllowAny,)
+
+    @extend_schema(
+        operation_id="games_position",
+        tags=["games"],
+        summary="The position at step n of a finished game",
+        description="The position after the first `n` log entries (0: the start), as the "
+        "player saw it (face-down cards as `hidden` counts), for stepping through a replay. "
+        "Only once the game is over: 409 `game_in_progress` for your own running game, 404 for "
+        "anyone else's game that is not public yet.",
+        parameters=[
+            OpenApiParameter(
+                "Cache-Control",
+                str,
+                OpenApiParameter.HEADER,
+                required=True,
+                response=[200],
+                description="`private, max-age=86400`: a finished game's positions never change.",
+            )
+        ],
+        responses={
+            200: PositionSerializer,
+            404: NOT_FOUND,
+            409: error_response(
+                "The game is still running.",
+                "game_in_progress",
+                "Positions are served once the game is over.",
+            ),
+        },
+    )
+    def get(self, request: Request, game_id: str, step: int) -> Response:
+        body = selectors.game_position(viewer=request.user, game_id=game_id, step=step)
+        # A finished game never changes; "private": an unclosed daily is its owner's only.
+        response = Response(body)
+        response["Cache-Control"] = "private, max-age=86400"
+        return response

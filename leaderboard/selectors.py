@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Final
 
-from django.db.models import Max, QuerySet
+from django.db.models import Max, Q, QuerySet
 
 from games.models import Game
 from games.presenters import iso
@@ -18,6 +18,7 @@ from leaderboard.models import DailyChallenge, LeaderboardEntry
 from leaderboard.ranking import daily_closed, day_closes_at
 
 PERIODS: Final = ("all", "day", "week", "month")
+DAILY_PLACES_DAYS: Final = 100  # a player page looks this far back for the best daily place
 ORDER: Final = ("-score", "elapsed_ms", "finished_at", "id")
 ROW_FIELDS: Final = (
     "id",
@@ -138,3 +139,77 @@ def daily_info(*, challenge: DailyChallenge, viewer: Any, now: datetime) -> dict
 
 def challenge_on(*, day: date) -> DailyChallenge | None:
     return DailyChallenge.objects.select_related("deal").filter(date=day).first()
+
+
+def _rank(entry: LeaderboardEntry, board: QuerySet[LeaderboardEntry]) -> int:
+    """``entry``'s place on ``board``: one more than the entries ordered before it (ORDER)."""
+    ahead = board.filter(
+        Q(score__gt=entry.score)
+        | Q(score=entry.score, elapsed_ms__lt=entry.elapsed_ms)
+        | Q(score=entry.score, elapsed_ms=entry.elapsed_ms, finished_at__lt=entry.finished_at)
+        | Q(
+            score=entry.score,
+            elapsed_ms=entry.elapsed_ms,
+            finished_at=entry.finished_at,
+            id__lt=entry.id,
+        )
+    )
+    return ahead.count() + 1
+
+
+def entry_places(*, entry: LeaderboardEntry, now: datetime) -> dict[str, Any]:
+    """Where a ranked win stands now: on its suit mode's board for each period it falls in
+    (None for a period it finished before), and on its day's daily board if it ranks there."""
+    places: dict[str, int | None] = {}
+    for period in PERIODS:
+        start = period_start(period, now)
+        board = LeaderboardEntry.objects.filter(suits=entry.suits)
+        if start is not None:
+            if entry.finished_at < start:
+                places[period] = None
+                continue
+            board = board.filter(finished_at__gte=start)
+        places[period] = _rank(entry, board)
+    daily = None
+    if entry.daily_date is not None:
+        board = LeaderboardEntry.objects.filter(daily_date=entry.daily_date)
+        daily = {"date": entry.daily_date.isoformat(), "rank": _rank(entry, board)}
+    return {
+        "game": str(entry.game_id),
+        "player": entry.username,
+        "suits": entry.suits,
+        "score": entry.score,
+        "places": places,
+        "daily": daily,
+    }
+
+
+def entry_of_game(*, game_id: Any) -> LeaderboardEntry | None:
+    return LeaderboardEntry.objects.filter(game_id=game_id).first()
+
+
+def player_best_places(*, player_id: int) -> dict[str, Any]:
+    """Per suit mode, the player's best ranked win and its place on the all-time board; and
+    their best place on a daily board (among their last DAILY_PLACES_DAYS daily wins)."""
+    modes = []
+    for suits in (1, 2, 4):
+        best = LeaderboardEntry.objects.filter(player_id=player_id, suits=suits)
+        best_entry = best.order_by(*ORDER).first()
+        row: dict[str, Any] = {"suits": suits, "rank": None, "game": None, "score": None}
+        if best_entry is not None:
+            row.update(
+                rank=_rank(best_entry, LeaderboardEntry.objects.filter(suits=suits)),
+                game=str(best_entry.game_id),
+                score=best_entry.score,
+            )
+        modes.append(row)
+    daily: dict[str, Any] | None = None
+    recent = LeaderboardEntry.objects.filter(
+        player_id=player_id, daily_date__isnull=False
+    ).order_by("-daily_date")[:DAILY_PLACES_DAYS]
+    for entry in recent:
+        assert entry.daily_date is not None
+        rank = _rank(entry, LeaderboardEntry.objects.filter(daily_date=entry.daily_date))
+        if daily is None or rank < daily["rank"]:
+            daily = {"date": entry.daily_date.isoformat(), "rank": rank, "game": str(entry.game_id)}
+    return {"modes": modes, "daily": daily}

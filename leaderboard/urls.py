@@ -1,11 +1,20 @@
 from django.urls import path
 
-from leaderboard.views import DailyApi, DailyLeaderboardApi, DailyPlayApi, LeaderboardApi
+from leaderboard.views import (
+    DailyApi,
+    DailyLeaderboardApi,
+    DailyPlayApi,
+    GamePlacesApi,
+    LeaderboardApi,
+    PlayerPlacesApi,
+)
 
 app_name = "leaderboard"
 
 urlpatterns = [
     path("leaderboard", LeaderboardApi.as_view(), name="leaderboard"),
+    path("leaderboard/games/<uuid:game_id>", GamePlacesApi.as_view(), name="game-places"),
+    path("players/<str:username>/places", PlayerPlacesApi.as_view(), name="player-places"),
     path("daily", DailyApi.as_view(), name="daily"),
     path("daily/play", DailyPlayApi.as_view(), name="daily-play"),
     path("daily/<str:day>/leaderboard", DailyLeaderboardApi.as_view(), name="daily-leaderboard"),

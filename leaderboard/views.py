@@ -20,12 +20,14 @@ from rest_framework.views import APIView
 
 from games.models import Game
 from games.presenters import game_state
+from games.selectors import player_by_username
 from games.serializers import GameStateSerializer, SuitsField
 from leaderboard import selectors, services
 from leaderboard.freshness import board_generation
 from leaderboard.ranking import daily_closed
 from spider_api.errors import DomainError
 from spider_api.openapi import (
+    NOT_FOUND,
     RetryErrorSerializer,
     ValidationErrorSerializer,
     bad_request,
@@ -101,6 +103,48 @@ POOL_EMPTY = OpenApiResponse(
         )
     ],
 )
+
+
+class PeriodPlacesSerializer(serializers.Serializer):
+    all = serializers.IntegerField()
+    day = serializers.IntegerField(allow_null=True)
+    week = serializers.IntegerField(allow_null=True)
+    month = serializers.IntegerField(allow_null=True)
+
+
+class DailyPlaceSerializer(serializers.Serializer):
+    date = serializers.DateField()
+    rank = serializers.IntegerField()
+
+
+class GamePlacesSerializer(serializers.Serializer):
+    game = serializers.UUIDField()
+    player = serializers.CharField()
+    suits = SuitsField()
+    score = serializers.IntegerField()
+    places = PeriodPlacesSerializer(
+        help_text="Its place on its suit mode's board per period (null: finished before it)."
+    )
+    daily = DailyPlaceSerializer(allow_null=True, help_text="Its place on its day's board.")
+
+
+class ModePlaceSerializer(serializers.Serializer):
+    suits = SuitsField()
+    rank = serializers.IntegerField(allow_null=True, help_text="All-time place of the best win.")
+    game = serializers.UUIDField(allow_null=True)
+    score = serializers.IntegerField(allow_null=True)
+
+
+class BestDailySerializer(serializers.Serializer):
+    date = serializers.DateField()
+    rank = serializers.IntegerField()
+    game = serializers.UUIDField()
+
+
+class PlayerPlacesSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    modes = ModePlaceSerializer(many=True)
+    daily = BestDailySerializer(allow_null=True)
 
 
 class AttemptSerializer(serializers.Serializer):
@@ -373,3 +417,35 @@ class DailyLeaderboardApi(_PublicBoardApi):
             ),
             CLOSED_BOARD_CACHE_SECONDS if closed else BOARD_CACHE_SECONDS,
         )
+
+
+class GamePlacesApi(_PublicBoardApi):
+    @extend_schema(
+        operation_id="leaderboard_game",
+        tags=["leaderboard"],
+        summary="A ranked win's places",
+        description="Where a ranked win stands now on its suit mode's board (all time, today, "
+        "this week, this month) and on its day's daily board. 404 if the game is not on a "
+        "leaderboard (not won, not ranked, or no such game).",
+        responses={200: GamePlacesSerializer, 404: NOT_FOUND},
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        entry = selectors.entry_of_game(game_id=game_id)
+        if entry is None:
+            raise DomainError("not_found", "That game is not on a leaderboard.", 404)
+        return Response(selectors.entry_places(entry=entry, now=timezone.now()))
+
+
+class PlayerPlacesApi(_PublicBoardApi):
+    @extend_schema(
+        operation_id="players_places",
+        tags=["players"],
+        summary="A player's best leaderboard places",
+        description="Per suit mode, the all-time place of the player's best ranked win; and "
+        "their best place on a daily board.",
+        responses={200: PlayerPlacesSerializer, 404: NOT_FOUND},
+    )
+    def get(self, request: Request, username: str) -> Response:
+        player = player_by_username(username=username)
+        places = selectors.player_best_places(player_id=player.pk)
+        return Response({"username": player.username, **places})

@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "leaderboard",
+    "web",  # the web client at /
 ]
 
 MIDDLEWARE = [

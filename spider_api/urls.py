@@ -1,4 +1,5 @@
-"""The root URLconf: the v1 API, its OpenAPI schema and docs, health checks, and the admin.
+"""The root URLconf: the v1 API, its OpenAPI schema and docs, health checks, the admin, and
+the web client at `/`.
 
 Apps add their API under `api/v1/` here; every path is exact (no trailing-slash redirects).
 """
@@ -20,9 +21,10 @@ urlpatterns = [
     path("health", HealthApi.as_view(), name="health"),
     path("health/live", LivenessApi.as_view(), name="health-live"),
     path("admin/", admin.site.urls),
-    # Last: any other /api/ path is a JSON 404 whatever DEBUG is (Django's debug 404 is HTML).
+    # Any other /api/ path is a JSON 404 whatever DEBUG is (Django's debug 404 is HTML).
     # csrf_exempt: a POST there would otherwise get CSRF's HTML 403 (the API uses no cookies).
     re_path(r"^api/", csrf_exempt(page_not_found), name="api-not-found"),
+    path("", include("web.urls")),  # the web client: / and its client-side routes
 ]
 
 # Outside DRF views (unknown paths, crashes) Django answers with these: JSON, never HTML.

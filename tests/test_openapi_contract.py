@@ -133,6 +133,8 @@ def test_no_operation_reads_as_needing_a_token_it_does_not_need(schema):
         ("post", "/api/v1/auth/token"),
         ("get", "/api/v1/leaderboard"),
         ("get", "/api/v1/daily/{day}/leaderboard"),
+        ("get", "/api/v1/leaderboard/games/{game_id}"),
+        ("get", "/api/v1/players/{username}/places"),
         ("get", "/health"),
     }
     for method, path, operation in operations(schema):

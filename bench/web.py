@@ -1,0 +1,286 @@
+"""Web client benchmark: what a person waits for, in headless Chromium against gunicorn.
+
+Starts gunicorn (DEBUG off, static files collected and compressed, served by WhiteNoise) on a
+scratch PostgreSQL database and a free port, signs a player in with a game in progress, then:
+
+- first_visit_kb: bytes transferred (compressed bodies + headers) for a first visit of `/`
+  with an empty cache: the page, its modules and stylesheet, and the API calls it makes;
+- playable_ms: from navigation start to the table drawn and taking input (the client's
+  `spider:ready` performance mark), median of cold visits (a fresh browser context each);
+- move_p99_ms (and p50): from the pointer-down of a move's last tap (or of Undo, or of the
+  stock) to the new position drawn (the moves counter changed, then the next animation
+  frame), measured inside the page over --moves actions a casual player might make; and
+  move_request_p50/p99_ms: the share of that spent in the request (network + server), from
+  the browser's Resource Timing, so the client's own part is the difference.
+
+    .venv/bin/python bench/web.py --visits 10 --moves 200
+
+Last line: one JSON object of the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+try:  # imported as bench.<module>
+    from bench.client import choose
+except ImportError:  # run as a script: bench/ itself is on sys.path
+    from client import choose
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+# In the page: the time of the latest pointer-down, and each change of the moves counter
+# (one animation frame later: the new position is on screen by then).
+MEASURE_JS = """() => {
+  const bench = { down: 0, shown: [], fetch: [], expected: 0 };
+  window.__bench = bench;
+  const moves = () => document.querySelector('.stat-moves dd')?.textContent;
+  let last = moves();
+  document.addEventListener('pointerdown', () => { bench.down = performance.now(); }, true);
+  // The counters are redrawn every second (the clock): only a changed move count is a move.
+  new MutationObserver(() => {
+    const now = moves();
+    if (now === last) return;
+    last = now;
+    const start = bench.down;
+    requestAnimationFrame(() => {
+      bench.shown.push(performance.now() - start);
+      // The request's own share (network + server), from Resource Timing.
+      const posts = performance.getEntriesByType('resource')
+        .filter((e) => e.name.endsWith('/actions'));
+      if (posts.length) bench.fetch.push(posts[posts.length - 1].duration);
+      performance.clearResourceTimings();
+    });
+  }).observe(document.querySelector('.stats'), { subtree: true, childList: true });
+}"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def server_env(db_url: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        DEBUG="0",
+        SECRET_KEY="bench-only",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        SECURE_SSL_REDIRECT="0",
+        DATABASE_URL=db_url,
+        DATABASE_CONN_MAX_AGE="60",
+        CELERY_BROKER_URL="",
+        POOL_AUTOFILL="0",
+        THROTTLE_RATE_ACTIONS="1000000/min",
+        THROTTLE_RATE_GAME_CREATE="1000000/min",
+        THROTTLE_RATE_AUTH="1000000/min",
+        LOG_LEVEL="WARNING",
+    )
+    return env
+
+
+def prepare(db: str, env: dict[str, str]) -> str:
+    """A scratch database, migrated, with one staff player; returns the player's token."""
+    subprocess.run(["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", db], check=True)
+    subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", db], check=True)
+    manage = [sys.executable, str(ROOT / "manage.py")]
+    subprocess.run([*manage, "migrate", "-v0"], env=env, check=True, cwd=ROOT)
+    subprocess.run([*manage, "collectstatic", "--noinput", "-v0"], env=env, check=True, cwd=ROOT)
+    made = subprocess.run(
+        [
+            *manage,
+            "shell",
+            "-c",
+            "from accounts.models import User; from rest_framework.authtoken.models import Token;"
+            "u = User.objects.create_user('bench', password='bench horse battery', is_staff=True);"
+            "print(Token.objects.create(user=u).key)",
+        ],
+        env=env,
+        check=True,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    return made.stdout.strip().splitlines()[-1]
+
+
+def start_server(env: dict[str, str], port: int, workers: int) -> subprocess.Popen:
+    cmd = [str(BIN / "gunicorn"), "spider_api.wsgi", "-b", f"127.0.0.1:{port}", "-w", str(workers)]
+    server = subprocess.Popen(cmd, env=env, cwd=ROOT)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/health/live", timeout=2).status_code == 200:
+                return server
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    server.terminate()
+    raise RuntimeError("gunicorn did not come up")
+
+
+def signed_in(base: str, token: str) -> dict[str, Any]:
+    """A browser context's storage as the client leaves it after logging in."""
+    return {
+        "cookies": [],
+        "origins": [
+            {
+                "origin": base,
+                "localStorage": [
+                    {"name": "spider.token", "value": token},
+                    {"name": "spider.user", "value": "bench"},
+                ],
+            }
+        ],
+    }
+
+
+def first_visit(browser: Any, base: str, token: str) -> tuple[int, float]:
+    """(bytes transferred, ms until playable) of one visit of `/` with an empty cache."""
+    context = browser.new_context(storage_state=signed_in(base, token))
+    page = context.new_page()
+    responses: list[Any] = []
+    page.on("requestfinished", lambda request: responses.append(request))
+    page.goto(f"{base}/")
+    page.wait_for_selector(".column .card.up")
+    playable = page.evaluate("() => performance.getEntriesByName('spider:ready')[0].startTime")
+    page.wait_for_load_state("networkidle")
+    total = 0
+    for request in responses:
+        sizes = request.sizes()
+        total += sizes["responseBodySize"] + sizes["responseHeadersSize"]
+    context.close()
+    return total, playable
+
+
+def play(
+    browser: Any, base: str, token: str, moves: int, rnd: random.Random
+) -> tuple[list[float], list[float]]:
+    """Make ``moves`` actions through the page (taps, Undo, the stock): the in-page times from
+    tap to drawn, and of the requests alone."""
+    api = httpx.Client(base_url=f"{base}/api/v1", headers={"Authorization": f"Bearer {token}"})
+    context = browser.new_context(
+        storage_state=signed_in(base, token), viewport={"width": 1280, "height": 800}
+    )
+    page = context.new_page()
+    shown: list[float] = []
+    fetched: list[float] = []
+
+    def collect() -> None:
+        shown.extend(page.evaluate("() => window.__bench.shown"))
+        fetched.extend(page.evaluate("() => window.__bench.fetch"))
+
+    def new_game() -> dict[str, Any]:
+        if page.url.startswith(base):
+            collect()
+        body = {"suits": 2, "seed": rnd.randrange(1, 2**63)}
+        state = api.post("/games", json=body).raise_for_status().json()
+        page.goto(f"{base}/play/{state['id']}")
+        page.wait_for_selector(".column .card.up")
+        page.evaluate(MEASURE_JS)
+        return state
+
+    state = new_game()
+    for _ in range(moves):
+        action = choose(state, rnd, undo_rate=0.1, undo_when_stuck=True)
+        if action is None or state["status"] != "in_progress":
+            state = new_game()
+            continue
+        if action["type"] == "undo":
+            page.get_by_role("button", name="Undo", exact=True).click()
+        elif action["type"] == "deal":
+            page.locator(".stock").click()
+        else:
+            src = f'.column[data-col="{action["from"]}"] .card.up[data-count="{action["count"]}"]'
+            page.locator(src).click(position={"x": 6, "y": 4})
+            page.locator(f'.column[data-col="{action["to"]}"]').click(position={"x": 6, "y": 4})
+        page.wait_for_function("n => window.__bench.shown.length >= n", arg=done_on_page(page))
+        state = api.get(f"/games/{state['id']}").json()
+    collect()
+    context.close()
+    api.close()
+    return shown, fetched
+
+
+def done_on_page(page: Any) -> int:
+    """The count of moves shown the page must reach: one more than it had before the action
+    (read after the clicks: the answer may already be on screen)."""
+    return page.evaluate("() => ++window.__bench.expected")
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--visits", type=int, default=10)
+    parser.add_argument("--moves", type=int, default=200)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--db", default="spider_bench_web")
+    parser.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
+    args = parser.parse_args()
+
+    from playwright.sync_api import sync_playwright
+
+    env = server_env(f"postgres://postgres@127.0.0.1:5432/{args.db}")
+    token = prepare(args.db, env)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = start_server(env, port, args.workers)
+    rnd = random.Random(7)
+    try:
+        api = httpx.Client(base_url=f"{base}/api/v1", headers={"Authorization": f"Bearer {token}"})
+        api.post("/games", json={"suits": 2, "seed": 1234}).raise_for_status()  # to resume
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
+            visits = [first_visit(browser, base, token) for _ in range(args.visits + 1)][1:]
+            shown, fetched = play(browser, base, token, args.moves, rnd)
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+    sizes = [size for size, _ in visits]
+    playable = [ms for _, ms in visits]
+    figures = {
+        "first_visit_kb": round(statistics.median(sizes) / 1024, 1),
+        "playable_ms": round(statistics.median(playable), 1),
+        "playable_p90_ms": round(percentile(playable, 0.9), 1),
+        "move_p50_ms": round(statistics.median(shown), 1),
+        "move_p99_ms": round(percentile(shown, 0.99), 1),
+        "move_request_p50_ms": round(statistics.median(fetched), 1),
+        "move_request_p99_ms": round(percentile(fetched, 0.99), 1),
+        "moves_measured": len(shown),
+        "visits": len(visits),
+    }
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()

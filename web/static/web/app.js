@@ -1,0 +1,101 @@
+// The client's entry: a router over History API paths, the account corner, and the one
+// place that shows "waiting" when the server asks us to (429, 503 with Retry-After).
+// A screen is `async (root, ctx, ...params) => cleanup | null`; a new one (e.g. races) is a
+// line in ROUTES.
+
+import * as api from './api.js';
+import { h, clear, toast, link } from './dom.js';
+import { playScreen } from './game.js';
+import { authScreen, dailyScreen, leaderboardScreen, playerScreen, replayScreen } from './views.js';
+
+const UUID = '([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})';
+const ROUTES = [
+  [/^\/(?:play)?$/, (root, ctx) => playScreen(root, ctx)],
+  [new RegExp(`^/play/${UUID}$`), (root, ctx, id) => playScreen(root, ctx, id)],
+  [/^\/login$/, (root, ctx) => authScreen(root, ctx, 'login')],
+  [/^\/signup$/, (root, ctx) => authScreen(root, ctx, 'signup')],
+  [/^\/daily$/, (root, ctx) => dailyScreen(root, ctx)],
+  [/^\/daily\/(\d{4}-\d{2}-\d{2})$/, (root, ctx, date) => dailyScreen(root, ctx, date)],
+  [/^\/leaderboard$/, leaderboardScreen],
+  [new RegExp(`^/replay/${UUID}$`), (root, ctx, id) => replayScreen(root, ctx, id)],
+  [/^\/players\/([^/]+)$/, (root, ctx, name) => playerScreen(root, ctx, decodeURIComponent(name))],
+];
+
+const main = document.getElementById('main');
+let cleanup = null;
+let renderId = 0;
+
+const ctx = {
+  navigate(path, replace = false) {
+    if (replace) history.replaceState(null, '', path);
+    else history.pushState(null, '', path);
+    render();
+  },
+};
+
+async function render() {
+  const id = ++renderId;
+  if (cleanup) cleanup();
+  cleanup = null;
+  const path = location.pathname.replace(/\/+$/, '') || '/';
+  const route = ROUTES.find(([pattern]) => pattern.test(path));
+  document.querySelectorAll('nav a').forEach((a) => {
+    const href = a.getAttribute('href');
+    const here = path === href || path.startsWith(`${href}/`) || (href === '/play' && path === '/');
+    if (here) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
+  });
+  if (!route) {
+    clear(main, h('section', { class: 'panel' }, h('h1', {}, 'Not found'), h('p', {}, link('/', 'Back to the game'))));
+    return;
+  }
+  const [pattern, screen] = route;
+  const params = path.match(pattern).slice(1);
+  try {
+    const done = await screen(main, ctx, ...params);
+    if (id === renderId) cleanup = done; else if (done) done();
+  } catch (err) {
+    if (id !== renderId) return;
+    if (err.status === 401) {
+      ctx.navigate('/login?next=' + encodeURIComponent(location.pathname), true);
+      return;
+    }
+    clear(main, h('section', { class: 'panel error', role: 'alert' },
+      h('h1', {}, err.status === 404 ? 'Not found' : 'Something went wrong'),
+      h('p', {}, err.detail || String(err)),
+      h('p', {}, h('button', { type: 'button', onclick: render }, 'Try again'), ' ', link('/', 'Back to the game'))));
+  }
+  if (id !== renderId) return; // the screen navigated elsewhere meanwhile
+  document.body.dataset.ready = path; // tests and the bench wait for this
+  performance.mark('spider:ready');
+}
+
+function renderAccount() {
+  const el = document.getElementById('account');
+  const name = api.session.username;
+  if (api.session.token && name) {
+    clear(el, link(`/players/${encodeURIComponent(name)}`, name, { class: 'me' }),
+      h('button', { type: 'button', class: 'link', onclick: () => {
+        api.session.clear();
+        toast('Logged out.');
+        ctx.navigate('/login');
+      } }, 'Log out'));
+  } else {
+    clear(el, link('/login', 'Log in'), link('/signup', 'Sign up'));
+  }
+}
+
+api.onWait(async (seconds, error) => {
+  toast(`${error.code === 'throttled' ? 'Too many requests' : 'The server is busy'}: trying again in ${seconds} s…`, 'warn', seconds * 1000 + 500);
+});
+api.session.onChange(renderAccount);
+
+document.addEventListener('click', (e) => {
+  const a = e.target.closest('a[data-link]');
+  if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+  e.preventDefault();
+  ctx.navigate(a.getAttribute('href'));
+});
+window.addEventListener('popstate', render);
+
+renderAccount();
+render();

@@ -1,0 +1,43 @@
+// Cards drawn with CSS: a rank and a suit symbol, and a colour per suit (a four-colour
+// deck: spades black, hearts red, diamonds blue, clubs green), so suits differ by colour
+// and by symbol. Face-down cards are a CSS pattern. Nothing here knows a rule.
+
+import { h } from './dom.js';
+
+export const SUITS = {
+  s: { symbol: '♠', name: 'spades' },
+  h: { symbol: '♥', name: 'hearts' },
+  d: { symbol: '♦', name: 'diamonds' },
+  c: { symbol: '♣', name: 'clubs' },
+};
+const RANKS = { A: 'A', T: '10', J: 'J', Q: 'Q', K: 'K' };
+const RANK_NAMES = { A: 'ace', T: '10', J: 'jack', Q: 'queen', K: 'king' };
+
+export function cardName(code) {
+  const rank = code[0];
+  return `${RANK_NAMES[rank] || rank} of ${SUITS[code[1]].name}`;
+}
+
+export function faceUp(code) {
+  const rank = RANKS[code[0]] || code[0];
+  const suit = SUITS[code[1]];
+  return h(
+    'div',
+    { class: `card up suit-${code[1]}`, dataset: { card: code } },
+    h('span', { class: 'corner', 'aria-hidden': 'true' }, rank, h('b', {}, suit.symbol)),
+    h('span', { class: 'pip', 'aria-hidden': 'true' }, suit.symbol),
+  );
+}
+
+export function faceDown() {
+  return h('div', { class: 'card back', 'aria-hidden': 'true' });
+}
+
+/** A removed run, shown as its king. */
+export function runBadge(suit) {
+  return h(
+    'div',
+    { class: `run suit-${suit}`, title: `A run of ${SUITS[suit].name}` },
+    h('span', { 'aria-hidden': 'true' }, 'K', SUITS[suit].symbol),
+  );
+}

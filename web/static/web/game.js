@@ -1,0 +1,324 @@
+// The game screen: one game's table, its counters and controls, driven by the server's
+// answers. Every action is sent with the version it was decided on; whatever the server
+// says (a new state, a refusal, a conflict) is what the screen shows.
+
+import * as api from './api.js';
+import { h, clear, toast, formatTime, link, ordinal } from './dom.js';
+import { Table } from './table.js';
+
+const SUIT_LABEL = { 1: '1 suit', 2: '2 suits', 4: '4 suits' };
+const LAST_GAME_KEY = 'spider.game';
+
+/** The play route: resume the game in progress (this device or another), or offer a new one. */
+export async function playScreen(root, ctx, gameId = null) {
+  if (!api.session.token) {
+    ctx.navigate('/login?next=' + encodeURIComponent(location.pathname), true);
+    return null;
+  }
+  let state = null;
+  if (gameId) {
+    state = await api.getGame(gameId);
+  } else {
+    // The list says which game is in progress (this device or another); the game this
+    // device showed last is fetched at the same time, so a reload costs one round trip.
+    const remembered = localStorage.getItem(LAST_GAME_KEY);
+    const [{ results }, last] = await Promise.all([
+      api.gamesInProgress(),
+      remembered ? api.getGame(remembered).catch(() => null) : null,
+    ]);
+    const current = results.find((g) => g.kind === 'casual') || results[0];
+    if (current) state = last && last.id === current.id ? last : await api.getGame(current.id);
+  }
+  if (!state) {
+    clear(root, h('section', { class: 'panel welcome' },
+      h('h1', {}, 'Spider Solitaire'),
+      h('p', {}, 'Build eight runs from king to ace in one suit. Pick a game:'),
+      newGameButtons(ctx, null)));
+    return null;
+  }
+  if (gameId === null) history.replaceState(null, '', `/play/${state.id}`);
+  return new GameScreen(root, ctx, state).cleanup;
+}
+
+function newGameButtons(ctx, current) {
+  const start = async (suits) => {
+    try {
+      const state = await api.createGame({ suits });
+      ctx.navigate(`/play/${state.id}`);
+    } catch (err) {
+      toast(err.detail, 'error', 8000);
+    }
+  };
+  const live = current && current.status === 'in_progress' && current.kind === 'casual' && current.actions > 0;
+  return h('div', { class: 'new-game' },
+    live ? h('p', { class: 'small' }, 'A new game ends this one (it counts as lost).') : null,
+    h('div', { class: 'buttons' },
+      [1, 2, 4].map((suits) => h('button', {
+        type: 'button', class: 'primary', dataset: { suits: String(suits) }, onclick: () => start(suits),
+      }, `New ${SUIT_LABEL[suits]}`))));
+}
+
+class GameScreen {
+  constructor(root, ctx, state) {
+    this.ctx = ctx;
+    this.state = state;
+    this.receivedAt = performance.now();
+    this.busy = false;
+    this.hintN = 0;
+    this.hintShown = null;
+    this.table = new Table({
+      handlers: {
+        move: (from, to, count) => this.send({ type: 'move', from, to, count }),
+        oneTap: (from, count) => this.send({ type: 'move', from, count }),
+        deal: () => this.send({ type: 'deal' }),
+      },
+    });
+    this.stats = h('dl', { class: 'stats', 'aria-label': 'Game' });
+    this.hintBox = h('div', { class: 'hint-box', 'aria-live': 'polite' });
+    this.notice = h('div', { class: 'notice-area' });
+    this.buttons = {
+      undo: h('button', { type: 'button', onclick: () => this.send({ type: 'undo' }), 'aria-keyshortcuts': 'U' }, 'Undo'),
+      hint: h('button', { type: 'button', onclick: () => this.askHint(0), 'aria-keyshortcuts': 'H' }, 'Hint'),
+      next: h('button', { type: 'button', onclick: () => this.askHint(this.hintN + 1), 'aria-keyshortcuts': 'N' }, 'Next hint'),
+      deal: h('button', { type: 'button', onclick: () => this.send({ type: 'deal' }), 'aria-keyshortcuts': 'D' }, 'Deal'),
+      menu: h('button', { type: 'button', onclick: () => this.toggleMenu(), 'aria-expanded': 'false' }, 'New game…'),
+    };
+    this.menu = h('div', { class: 'menu', hidden: true });
+    this.overlay = h('div', { class: 'overlay', hidden: true });
+    clear(root, h('section', { class: 'game', 'aria-label': 'Spider Solitaire game' },
+      h('div', { class: 'bar' }, this.stats,
+        h('div', { class: 'controls' }, this.buttons.undo, this.buttons.hint, this.buttons.next,
+          this.buttons.deal, this.buttons.menu)),
+      this.menu, this.hintBox, this.notice, this.table.el, this.overlay,
+      h('details', { class: 'help' }, h('summary', {}, 'How to play and keys'),
+        h('p', {}, 'Tap a card, then the column to move it to, or drag it there. Double-tap or '
+          + 'double-click a card to let the server pick the best destination. Only runs of one '
+          + 'suit move together; a full king-to-ace run of one suit leaves the table.'),
+        h('p', {}, 'Keys: ←/→ or 1–9, 0 pick a column; Enter picks up its top card (↑/↓ more or '
+          + 'fewer) and Enter on another column moves; "." lets the server choose; D deal, '
+          + 'U undo, H hint, N next hint, Esc cancel.'))));
+    this.clock = setInterval(() => this.renderStats(), 1000);
+    this.onKey = (e) => this.globalKey(e);
+    this.onVisible = () => { if (document.visibilityState === 'visible') this.refresh(); };
+    document.addEventListener('keydown', this.onKey);
+    document.addEventListener('visibilitychange', this.onVisible);
+    this.cleanup = () => {
+      clearInterval(this.clock);
+      document.removeEventListener('keydown', this.onKey);
+      document.removeEventListener('visibilitychange', this.onVisible);
+      this.table.destroy();
+    };
+    this.show(state);
+  }
+
+  show(state, outcome = null) {
+    this.state = state;
+    if (state.status === 'in_progress') localStorage.setItem(LAST_GAME_KEY, state.id);
+    this.receivedAt = performance.now();
+    this.table.render(state);
+    this.renderStats();
+    const over = state.status !== 'in_progress';
+    this.buttons.undo.disabled = over || !state.can_undo;
+    this.buttons.hint.disabled = over;
+    this.buttons.next.disabled = over || this.hintShown === null;
+    this.buttons.deal.disabled = over || state.deals_left === 0;
+    this.renderNotice();
+    if (outcome && outcome.runs_removed && outcome.runs_removed.length) {
+      toast(outcome.runs_removed.length > 1 ? 'Runs complete!' : 'A run is complete!', 'good');
+    }
+    if (state.status === 'won') this.showWin();
+  }
+
+  renderStats() {
+    const s = this.state;
+    let elapsed = s.elapsed_ms;
+    if (s.status === 'in_progress' && s.started_at) elapsed += performance.now() - this.receivedAt;
+    const mode = `${SUIT_LABEL[s.suits]}${s.kind === 'daily' ? ` · daily ${s.ranked ? 'ranked' : 'practice'}` : ''}`;
+    const items = [
+      ['Game', mode], ['Score', s.score], ['Moves', s.actions], ['Time', formatTime(elapsed)],
+    ];
+    if (s.hints) items.push(['Hints', s.hints]);
+    clear(this.stats, items.map(([k, v]) => h('div', { class: `stat stat-${k.toLowerCase()}` }, h('dt', {}, k), h('dd', {}, v))));
+  }
+
+  renderNotice() {
+    const s = this.state;
+    if (s.status === 'lost') {
+      clear(this.notice, h('div', { class: 'notice', role: 'status' },
+        h('p', {}, `This game is over (${s.end_reason}). Score ${s.score}.`),
+        this.replayButtons()));
+    } else if (s.stuck) {
+      clear(this.notice, h('div', { class: 'notice stuck', role: 'alert' },
+        h('p', {}, 'No move can help any more: this deal is stuck.'),
+        h('div', { class: 'buttons' },
+          s.can_undo ? h('button', { type: 'button', onclick: () => this.send({ type: 'undo' }) }, 'Undo') : null,
+          this.replayButtons())));
+    } else {
+      clear(this.notice);
+    }
+  }
+
+  replayButtons() {
+    return h('span', { class: 'buttons' },
+      h('button', { type: 'button', onclick: () => this.newGame({ suits: this.state.suits }) }, 'New deal'),
+      h('button', { type: 'button', onclick: () => this.newGame({ replay_of: this.state.id }) }, 'Replay this deal'));
+  }
+
+  toggleMenu(force) {
+    const open = force ?? this.menu.hidden;
+    this.menu.hidden = !open;
+    this.buttons.menu.setAttribute('aria-expanded', String(open));
+    if (open) {
+      clear(this.menu, newGameButtons(this.ctx, this.state),
+        this.state.status === 'in_progress'
+          ? h('button', { type: 'button', class: 'danger', onclick: () => this.resign() }, 'Resign this game') : null);
+    }
+  }
+
+  async newGame(body) {
+    try {
+      const state = await api.createGame(body);
+      this.ctx.navigate(`/play/${state.id}`);
+    } catch (err) {
+      this.failed(err);
+    }
+  }
+
+  async resign() {
+    this.toggleMenu(false);
+    try {
+      this.show(await api.resign(this.state.id));
+    } catch (err) {
+      this.failed(err);
+    }
+  }
+
+  async refresh() {
+    if (this.busy) return;
+    try {
+      const state = await api.getGame(this.state.id);
+      if (state.version !== this.state.version) this.show(state);
+    } catch { /* a failed refresh changes nothing; the next action reports errors */ }
+  }
+
+  /** One action: the table shows whatever the server answers. */
+  async send(action) {
+    if (this.busy || this.state.status !== 'in_progress') return;
+    this.busy = true;
+    this.table.el.classList.add('busy');
+    try {
+      const body = { ...action, version: this.state.version };
+      if (body.count === undefined) delete body.count;
+      const next = await api.act(this.state.id, body);
+      this.clearHint();
+      this.show(next, next.outcome);
+    } catch (err) {
+      this.failed(err);
+    } finally {
+      this.busy = false;
+      this.table.el.classList.remove('busy');
+    }
+  }
+
+  async askHint(n) {
+    if (this.busy || this.state.status !== 'in_progress') return;
+    this.busy = true;
+    try {
+      const hint = await api.hint(this.state.id, n, this.state.version);
+      this.hintN = hint.n;
+      this.hintShown = hint;
+      this.state = { ...this.state, version: hint.version, hints: hint.hints, perfect: false };
+      this.renderStats();
+      const a = hint.action;
+      this.table.setHighlight(!a ? null : a.type === 'deal' ? { deal: true } : { from: a.from, to: a.to, count: a.count });
+      const text = a ? describe(a) : 'No useful move';
+      clear(this.hintBox, h('div', {
+        class: 'hint', dataset: { type: a ? a.type : 'none', from: a?.from ?? '', to: a?.to ?? '', count: a?.count ?? '', n: String(hint.n) },
+      }, h('strong', {}, `Hint ${hint.n + 1}${hint.alternatives ? ` of ${hint.alternatives}` : ''}: ${text}. `), hint.reason));
+      this.buttons.next.disabled = !a || hint.n + 1 >= hint.alternatives;
+    } catch (err) {
+      this.failed(err);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  clearHint() {
+    this.hintN = 0;
+    this.hintShown = null;
+    this.table.setHighlight(null);
+    clear(this.hintBox);
+  }
+
+  failed(err) {
+    if (err.status === 409 && err.body.game) {
+      this.clearHint();
+      this.show(err.body.game);
+      toast('This game had moved on (another tab or device?): here is where it stands now.', 'warn', 6000);
+    } else if (err.status === 401) {
+      this.ctx.navigate('/login?next=' + encodeURIComponent(location.pathname));
+    } else if (err.status === 422) {
+      toast(err.detail, 'error', 6000);
+      if (err.code === 'game_over') this.refresh();
+    } else {
+      toast(err.detail, 'error', 8000);
+    }
+  }
+
+  async showWin() {
+    const s = this.state;
+    const place = h('p', { class: 'place' });
+    const closeBtn = h('button', { type: 'button', onclick: () => { this.overlay.hidden = true; } }, 'Look at the table');
+    clear(this.overlay, h('div', { class: 'dialog', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'win-title' },
+      h('h2', { id: 'win-title' }, 'You won!'),
+      h('dl', { class: 'win-stats' },
+        h('div', {}, h('dt', {}, 'Score'), h('dd', { class: 'win-score' }, s.score)),
+        h('div', {}, h('dt', {}, 'Time'), h('dd', {}, formatTime(s.elapsed_ms))),
+        h('div', {}, h('dt', {}, 'Moves'), h('dd', {}, s.actions)),
+        s.coins_awarded !== undefined ? h('div', {}, h('dt', {}, 'Coins'), h('dd', {}, `+${s.coins_awarded}`)) : null),
+      s.perfect ? h('p', { class: 'perfect' }, 'Perfect: no undo, no hint.') : null,
+      place,
+      h('div', { class: 'buttons' },
+        newGameButtons(this.ctx, null),
+        link(`/replay/${s.id}`, 'Watch the replay', { class: 'button' }),
+        closeBtn)));
+    this.overlay.hidden = false;
+    closeBtn.focus();
+    if (!s.ranked) {
+      place.textContent = 'This game does not rank (a replay, a practice or a staff deal).';
+      return;
+    }
+    try {
+      const p = await api.gamePlaces(s.id);
+      const parts = [`${ordinal(p.places.all)} on the ${SUIT_LABEL[s.suits]} leaderboard`];
+      if (p.places.day) parts.push(`${ordinal(p.places.day)} today`);
+      if (p.daily) parts.push(`${ordinal(p.daily.rank)} on the daily board of ${p.daily.date}`);
+      place.textContent = `${parts.join(', ')}.`;
+      place.append(' ', link(`/leaderboard?suits=${s.suits}`, 'See the board'));
+    } catch {
+      place.textContent = 'Your place on the leaderboard will show on the board shortly.';
+    }
+  }
+
+  globalKey(e) {
+    if (e.target.closest('input, textarea, select') || e.metaKey || e.altKey) return;
+    const key = e.key.toLowerCase();
+    if (e.ctrlKey && key === 'z') this.send({ type: 'undo' });
+    else if (e.ctrlKey) return;
+    else if (key === 'u') this.send({ type: 'undo' });
+    else if (key === 'd') this.send({ type: 'deal' });
+    else if (key === 'h') this.askHint(0);
+    else if (key === 'n' && !this.buttons.next.disabled) this.askHint(this.hintN + 1);
+    else if (key === 'escape') { this.table.select(null); this.toggleMenu(false); }
+    else return;
+    e.preventDefault();
+  }
+}
+
+export function describe(action) {
+  if (action.type === 'deal') return 'deal from the stock';
+  if (action.type === 'undo') return 'undo';
+  if (action.type === 'hint') return 'asked for a hint';
+  const cards = action.count > 1 ? `${action.count} cards` : 'the card';
+  return `move ${cards} from column ${action.from + 1} to column ${action.to + 1}`;
+}

@@ -1,0 +1,312 @@
+// The table: ten columns, the stock and the removed runs, drawn from a position the server
+// sent, and the player's gestures turned into intents. It decides nothing about legality:
+// a move goes to the server, which accepts or refuses it.
+//
+// Gestures: tap a face-up card (it and the cards on it are picked up), then tap another
+// column; or drag the card onto a column; a double-tap or double-click asks the server to
+// choose the destination (one-tap). Keyboard: arrows or 1-9/0 pick a column, Enter picks up
+// its top card (Up/Down: more or fewer cards) and Enter on another column moves there,
+// "." sends a one-tap, Esc drops the selection.
+
+import { h, clear } from './dom.js';
+import { cardName, faceDown, faceUp, runBadge } from './cards.js';
+
+const DOUBLE_TAP_MS = 350;
+const DRAG_START_PX = 6;
+
+export class Table {
+  /**
+   * handlers: {move(from, to, count), oneTap(from, count), deal()}; readOnly: no input.
+   */
+  constructor({ handlers = {}, readOnly = false } = {}) {
+    this.handlers = handlers;
+    this.readOnly = readOnly;
+    this.state = null;
+    this.selection = null; // {col, count}
+    this.highlight = null; // a hint: {from, to, count} or {deal: true}
+    this.lastTap = null;
+    this.drag = null;
+
+    this.stock = h('button', { class: 'stock', type: 'button', onclick: () => this.handlers.deal?.() });
+    this.runs = h('div', { class: 'runs', 'aria-label': 'Runs removed' });
+    this.columns = h('div', { class: 'columns', role: 'group', 'aria-label': 'Table' });
+    this.el = h('section', { class: 'table' + (readOnly ? ' read-only' : '') },
+      h('div', { class: 'table-top' }, this.stock, this.runs), this.columns);
+    this.cols = [];
+    for (let i = 0; i < 10; i += 1) {
+      const col = h('div', {
+        class: 'column',
+        tabindex: readOnly ? null : (i === 0 ? '0' : '-1'),
+        dataset: { col: String(i) },
+      });
+      this.cols.push(col);
+      this.columns.append(col);
+    }
+    if (readOnly) this.stock.disabled = true;
+    if (!readOnly) {
+      this.columns.addEventListener('pointerdown', (e) => this.pointerDown(e));
+      this.columns.addEventListener('keydown', (e) => this.keyDown(e));
+      this.columns.addEventListener('dblclick', (e) => e.preventDefault());
+    }
+    this.resizeObserver = new ResizeObserver(() => this.layout());
+    this.resizeObserver.observe(this.columns);
+  }
+
+  destroy() {
+    this.resizeObserver.disconnect();
+    this.endDrag();
+  }
+
+  /** Draw a position: {columns: [{hidden, cards}], deals_left, removed_suits}. */
+  render(state) {
+    this.state = state;
+    if (this.selection && !this.selectionStillValid()) this.selection = null;
+    const deals = state.deals_left;
+    clear(this.stock,
+      h('span', { class: 'stock-cards', 'aria-hidden': 'true' },
+        Array.from({ length: Math.max(deals, 0) }, () => h('span', { class: 'card back mini' }))),
+      h('span', { class: 'stock-label' }, !deals ? 'Stock empty' : this.readOnly ? `${deals} deals left` : `Deal (${deals} left)`));
+    this.stock.setAttribute('aria-label', deals
+      ? `Stock: ${deals} deal${deals === 1 ? '' : 's'} left. Deal ten cards.`
+      : 'Stock: empty');
+    this.stock.classList.toggle('empty', !deals);
+    const suits = state.removed_suits || [];
+    clear(this.runs, Array.from({ length: 8 }, (_, i) =>
+      (suits[i] ? runBadge(suits[i]) : h('div', { class: 'run empty', 'aria-hidden': 'true' }))));
+    this.runs.setAttribute('aria-label', `Runs removed: ${suits.length} of 8`);
+
+    state.columns.forEach((column, i) => {
+      const col = this.cols[i];
+      const cards = [];
+      for (let k = 0; k < column.hidden; k += 1) cards.push(faceDown());
+      column.cards.forEach((code, k) => {
+        const card = faceUp(code);
+        card.dataset.col = String(i);
+        card.dataset.count = String(column.cards.length - k);
+        cards.push(card);
+      });
+      clear(col, cards.length ? cards : h('div', { class: 'slot', 'aria-hidden': 'true' }));
+      col.setAttribute('aria-label', columnLabel(i, column));
+    });
+    this.paintMarks();
+    this.layout();
+  }
+
+  selectionStillValid() {
+    const column = this.state.columns[this.selection.col];
+    return column && column.cards.length >= this.selection.count;
+  }
+
+  /** Card overlap fitted to the space: long columns squeeze so the table stays on screen. */
+  layout() {
+    if (!this.state) return;
+    const width = this.columns.clientWidth;
+    if (!width) return;
+    const gap = Math.max(2, Math.min(10, width * 0.012));
+    const cardW = (width - gap * 9) / 10;
+    const cardH = cardW * 1.4;
+    this.el.style.setProperty('--card-w', `${cardW}px`);
+    this.el.style.setProperty('--card-h', `${cardH}px`);
+    this.el.style.setProperty('--gap', `${gap}px`);
+    const top = this.columns.getBoundingClientRect().top + window.scrollY;
+    const room = Math.max(cardH * 3.5, window.innerHeight - top - 12);
+    const downStep = Math.max(4, cardH * 0.12);
+    let tallest = cardH;
+    this.state.columns.forEach((column, i) => {
+      const up = column.cards.length;
+      let upStep = Math.max(cardH * 0.26, 17);
+      const need = column.hidden * downStep + Math.max(up - 1, 0) * upStep + cardH;
+      if (need > room && up > 1) {
+        upStep = Math.max(10, (room - cardH - column.hidden * downStep) / (up - 1));
+      }
+      let y = 0;
+      const children = this.cols[i].children;
+      for (let k = 0; k < children.length; k += 1) {
+        children[k].style.top = `${y}px`;
+        y += k < column.hidden ? downStep : upStep;
+      }
+      const height = children.length ? y - (children.length > column.hidden ? upStep : downStep) + cardH : cardH;
+      tallest = Math.max(tallest, height);
+    });
+    this.columns.style.height = `${tallest + 4}px`;
+  }
+
+  setHighlight(hint) {
+    this.highlight = hint;
+    this.paintMarks();
+  }
+
+  select(selection) {
+    this.selection = selection;
+    this.paintMarks();
+  }
+
+  /** Selection and hint marks, as classes (and aria-pressed for the selected column). */
+  paintMarks() {
+    if (!this.state) return;
+    this.cols.forEach((col, i) => {
+      const column = this.state.columns[i];
+      const sel = this.selection && this.selection.col === i ? this.selection.count : 0;
+      const hintFrom = this.highlight && this.highlight.from === i ? this.highlight.count : 0;
+      const ups = col.querySelectorAll('.card.up');
+      ups.forEach((card, k) => {
+        const fromTop = column.cards.length - k;
+        card.classList.toggle('selected', fromTop <= sel);
+        card.classList.toggle('hinted', fromTop <= hintFrom);
+      });
+      col.classList.toggle('target', Boolean(this.highlight && this.highlight.to === i));
+      col.classList.toggle('has-selection', sel > 0);
+    });
+    this.stock.classList.toggle('hinted', Boolean(this.highlight && this.highlight.deal));
+  }
+
+  // --- pointer: tap-tap, drag and drop, double-tap ---------------------------------------
+  pointerDown(e) {
+    if (e.button !== undefined && e.button !== 0) return;
+    const card = e.target.closest('.card.up');
+    const col = e.target.closest('.column');
+    if (!col) return;
+    const from = Number(col.dataset.col);
+    if (!card) {
+      // A face-down card or an empty column: a destination only.
+      this.tapColumn(from);
+      return;
+    }
+    e.preventDefault();
+    this.drag = {
+      from,
+      count: Number(card.dataset.count),
+      x: e.clientX,
+      y: e.clientY,
+      pointerId: e.pointerId,
+      ghost: null,
+      move: (ev) => this.pointerMove(ev),
+      up: (ev) => this.pointerUp(ev),
+      cancel: () => this.endDrag(),
+    };
+    window.addEventListener('pointermove', this.drag.move);
+    window.addEventListener('pointerup', this.drag.up);
+    window.addEventListener('pointercancel', this.drag.cancel);
+  }
+
+  pointerMove(e) {
+    const drag = this.drag;
+    if (!drag || e.pointerId !== drag.pointerId) return;
+    const dx = e.clientX - drag.x;
+    const dy = e.clientY - drag.y;
+    if (!drag.ghost && Math.hypot(dx, dy) < DRAG_START_PX) return;
+    if (!drag.ghost) drag.ghost = this.makeGhost(drag.from, drag.count);
+    drag.ghost.style.transform = `translate(${dx}px, ${dy}px)`;
+  }
+
+  makeGhost(from, count) {
+    const cards = Array.from(this.cols[from].querySelectorAll('.card.up')).slice(-count);
+    const first = cards[0].getBoundingClientRect();
+    const ghost = h('div', { class: 'ghost', 'aria-hidden': 'true' });
+    ghost.style.left = `${first.left}px`;
+    ghost.style.top = `${first.top}px`;
+    cards.forEach((card) => {
+      const copy = card.cloneNode(true);
+      copy.style.top = `${card.getBoundingClientRect().top - first.top}px`;
+      ghost.append(copy);
+      card.classList.add('lifted');
+    });
+    this.el.append(ghost);
+    return ghost;
+  }
+
+  pointerUp(e) {
+    const drag = this.drag;
+    if (!drag || e.pointerId !== drag.pointerId) return;
+    const dragged = Boolean(drag.ghost);
+    this.endDrag();
+    if (!dragged) {
+      this.tapCard(drag.from, drag.count);
+      return;
+    }
+    const target = document.elementFromPoint(e.clientX, e.clientY)?.closest('.column');
+    const to = target ? Number(target.dataset.col) : null;
+    this.select(null);
+    if (to !== null && to !== drag.from) this.handlers.move?.(drag.from, to, drag.count);
+  }
+
+  endDrag() {
+    const drag = this.drag;
+    if (!drag) return;
+    window.removeEventListener('pointermove', drag.move);
+    window.removeEventListener('pointerup', drag.up);
+    window.removeEventListener('pointercancel', drag.cancel);
+    drag.ghost?.remove();
+    this.el.querySelectorAll('.lifted').forEach((c) => c.classList.remove('lifted'));
+    this.drag = null;
+  }
+
+  tapCard(col, count) {
+    const now = performance.now();
+    const last = this.lastTap;
+    this.lastTap = { col, count, at: now };
+    if (last && last.col === col && last.count === count && now - last.at < DOUBLE_TAP_MS) {
+      this.lastTap = null;
+      this.select(null);
+      this.handlers.oneTap?.(col, count);
+      return;
+    }
+    const sel = this.selection;
+    if (sel && sel.col !== col) {
+      this.lastTap = null; // this tap was a destination, not the first half of a double-tap
+      this.select(null);
+      this.handlers.move?.(sel.col, col, sel.count);
+    } else if (sel && sel.count === count) {
+      this.select(null);
+    } else {
+      this.select({ col, count });
+    }
+  }
+
+  tapColumn(col) {
+    const sel = this.selection;
+    if (sel && sel.col !== col) {
+      this.select(null);
+      this.handlers.move?.(sel.col, col, sel.count);
+    }
+  }
+
+  // --- keyboard ----------------------------------------------------------------------------
+  keyDown(e) {
+    const col = e.target.closest('.column');
+    if (!col || e.ctrlKey || e.metaKey || e.altKey) return;
+    const i = Number(col.dataset.col);
+    const focus = (j) => {
+      this.cols.forEach((c, k) => c.setAttribute('tabindex', k === j ? '0' : '-1'));
+      this.cols[j].focus();
+    };
+    const size = this.state?.columns[i].cards.length || 0;
+    const sel = this.selection;
+    let handled = true;
+    if (e.key === 'ArrowRight') focus((i + 1) % 10);
+    else if (e.key === 'ArrowLeft') focus((i + 9) % 10);
+    else if (/^[0-9]$/.test(e.key)) focus((Number(e.key) + 9) % 10);
+    else if (e.key === 'ArrowUp' && sel && sel.col === i) this.select({ col: i, count: Math.min(sel.count + 1, size) });
+    else if (e.key === 'ArrowDown' && sel && sel.col === i && sel.count > 1) this.select({ col: i, count: sel.count - 1 });
+    else if (e.key === 'Enter' || e.key === ' ') {
+      if (sel && sel.col !== i) {
+        this.select(null);
+        this.handlers.move?.(sel.col, i, sel.count);
+      } else if (sel) this.select(null);
+      else if (size) this.select({ col: i, count: 1 });
+    } else if (e.key === '.') {
+      this.select(null);
+      this.handlers.oneTap?.(i, sel && sel.col === i ? sel.count : undefined);
+    } else if (e.key === 'Escape') this.select(null);
+    else handled = false;
+    if (handled) e.preventDefault();
+  }
+}
+
+function columnLabel(i, column) {
+  const parts = [`Column ${i + 1}`];
+  if (!column.hidden && !column.cards.length) parts.push('empty');
+  if (column.hidden) parts.push(`${column.hidden} face-down`);
+  if (column.cards.length) parts.push(column.cards.map(cardName).join(', '));
+  return parts.join(': ');
+}

@@ -1,0 +1,260 @@
+// The screens other than the game table: sign-in, the daily challenge, the leaderboards, a
+// replay and a player's page. Each is `async (root, ctx, ...params) => cleanup | null`.
+
+import * as api from './api.js';
+import { h, clear, toast, formatTime, link, ordinal } from './dom.js';
+import { Table } from './table.js';
+import { describe } from './game.js';
+
+const SUIT_LABEL = { 1: '1 suit', 2: '2 suits', 4: '4 suits' };
+const PERIODS = { all: 'All time', day: 'Today', week: 'This week', month: 'This month' };
+
+// --- sign up, log in ------------------------------------------------------------------------
+export async function authScreen(root, ctx, mode) {
+  const signup = mode === 'signup';
+  const next = new URLSearchParams(location.search).get('next') || '/play';
+  const safeNext = next.startsWith('/') && !next.startsWith('//') ? next : '/play';
+  const user = h('input', { id: 'username', name: 'username', autocomplete: 'username', required: true, minlength: signup ? '3' : null, maxlength: '150' });
+  const pass = h('input', { id: 'password', name: 'password', type: 'password', required: true, autocomplete: signup ? 'new-password' : 'current-password' });
+  const errors = h('div', { class: 'form-errors', role: 'alert' });
+  const submit = h('button', { type: 'submit', class: 'primary' }, signup ? 'Sign up' : 'Log in');
+  const form = h('form', { class: 'panel auth', novalidate: true },
+    h('h1', {}, signup ? 'Sign up' : 'Log in'),
+    h('label', { for: 'username' }, 'Username'), user,
+    h('label', { for: 'password' }, 'Password'), pass,
+    errors, submit,
+    h('p', { class: 'small' }, signup ? 'Have an account? ' : 'New here? ',
+      link(signup ? '/login' : '/signup', signup ? 'Log in' : 'Sign up')));
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    clear(errors);
+    submit.disabled = true;
+    try {
+      const username = user.value.trim();
+      const answer = signup ? await api.register(username, pass.value) : await api.login(username, pass.value);
+      api.session.set(answer.token, answer.username || username);
+      ctx.navigate(safeNext);
+    } catch (err) {
+      const fields = err.body.errors || {};
+      const lines = Object.entries(fields).flatMap(([field, messages]) =>
+        messages.map((m) => (field === 'non_field_errors' ? m : `${field}: ${m}`)));
+      clear(errors, (lines.length ? lines : [err.detail]).map((m) => h('p', {}, m)));
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  clear(root, form);
+  user.focus();
+  return null;
+}
+
+// --- daily ----------------------------------------------------------------------------------
+export async function dailyScreen(root, ctx, date = null) {
+  const today = !date;
+  let info;
+  try {
+    info = await api.daily(date);
+  } catch (err) {
+    if (!today || err.code !== 'daily_not_ready') throw err;
+    // The worker makes each day's challenge ahead; if it has not yet, playing makes it.
+    clear(root, h('section', { class: 'panel daily' },
+      h('h1', {}, "Today's challenge"),
+      h('p', {}, err.detail),
+      await attemptControls({ attempt: null }, ctx)));
+    return null;
+  }
+  const section = h('section', { class: 'panel daily' });
+  clear(root, section);
+  const title = today ? `Today's challenge · ${info.date}` : `Daily challenge of ${info.date}`;
+  section.append(
+    h('h1', {}, title),
+    h('p', {}, `${SUIT_LABEL[info.suits]}, the same deal for everyone. One ranked attempt; `
+      + 'practice as often as you like after it.'),
+    h('p', { class: 'commitment' }, 'Commitment (SHA-256 of the seed, published in advance): ',
+      h('code', { class: 'hash' }, info.commitment)));
+  if (info.closed) {
+    const result = h('span', { class: 'check-result', role: 'status' });
+    section.append(
+      h('p', {}, 'Revealed seed: ', h('code', { class: 'seed' }, info.seed), ' nonce: ', h('code', {}, info.nonce)),
+      h('p', {}, h('button', { type: 'button', class: 'check', onclick: () => checkCommitment(info, result) }, 'Check it'), ' ', result));
+  } else {
+    section.append(h('p', { class: 'small' }, `Closes at ${new Date(info.closes_at).toLocaleString()}; the seed is revealed then. `
+      + `Winners so far: ${info.winners}.`));
+  }
+  if (today) section.append(await attemptControls(info, ctx));
+  section.append(h('h2', {}, `The board of ${info.date}`));
+  const board = h('div', { class: 'board-holder' });
+  section.append(board);
+  await boardTable(board, (page) => api.dailyBoard(info.date, page), ctx);
+  section.append(h('h2', {}, 'Past days'), pastDays(info.date));
+  return null;
+}
+
+async function attemptControls(info, ctx) {
+  const box = h('div', { class: 'attempt' });
+  if (!api.session.token) {
+    box.append(h('p', {}, link('/login?next=/daily', 'Log in'), ' or ', link('/signup?next=/daily', 'sign up'), ' to play.'));
+    return box;
+  }
+  const play = async (unranked) => {
+    try {
+      const state = await api.dailyPlay(unranked);
+      ctx.navigate(`/play/${state.id}`);
+    } catch (err) {
+      toast(err.detail, 'error', 8000);
+    }
+  };
+  const a = info.attempt;
+  if (!a) {
+    box.append(h('button', { type: 'button', class: 'primary', onclick: () => play(false) }, 'Play your ranked attempt'));
+  } else if (a.status === 'in_progress') {
+    box.append(h('p', {}, `Your ${a.ranked ? 'ranked attempt' : 'practice game'} is in progress (score ${a.score}).`),
+      h('button', { type: 'button', class: 'primary', onclick: () => play(false) }, 'Resume'));
+  } else {
+    box.append(h('p', {}, `Your ranked attempt: ${a.status}, score ${a.score}.`),
+      h('button', { type: 'button', onclick: () => play(true) }, 'Practice this deal'));
+  }
+  return box;
+}
+
+/** Recompute the commitment in the browser (SubtleCrypto) and compare. */
+async function checkCommitment(info, out) {
+  const text = `spider-daily:v1:${info.date}:${info.suits}:${info.deal_version}:${info.seed}:${info.nonce}`;
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  const hex = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+  const good = hex === info.commitment;
+  out.className = `check-result ${good ? 'good' : 'bad'}`;
+  out.textContent = good
+    ? `✓ sha256("${text}") matches the commitment: the deal was fixed before the day began.`
+    : `✗ sha256 gives ${hex}, not the commitment.`;
+}
+
+function pastDays(from) {
+  const day = new Date(`${from}T00:00:00Z`);
+  const items = [];
+  for (let i = 1; i <= 7; i += 1) {
+    const d = new Date(day.getTime() - i * 86400000).toISOString().slice(0, 10);
+    items.push(h('li', {}, link(`/daily/${d}`, d)));
+  }
+  return h('ul', { class: 'days' }, items);
+}
+
+// --- leaderboards ---------------------------------------------------------------------------
+export async function leaderboardScreen(root, ctx) {
+  const params = new URLSearchParams(location.search);
+  const suits = ['1', '2', '4'].includes(params.get('suits')) ? params.get('suits') : '1';
+  const period = PERIODS[params.get('period')] ? params.get('period') : 'all';
+  const tab = (key, value, label, current) => link(`/leaderboard?${new URLSearchParams({ suits, period, [key]: value })}`, label,
+    { class: `tab${current ? ' current' : ''}`, 'aria-current': current ? 'page' : null });
+  const holder = h('div', { class: 'board-holder' });
+  clear(root, h('section', { class: 'panel leaderboard' },
+    h('h1', {}, 'Leaderboard'),
+    h('nav', { class: 'tabs', 'aria-label': 'Suits' }, ['1', '2', '4'].map((s) => tab('suits', s, SUIT_LABEL[s], s === suits))),
+    h('nav', { class: 'tabs', 'aria-label': 'Period' }, Object.entries(PERIODS).map(([p, label]) => tab('period', p, label, p === period))),
+    holder));
+  await boardTable(holder, (page) => api.leaderboard(suits, period, page), ctx);
+  return null;
+}
+
+/** A paged board: rank, player, score, moves, time, and a replay link per row. */
+async function boardTable(holder, fetchPage, ctx, page = 1) {
+  const { results, hasNext } = await fetchPage(page);
+  if (!results.length && page === 1) {
+    clear(holder, h('p', { class: 'empty' }, 'No wins here yet.'));
+    return;
+  }
+  const rows = results.map((r) => h('tr', {},
+    h('td', {}, r.rank),
+    h('td', {}, link(`/players/${encodeURIComponent(r.player)}`, r.player)),
+    h('td', {}, r.score),
+    h('td', { class: 'wide' }, r.actions),
+    h('td', {}, formatTime(r.elapsed_ms)),
+    h('td', { class: 'wide' }, r.perfect ? 'perfect' : (r.hints ? `${r.hints} hint${r.hints > 1 ? 's' : ''}` : '')),
+    h('td', {}, link(`/replay/${r.game}`, 'Replay', { 'aria-label': `Replay ${r.player}'s game, rank ${r.rank}` }))));
+  const go = (p) => boardTable(holder, fetchPage, ctx, p).catch((err) => toast(err.detail, 'error'));
+  clear(holder,
+    h('table', { class: 'board' },
+      h('thead', {}, h('tr', {}, ['#', 'Player', 'Score', 'Moves', 'Time', '', ''].map((t, i) =>
+        h('th', { scope: 'col', class: [3, 5].includes(i) ? 'wide' : null }, t)))),
+      h('tbody', {}, rows)),
+    h('div', { class: 'pager' },
+      h('button', { type: 'button', disabled: page <= 1, onclick: () => go(page - 1) }, '← Previous'),
+      h('span', {}, `Page ${page}`),
+      h('button', { type: 'button', disabled: !hasNext, onclick: () => go(page + 1) }, 'Next →')));
+}
+
+// --- replay ---------------------------------------------------------------------------------
+export async function replayScreen(root, ctx, gameId) {
+  const [game, first] = await Promise.all([api.getGame(gameId), api.position(gameId, 0)]);
+  const table = new Table({ readOnly: true });
+  const caption = h('p', { class: 'replay-step', 'aria-live': 'polite' });
+  const stats = h('p', { class: 'small' });
+  const cache = new Map([[0, Promise.resolve(first)]]);
+  const steps = first.steps;
+  let target = 0; // the step asked for last; clicks step from it, not from the one drawn
+  let timer = null;
+  const slider = h('input', { type: 'range', min: '0', max: String(steps), value: '0', 'aria-label': 'Step' });
+  const fetchStep = (n) => {
+    if (!cache.has(n)) {
+      const pending = api.position(gameId, n);
+      pending.catch(() => cache.delete(n));
+      cache.set(n, pending);
+    }
+    return cache.get(n);
+  };
+  const show = async (n) => {
+    n = Math.max(0, Math.min(steps, n));
+    target = n;
+    slider.value = String(n);
+    const pos = await fetchStep(n);
+    if (n !== target) return; // a later step was asked for meanwhile
+    table.render(pos);
+    caption.textContent = n ? `Step ${n} of ${steps}: ${describe(pos.action)}` : `The deal (${steps} steps follow)`;
+    stats.textContent = `Score ${pos.score} · moves ${pos.actions}${pos.won ? ' · won' : ''}`;
+    if (n === steps) stop();
+    else fetchStep(n + 1).catch(() => {}); // the next one is ready before it is asked for
+  };
+  const stop = () => { clearInterval(timer); timer = null; playBtn.textContent = 'Play'; };
+  const playBtn = h('button', { type: 'button', onclick: () => {
+    if (timer) { stop(); return; }
+    playBtn.textContent = 'Pause';
+    timer = setInterval(() => show(target + 1).catch(stop), 600);
+  } }, 'Play');
+  const btn = (label, fn, aria) => h('button', { type: 'button', onclick: () => show(fn()).catch((e) => toast(e.detail, 'error')), 'aria-label': aria }, label);
+  slider.addEventListener('change', () => show(Number(slider.value)));
+  clear(root, h('section', { class: 'replay' },
+    h('h1', {}, `Replay · ${SUIT_LABEL[game.suits]}${game.daily ? ` · daily ${game.daily}` : ''} · ${game.status}, score ${game.score}`),
+    h('p', { class: 'small' }, game.deal && game.deal.seed ? `Seed ${game.deal.seed} (deal version ${game.deal.deal_version}). ` : '',
+      `Time ${formatTime(game.elapsed_ms)}.`),
+    h('div', { class: 'controls' },
+      btn('«', () => 0, 'First step'), btn('◀', () => target - 1, 'Previous step'), playBtn,
+      btn('▶', () => target + 1, 'Next step'), btn('»', () => steps, 'Last step'), slider),
+    caption, stats, table.el));
+  await show(0);
+  return () => { stop(); table.destroy(); };
+}
+
+// --- a player's page ------------------------------------------------------------------------
+export async function playerScreen(root, ctx, username) {
+  const [profile, places] = await Promise.all([api.player(username), api.playerPlaces(username)]);
+  const modes = profile.stats.map((m) => {
+    const place = places.modes.find((p) => p.suits === m.suits);
+    const rows = [
+      ['Played', m.played], ['Won', m.wins], ['Win rate', `${Math.round((m.win_rate || 0) * 100)}%`],
+      ['Win streak (best)', `${m.current_win_streak} (${m.best_win_streak})`],
+      ['Fastest win', m.fastest_win_ms ? formatTime(m.fastest_win_ms) : '–'],
+      ['Fewest moves', m.fewest_actions_win ?? '–'], ['Best score', m.best_score ?? '–'],
+      ['Best place', place && place.rank ? ordinal(place.rank) : '–'],
+    ];
+    return h('article', { class: 'mode' },
+      h('h2', {}, SUIT_LABEL[m.suits]),
+      h('dl', {}, rows.map(([k, v]) => h('div', {}, h('dt', {}, k), h('dd', {}, v)))),
+      m.best_wins.length ? h('ol', { class: 'best' }, m.best_wins.map((w) => h('li', {},
+        link(`/replay/${w.game}`, `${w.score} in ${formatTime(w.elapsed_ms)}, ${w.actions} moves${w.perfect ? ', perfect' : ''}`)))) : null);
+  });
+  clear(root, h('section', { class: 'panel player' },
+    h('h1', {}, profile.username),
+    places.daily ? h('p', {}, `Best daily place: ${ordinal(places.daily.rank)} on ${places.daily.date}.`) : null,
+    h('div', { class: 'modes' }, modes)));
+  return null;
+}
