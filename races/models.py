@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
 
 from games.models import SUIT_CHOICES, Deal, Game
 
