@@ -90,5 +90,7 @@ def test_a_win_against_resigns_and_draws_at_once(racers):
     assert race.status == "finished"
     winners = Racer.objects.filter(race=race, state="won")
     assert winners.count() <= 1
-    seqs = list(TableEvent.objects.filter(table__code=code).order_by("seq").values_list("seq", flat=True))
+    seqs = list(
+        TableEvent.objects.filter(table__code=code).order_by("seq").values_list("seq", flat=True)
+    )
     assert seqs == list(range(1, len(seqs) + 1))
