@@ -5,6 +5,7 @@ stream processes; and, without Redis, one process serving the API and the stream
 
 from __future__ import annotations
 
+import json
 import os
 
 import httpx
@@ -239,3 +240,84 @@ def test_one_process_serves_the_api_and_the_stream_without_redis(tmp_path, racer
         assert resp.status_code == 200, resp.text
         reader.wait_for("countdown", timeout=5)
         close_all()
+
+
+SEED = 12345678901234567891  # 20 digits: found in a text only if it leaked
+
+
+@needs_redis
+def test_nothing_leaks_until_the_race_ends_then_all_is_laid_open(server, racers, make_user):
+    """Scan every body and every event of a whole race, of every racer and a watcher."""
+    from tests.games.api.helpers import (
+        CARD_TOKEN,
+        actions_url,
+        board_of,
+        check_public,
+        game_url,
+        pooled_seed_deal,
+    )
+
+    pooled_seed_deal(1, SEED)
+    players = racers(3)
+    clients = [c for _, c in players]
+    watcher = make_user()
+    table = open_table(clients)  # a deal from the pool: the one above
+    code = table["code"]
+    readers = [Reader(events_url(server, code), headers=bearer(u)) for u, _ in players]
+    readers.append(Reader(events_url(server, code), headers=bearer(watcher), ndjson=True))
+    for r in readers:
+        r.wait_open()
+        r.wait_for("table")
+    bodies: list[str] = []
+
+    def scan(response, status: int = 200) -> dict:
+        assert response.status_code == status, response.content
+        text = response.content.decode()
+        bodies.append(text)
+        assert str(SEED) not in text, "the seed leaked"
+        return response.json()
+
+    started = scan(post(clients[0], code, "start"))
+    games = [r["game"] for r in started["race"]["racers"]]
+    for _ in range(6):
+        for (user, client), game in zip(players, games, strict=True):
+            board = board_of(game)
+            move = next((m for m in board.legal_actions() if m[0] >= 0), None)
+            body = (
+                {"type": "move", "from": move[0], "to": move[1], "count": move[2]}
+                if move
+                else {"type": "deal"}
+            )
+            response = client.post(actions_url(game), body, format="json")
+            if response.status_code != 200:
+                continue
+            check_public(response, game, seed=SEED)  # own cards exactly, nothing else
+            bodies.append(response.content.decode())
+    for (user, client), game in zip(players, games, strict=True):
+        for other in games:
+            if other != game:
+                assert client.get(game_url(other)).status_code == 404
+        check_public(client.get(game_url(game)), game, seed=SEED)
+        scan(client.get(actions_url(game)))
+        table_body = scan(client.get(race_url(code)))
+        assert not CARD_TOKEN.findall(json.dumps(table_body)), "a card in the table"
+    scan(post(clients[0], code, "resign"))
+    end = post(clients[1], code, "resign").json()  # the race ends: all laid open
+    assert end["race"]["laid_open"]["deal"]["seed"] == str(SEED)
+    assert end["race"]["winner"] == players[2][0].username
+    for r in readers:
+        r.wait_for("finished")
+    for r in readers:
+        for event in r.events:
+            text = json.dumps(event)
+            if event["event"] == "finished":
+                laid = event["data"]["laid_open"]
+                assert laid["deal"]["seed"] == str(SEED)
+                assert len(laid["tables"]) == 3
+                assert all(CARD_TOKEN.findall(t["position"]) for t in laid["tables"])
+                continue
+            assert str(SEED) not in text, f"the seed leaked in {event['event']}"
+            assert not CARD_TOKEN.findall(text), f"a card in {event['event']}: {text[:200]}"
+    # Once it is over, everything is open to everyone at the table.
+    other = players[0][1].get(game_url(games[1]))
+    assert other.status_code == 200 and other.json()["deal"]["seed"] == str(SEED)
