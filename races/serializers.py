@@ -11,6 +11,12 @@ from rest_framework import serializers
 from games.serializers import SeedField, StrictIntegerField
 
 MAX_TIME_LIMIT_S = 3600
+# Choice sets named once (SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]).
+TABLE_STATUSES = ["open", "countdown", "racing", "finished"]
+RACE_STATUSES = ["countdown", "racing", "finished"]
+RACE_END_REASONS = ["won", "time", "draw", "last_left"]
+OUT_REASONS = ["resigned", "gone"]
+DRAW_DECLINED_REASONS = ["declined", "action"]
 
 
 # -- input ----------------------------------------------------------------------------------
@@ -86,7 +92,7 @@ class RacerSerializer(CountsSerializer):
     seat = serializers.IntegerField()
     player = serializers.CharField()
     state = serializers.ChoiceField(choices=["racing", "out", "won", "lost", "draw"])
-    out_reason = serializers.ChoiceField(choices=["resigned", "gone"], allow_null=True)
+    out_reason = serializers.ChoiceField(choices=OUT_REASONS, allow_null=True)
     connected = serializers.BooleanField()
     game = serializers.UUIDField(
         help_text="The racer's own Game (kind `race`): only its player can read it while the "
@@ -120,7 +126,7 @@ class LaidOpenSerializer(serializers.Serializer):
 
 class RaceSerializer(serializers.Serializer):
     number = serializers.IntegerField(help_text="1, 2, ... at this table.")
-    status = serializers.ChoiceField(choices=["countdown", "racing", "finished"])
+    status = serializers.ChoiceField(choices=RACE_STATUSES)
     suits = serializers.IntegerField()
     time_limit_s = serializers.IntegerField(allow_null=True)
     starts_at = serializers.DateTimeField(help_text="The cards turn over for all at once.")
@@ -128,7 +134,7 @@ class RaceSerializer(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
     result = serializers.ChoiceField(choices=["won", "draw"], allow_null=True)
     end_reason = serializers.ChoiceField(
-        choices=["won", "time", "draw", "last_left"], allow_null=True
+        choices=RACE_END_REASONS, allow_null=True
     )
     winner = serializers.CharField(allow_null=True)
     draw_offer = serializers.DictField(
@@ -152,7 +158,7 @@ class TableSerializer(serializers.Serializer):
     suits = serializers.IntegerField()
     time_limit_s = serializers.IntegerField(allow_null=True)
     opener = serializers.CharField()
-    status = serializers.ChoiceField(choices=["open", "countdown", "racing", "finished"])
+    status = serializers.ChoiceField(choices=TABLE_STATUSES)
     seq = serializers.IntegerField(help_text="The table's last event: resume its stream here.")
     staff_deal = serializers.BooleanField(help_text="Staff chose the deal (seed or layout).")
     seats = SeatSerializer(many=True)
@@ -227,18 +233,18 @@ class DrawOfferedDataSerializer(SeatDataSerializer):
 
 class DrawDeclinedDataSerializer(SeatDataSerializer):
     reason = serializers.ChoiceField(
-        choices=["declined", "action"], help_text="`action`: a racer played on."
+        choices=DRAW_DECLINED_REASONS, help_text="`action`: a racer played on."
     )
 
 
 class OutDataSerializer(SeatDataSerializer):
-    reason = serializers.ChoiceField(choices=["resigned", "gone"])
+    reason = serializers.ChoiceField(choices=OUT_REASONS)
 
 
 class FinishedDataSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     result = serializers.ChoiceField(choices=["won", "draw"], allow_null=True)
-    end_reason = serializers.ChoiceField(choices=["won", "time", "draw", "last_left"])
+    end_reason = serializers.ChoiceField(choices=RACE_END_REASONS)
     winner = serializers.CharField(allow_null=True)
     finished_at = serializers.DateTimeField()
     racers = RacerSerializer(many=True)

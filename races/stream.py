@@ -58,6 +58,8 @@ async def race_events(request: HttpRequest, code: str) -> HttpResponse:
     )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy in front must not buffer the stream
+    # Readable from any origin: it takes no cookie, only a token or a one-use ticket.
+    response["Access-Control-Allow-Origin"] = "*"
     return response
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -277,7 +278,8 @@ class RaceTicketApi(APIView):
         body = {
             "ticket": ticket.key,
             "expires_at": iso(ticket.expires_at),
-            "events_url": f"/api/v1/races/{ticket.table.code}/events?ticket={ticket.key}",
+            "events_url": f"{settings.RACE_STREAM_URL}/api/v1/races/{ticket.table.code}"
+            f"/events?ticket={ticket.key}",
         }
         return Response(body, status=status.HTTP_201_CREATED)
 

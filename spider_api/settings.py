@@ -235,6 +235,11 @@ SPECTACULAR_SETTINGS = {
         "HealthCheckStatusEnum": "spider_api.health.CHECK_STATES",
         "HealthCheckNameEnum": "spider_api.health.CHECK_NAMES",
         "PoolModeStatusEnum": "spider_api.health.POOL_MODE_STATES",
+        "TableStatusEnum": "races.serializers.TABLE_STATUSES",
+        "RaceStatusEnum": "races.serializers.RACE_STATUSES",
+        "RaceEndReasonEnum": "races.serializers.RACE_END_REASONS",
+        "OutReasonEnum": "races.serializers.OUT_REASONS",
+        "DrawDeclinedReasonEnum": "races.serializers.DRAW_DECLINED_REASONS",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -354,6 +359,9 @@ RACE_TICK_SECONDS = env_int("RACE_TICK_SECONDS", 1, minimum=1)
 RACE_HEARTBEAT_SECONDS = env_int("RACE_HEARTBEAT_SECONDS", 10, minimum=1)
 RACE_PRESENCE_STALE_SECONDS = env_int("RACE_PRESENCE_STALE_SECONDS", 30, minimum=2)
 RACE_TICKET_SECONDS = env_int("RACE_TICKET_SECONDS", 60, minimum=1)
+# Where browsers reach the stream service, e.g. https://stream.example.org (empty: the same
+# origin as the API, a proxy routing /api/v1/races/*/events to it). Tickets name it.
+RACE_STREAM_URL = env_str("RACE_STREAM_URL", "").rstrip("/")
 
 # --- Logging -------------------------------------------------------------------------------
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from tests.games.api.helpers import NEAR_WIN, layout_json
 from tests.games.api.conftest import clock  # noqa: F401  (fixtures)
+from tests.games.api.helpers import NEAR_WIN, layout_json
 from tests.games.conftest import _no_autofill, stock_pool  # noqa: F401
 
 API = "/api/v1"

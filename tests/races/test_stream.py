@@ -14,7 +14,7 @@ import redis
 
 from races.models import Presence, TableEvent
 from tests.games.api.helpers import act, ok
-from tests.races.conftest import API, open_table, post, race_url, start_race
+from tests.races.conftest import API, open_table, post, race_url
 from tests.races.streams import CHANNEL, Reader, close_all, stream_server
 from tests.races.test_race_api import WIN2
 
@@ -280,7 +280,7 @@ def test_nothing_leaks_until_the_race_ends_then_all_is_laid_open(server, racers,
     started = scan(post(clients[0], code, "start"))
     games = [r["game"] for r in started["race"]["racers"]]
     for _ in range(6):
-        for (user, client), game in zip(players, games, strict=True):
+        for (_user, client), game in zip(players, games, strict=True):
             board = board_of(game)
             move = next((m for m in board.legal_actions() if m[0] >= 0), None)
             body = (
@@ -293,7 +293,7 @@ def test_nothing_leaks_until_the_race_ends_then_all_is_laid_open(server, racers,
                 continue
             check_public(response, game, seed=SEED)  # own cards exactly, nothing else
             bodies.append(response.content.decode())
-    for (user, client), game in zip(players, games, strict=True):
+    for (_user, client), game in zip(players, games, strict=True):
         for other in games:
             if other != game:
                 assert client.get(game_url(other)).status_code == 404
