@@ -133,9 +133,7 @@ class RaceSerializer(serializers.Serializer):
     ends_at = serializers.DateTimeField(allow_null=True, help_text="The time limit, if any.")
     finished_at = serializers.DateTimeField(allow_null=True)
     result = serializers.ChoiceField(choices=["won", "draw"], allow_null=True)
-    end_reason = serializers.ChoiceField(
-        choices=RACE_END_REASONS, allow_null=True
-    )
+    end_reason = serializers.ChoiceField(choices=RACE_END_REASONS, allow_null=True)
     winner = serializers.CharField(allow_null=True)
     draw_offer = serializers.DictField(
         child=serializers.ListField(child=serializers.CharField()),

@@ -113,18 +113,20 @@ class Reader:
         OPEN.append(self)
 
     def _run(self) -> None:
-        with httpx.Client(timeout=httpx.Timeout(5, read=60)) as client:
-            with client.stream("GET", self.url, headers=self.headers) as response:
-                self.status = response.status_code
-                if response.status_code != 200:
-                    self.error = response.read()
-                    self._arrived.put({})
+        with (
+            httpx.Client(timeout=httpx.Timeout(5, read=60)) as client,
+            client.stream("GET", self.url, headers=self.headers) as response,
+        ):
+            self.status = response.status_code
+            if response.status_code != 200:
+                self.error = response.read()
+                self._arrived.put({})
+                return
+            self._arrived.put({"event": "_open"})
+            for line in response.iter_lines():
+                if self._stop.is_set():
                     return
-                self._arrived.put({"event": "_open"})
-                for line in response.iter_lines():
-                    if self._stop.is_set():
-                        return
-                    self._line(line)
+                self._line(line)
 
     def _line(self, line: str) -> None:
         if self.ndjson:

@@ -56,8 +56,8 @@ def test_two_wins_at_once_give_exactly_one_winner(racers, rounds):
         ok(act(c1, games[u1.username], "move", from_=1, to=0))
         ok(act(c2, games[u2.username], "move", from_=1, to=0))
         r1, r2 = together(
-            lambda: act(client(u1), games[u1.username], "move", from_=1, to=0),
-            lambda: act(client(u2), games[u2.username], "move", from_=1, to=0),
+            lambda u=u1, g=games[u1.username]: act(client(u), g, "move", from_=1, to=0),
+            lambda u=u2, g=games[u2.username]: act(client(u), g, "move", from_=1, to=0),
         )
         codes = sorted([r1.status_code, r2.status_code])
         assert codes == [200, 409], (r1.content, r2.content)
