@@ -523,9 +523,9 @@ def races_tick(*, now: datetime | None = None) -> int:
     )
     for table_id in due:
         table_tick(table_id=table_id, now=now)
-    for race_id in Race.objects.filter(
-        status=Race.Status.FINISHED, settled=False
-    ).values_list("pk", flat=True):
+    for race_id in Race.objects.filter(status=Race.Status.FINISHED, settled=False).values_list(
+        "pk", flat=True
+    ):
         race_settle(race_id=race_id)
     return len(due)
 
