@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.db import close_old_connections
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
@@ -40,6 +42,20 @@ log = logging.getLogger(__name__)
 
 NDJSON = "application/x-ndjson"
 SSE = "text/event-stream"
+T = TypeVar("T")
+
+# Every database call of the streams runs on these few threads, each with its own
+# connection: a stream process holds RACE_STREAM_DB_THREADS connections however many
+# streams it serves (Django's per-request thread would hold one per open stream).
+_DB = ThreadPoolExecutor(max_workers=settings.RACE_STREAM_DB_THREADS, thread_name_prefix="race-db")
+
+
+async def db(fn: Callable[..., T], /, **kwargs: Any) -> T:
+    def call() -> T:
+        close_old_connections()  # CONN_MAX_AGE and health checks, as at a request's start
+        return fn(**kwargs)
+
+    return await asyncio.get_running_loop().run_in_executor(_DB, functools.partial(call))
 
 
 async def race_events(request: HttpRequest, code: str) -> HttpResponse:
@@ -47,8 +63,8 @@ async def race_events(request: HttpRequest, code: str) -> HttpResponse:
         return _error(DomainError("method_not_allowed", "Only GET.", 405), {"Allow": "GET"})
     try:
         since = _since(request)
-        user = await sync_to_async(_authenticate)(request, code)
-        table = await sync_to_async(selectors.table_by_code)(code=code)
+        user = await db(_authenticate, request=request, code=code)
+        table = await db(selectors.table_by_code, code=code)
     except DomainError as exc:
         headers = {"WWW-Authenticate": BEARER_CHALLENGE} if exc.status == 401 else {}
         return _error(exc, headers)
@@ -109,10 +125,10 @@ async def _stream(
     presence_id: int | None = None
     keepalive = b"\n" if ndjson else b": keep-alive\n\n"
     try:
-        presence_id = await sync_to_async(services.presence_open)(table_id=table_id, player=user)
+        presence_id = await db(services.presence_open, table_id=table_id, player=user)
         BACKGROUND.presences[presence_id] = BACKGROUND.presences.get(presence_id, 0) + 1
         if since is None:
-            table = await sync_to_async(selectors.table_view)(table_id=table_id)
+            table = await db(selectors.table_view, table_id=table_id)
             last = table["seq"]
             event = {"seq": last, "event": "table", "at": iso(timezone.now()), "data": table}
             yield _frame(last, json.dumps(event, separators=(",", ":")), ndjson)
@@ -121,9 +137,7 @@ async def _stream(
         catch_up = True
         while True:
             if catch_up:
-                for seq, body in await sync_to_async(selectors.events_after)(
-                    table_id=table_id, seq=last
-                ):
+                for seq, body in await db(selectors.events_after, table_id=table_id, seq=last):
                     yield _frame(seq, body, ndjson)
                     last = seq
                 catch_up = False
@@ -149,7 +163,7 @@ async def _stream(
             if not BACKGROUND.presences[presence_id]:
                 del BACKGROUND.presences[presence_id]
             with contextlib.suppress(Exception):
-                await sync_to_async(services.presence_close)(presence_id=presence_id)
+                await db(services.presence_close, presence_id=presence_id)
 
 
 class Background:
@@ -171,7 +185,7 @@ class Background:
         while True:
             await asyncio.sleep(settings.RACE_TICK_SECONDS)
             try:
-                await sync_to_async(services.races_tick)()
+                await db(services.races_tick)
             except Exception:  # the database restarting: try again next tick
                 log.exception("races tick failed")
 
@@ -179,7 +193,7 @@ class Background:
         while True:
             await asyncio.sleep(settings.RACE_HEARTBEAT_SECONDS)
             try:
-                await sync_to_async(services.presence_heartbeat)(presence_ids=list(self.presences))
+                await db(services.presence_heartbeat, presence_ids=list(self.presences))
             except Exception:
                 log.exception("presence heartbeat failed")
 

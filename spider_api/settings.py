@@ -359,6 +359,8 @@ RACE_TICK_SECONDS = env_int("RACE_TICK_SECONDS", 1, minimum=1)
 RACE_HEARTBEAT_SECONDS = env_int("RACE_HEARTBEAT_SECONDS", 10, minimum=1)
 RACE_PRESENCE_STALE_SECONDS = env_int("RACE_PRESENCE_STALE_SECONDS", 30, minimum=2)
 RACE_TICKET_SECONDS = env_int("RACE_TICKET_SECONDS", 60, minimum=1)
+# The stream process's database threads (= its database connections, whatever the streams).
+RACE_STREAM_DB_THREADS = env_int("RACE_STREAM_DB_THREADS", 4, minimum=1)
 # Where browsers reach the stream service, e.g. https://stream.example.org (empty: the same
 # origin as the API, a proxy routing /api/v1/races/*/events to it). Tickets name it.
 RACE_STREAM_URL = env_str("RACE_STREAM_URL", "").rstrip("/")
