@@ -30,10 +30,10 @@ from races.serializers import (
     TicketSerializer,
 )
 from spider_api.openapi import (
-    BAD_REQUEST,
     NOT_FOUND,
     UNAUTHORIZED,
     ErrorSerializer,
+    bad_request,
     error_example,
 )
 
@@ -76,7 +76,7 @@ class RacesApi(APIView):
         request=TableOpenSerializer,
         responses={
             201: TableSerializer,
-            400: BAD_REQUEST,
+            400: bad_request(),
             401: UNAUTHORIZED,
             403: _errors("`staff_only`: seed and layout are for staff.", ("staff_only", "...")),
             429: OpenApiResponse(ErrorSerializer, "`throttled`"),
@@ -131,7 +131,7 @@ def _command(
         request=request_serializer,
         responses={
             200: TableSerializer,
-            **({400: BAD_REQUEST} if request_serializer else {}),
+            **({400: bad_request()} if request_serializer else {}),
             401: UNAUTHORIZED,
             404: UNKNOWN_CODE,
             **errors,
