@@ -262,7 +262,7 @@ async def run_round(
                 )
                 if r.status_code == 200:
                     counts["actions"] += 1
-                elif r.status_code == 409 and r.json()["code"] == "race_over":
+                elif r.status_code == 422 and r.json()["code"] == "race_over":
                     return
                 else:
                     counts["errors"] += 1

@@ -74,7 +74,7 @@ RULE_REFUSED = OpenApiResponse(
     "more cards than the column holds), `bad_column` (out of 0..9, or the same column twice), "
     "`empty_column_blocks_deal`, `stock_empty`, `nothing_to_undo`, `game_over`, "
     "`no_destination`, `idempotency_key_reused`; in a race game (kind `race`) also "
-    "`undo_not_allowed` and `hints_not_allowed`.",
+    "`undo_not_allowed`, `hints_not_allowed`, `race_not_started`, `race_over`, `not_racing`.",
     examples=[
         error_example(
             "rank_mismatch",
@@ -112,9 +112,7 @@ RACE_REFUSED = OpenApiResponse(
 VERSION_CONFLICT = OpenApiResponse(
     VersionConflictErrorSerializer,
     "`version_conflict`: the game is not at the `version` you sent. The body's `game` holds the "
-    "current state; decide again from it. A race game also answers 409 `race_not_started` "
-    "(before the cards turn over), `race_over` (the race has ended) and `not_racing` (you "
-    "resigned or were gone too long).",
+    "current state; decide again from it.",
 )
 
 

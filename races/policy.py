@@ -12,6 +12,12 @@ from games.engine import Board
 from games.models import Game
 from races import services
 from races.errors import HintsNotAllowed, RaceNotStarted, UndoNotAllowed
+from spider_api.errors import DomainError
+
+
+def _refused(exc: DomainError) -> DomainError:
+    """On the game endpoints a race refusal is a rule refusal (422, like undo's)."""
+    return DomainError(exc.code, exc.detail, 422)
 
 
 class RacePolicy:
@@ -19,9 +25,11 @@ class RacePolicy:
         if action_type == "undo":
             raise UndoNotAllowed()
         if game.started_at is not None and now < game.started_at:
-            raise RaceNotStarted()
-        # Kept on the instance for after_act, in the same transaction.
-        game._race = services.racer_check_act(game=game, now=now)  # type: ignore[attr-defined]
+            raise _refused(RaceNotStarted())
+        try:  # kept on the instance for after_act, in the same transaction
+            game._race = services.racer_check_act(game=game, now=now)  # type: ignore[attr-defined]
+        except DomainError as exc:
+            raise _refused(exc) from None
 
     def after_act(self, *, game: Game, board: Board, now: datetime) -> None:
         table, race, racer = game._race  # type: ignore[attr-defined]
@@ -32,5 +40,8 @@ class RacePolicy:
 
     def resign(self, *, game: Game, now: datetime) -> None:
         if game.started_at is not None and now < game.started_at:
-            raise RaceNotStarted()
-        services.racer_resign_game(game=game, now=now)
+            raise _refused(RaceNotStarted())
+        try:
+            services.racer_resign_game(game=game, now=now)
+        except DomainError as exc:
+            raise _refused(exc) from None

@@ -40,7 +40,7 @@ def test_open_sit_ready_start_and_the_first_win_ends_the_race(racers):
     assert body["status"] == "won"
 
     # Bob's winning move comes too late: the race is over.
-    refused(act(b, games[bob.username], "move", from_=1, to=0), 409, "race_over")
+    refused(act(b, games[bob.username], "move", from_=1, to=0), 422, "race_over")
     table = ok(c.get(race_url(code)))
     assert table["status"] == "finished"
     assert table["race"]["winner"] == alice.username
@@ -83,9 +83,9 @@ def test_undo_and_hints_are_refused_and_nothing_before_the_start(racers, setting
     game = table["race"]["racers"][0]["game"]
     state = ok(a.get(game_url(game)))
     assert all(col["cards"] == [] for col in state["columns"]), "a card before the start"
-    refused(act(a, game, "move", from_=1, to=0), 409, "race_not_started")
+    refused(act(a, game, "move", from_=1, to=0), 422, "race_not_started")
     refused(act(a, game, "undo"), 422, "undo_not_allowed")
-    refused(a.get(f"{game_url(game)}/hint"), 422, "hints_not_allowed")
+    refused(a.post(f"{game_url(game)}/hint", {}, format="json"), 422, "hints_not_allowed")
     refused(a.post(f"{API}/games", {"replay_of": game}, format="json"), 404, "not_found")
 
 
@@ -181,7 +181,7 @@ def test_a_resigned_racer_stays_out_and_the_draw_needs_only_those_racing(racers)
     code = table["code"]
     games = {r["player"]: r["game"] for r in table["race"]["racers"]}
     ok(post(c, code, "resign"))
-    refused(act(c, games[carol.username], "move", from_=1, to=0), 409, "not_racing")
+    refused(act(c, games[carol.username], "move", from_=1, to=0), 422, "not_racing")
     ok(post(a, code, "draw", {"accept": True}))
     body = ok(post(b, code, "draw", {"accept": True}))
     assert body["race"]["result"] == "draw"

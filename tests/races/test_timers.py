@@ -100,7 +100,7 @@ def test_an_action_after_the_time_is_up_is_refused(racers, clock):
     table = start_race([a, b], layout=SLOW, time_limit_s=60)
     game = table["race"]["racers"][0]["game"]
     clock.advance(seconds=61)
-    refused(act(a, game, "move", from_=2, to=0), 409, "race_over")
+    refused(act(a, game, "move", from_=2, to=0), 422, "race_over")
     assert Game.objects.get(pk=game).actions == 0
 
 
