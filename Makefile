@@ -1,7 +1,8 @@
-# make run  - serve the API on SQLite at http://127.0.0.1:8000 (no configuration needed)
+# make run  - serve the API and the race streams on SQLite at http://127.0.0.1:8000 (no
+#            configuration needed; one uvicorn process)
 # make test - the whole test suite (set DATABASE_URL to run it on PostgreSQL)
 # make lint - ruff, ruff format --check, import contracts
-# make serve - the production processes (gunicorn, Celery worker and beat) on the local
+# make serve - the production processes (gunicorn, the uvicorn stream, Celery worker and beat) on the local
 #              PostgreSQL and Redis, DEBUG off, via honcho and the Procfile
 # make faults - the failure tests (tests/ops): real processes killed, PostgreSQL restarted,
 #              Redis stopped, schemathesis; a private PostgreSQL cluster and Redis of their own
@@ -32,7 +33,10 @@ run: install
 	@echo
 	@echo "API docs: http://127.0.0.1:8000/api/docs/"
 	@echo
-	$(RUN_ENV) $(BIN)/python manage.py runserver 127.0.0.1:8000
+	# One ASGI process serves both the API and the race event streams, so the streams get
+	# every event in memory (no Redis); its stream loop also fires the race timers.
+	$(RUN_ENV) $(BIN)/uvicorn spider_api.asgi:application --host 127.0.0.1 --port 8000 \
+	  --lifespan off --no-access-log --timeout-graceful-shutdown 2
 
 # The browser tests drive the system Chromium (Debian's package). As root with apt-get (CI, a
 # fresh machine) it is installed here; elsewhere those tests are skipped with a note.
@@ -62,6 +66,8 @@ serve: export CACHE_URL ?= redis://127.0.0.1:6379/1
 serve: export CELERY_TASK_ALWAYS_EAGER := 0
 serve: export DATABASE_CONN_MAX_AGE ?= 60
 serve: export PORT ?= 8000
+serve: export STREAM_PORT ?= 8001
+serve: export RACE_STREAM_URL ?= http://127.0.0.1:$(STREAM_PORT)
 serve: install
 	@if [ "$$DATABASE_URL" = postgres://postgres@127.0.0.1:5432/spider ] \
 	  && ! psql -h 127.0.0.1 -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname='spider'" \
@@ -69,6 +75,7 @@ serve: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput -v0
 	@echo "API http://127.0.0.1:$$PORT/api/v1/ - docs /api/docs/ - health /health"
+	@echo "Race streams http://127.0.0.1:$$STREAM_PORT/api/v1/races/{code}/events"
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho start -f Procfile
 
 # The failure tests start their own servers, a private PostgreSQL cluster and Redis; they

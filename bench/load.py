@@ -282,6 +282,7 @@ def serve_env(db: str, port: int, deals: int) -> dict[str, str]:
         CELERY_BROKER_URL="redis://127.0.0.1:6379/14",
         CACHE_URL="redis://127.0.0.1:6379/15",
         PORT=str(port),
+        STREAM_PORT=str(free_port()),  # make serve's race stream: never a fixed port here
         THROTTLE_RATE_AUTH="1000000/min",
         THROTTLE_RATE_GAME_CREATE="1000000/min",
         THROTTLE_RATE_ACTIONS="1000000/min",

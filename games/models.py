@@ -104,10 +104,12 @@ class Game(models.Model):
         RESIGNED = "resigned"
         ABANDONED = "abandoned"
         EXPIRED = "expired"
+        RACE_OVER = "race_over"  # a race game the race's end closed (its result is the race's)
 
     class Kind(models.TextChoices):
         CASUAL = "casual"
         DAILY = "daily"
+        RACE = "race"  # one racer's table in a race (the races app); never ranked
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     player = models.ForeignKey(

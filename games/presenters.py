@@ -34,6 +34,11 @@ def game_state(game: Game, board: Board | None = None) -> dict[str, Any]:
     while the game runs, the seed."""
     board = board if board is not None else load(game.snapshot)
     view = public_view(board)
+    if game.kind == Game.Kind.RACE and game.started_at and game.started_at > timezone.now():
+        # A race's countdown: nobody sees a card before they all turn over at once.
+        view["columns"] = [
+            {"hidden": c["hidden"] + len(c["cards"]), "cards": []} for c in view["columns"]
+        ]
     state: dict[str, Any] = {
         "id": str(game.id),
         "suits": game.suits,

@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import stats
+from games import kinds, stats
 from games.deals import deal_for_new_game, deal_from_layout, deal_from_seed, deal_vet_ahead
 from games.engine import DEAL, Board, IllegalAction, Layout, LayoutError, Outcome, dump, load
 from games.errors import GameNotFound, GameOver, StaffOnly, VersionConflict, rule_error
@@ -88,6 +88,8 @@ def game_create(
         source_game = game_get_readable(viewer=player, game_id=replay_of)
         if source_game.kind == Game.Kind.DAILY and not daily_closed(source_game.daily_date):
             raise GameNotFound()  # a daily deal stays secret until its day closes
+        if source_game.kind == Game.Kind.RACE and not source_game.over:
+            raise GameNotFound()  # races: a racer's deal stays secret until the race ends
         deal = source_game.deal
     elif layout is not None:
         try:
@@ -173,6 +175,10 @@ def game_act(
 ) -> ActResult:
     """Apply one move, deal or undo. A refused action raises and changes nothing."""
     game = _locked_own_game(player, game_id)
+    now = timezone.now()
+    policy = kinds.policy_for(game.kind)  # races: races.policy (no undo, not before the start)
+    if policy is not None:
+        policy.before_act(game=game, action_type=action.type, now=now)
     if expected_version is not None and expected_version != game.version:
         raise VersionConflict(expected_version, game_state(game))
     if game.over:
@@ -193,7 +199,6 @@ def game_act(
     except IllegalAction as exc:
         raise rule_error(exc) from None
 
-    now = timezone.now()
     game.version += 1
     Action.objects.create(
         game=game,
@@ -211,6 +216,8 @@ def game_act(
     if board.won:
         _finish(game, Game.Status.WON, Game.EndReason.WON, now)
     game.save()
+    if policy is not None:
+        policy.after_act(game=game, board=board, now=now)
     return ActResult(game=game, board=board, outcome=outcome, applied=applied)
 
 
@@ -260,6 +267,9 @@ def _check_playable(game: Game, expected_version: int | None) -> None:
         raise VersionConflict(expected_version, game_state(game))
     if game.over:
         raise GameOver()
+    policy = kinds.policy_for(game.kind)
+    if policy is not None:
+        policy.before_hint(game=game)  # races: no hints
 
 
 def _hint_search(game: Game, n: int) -> HintResult:
@@ -302,7 +312,24 @@ def game_resign(*, player: Any, game_id: str) -> Game:
     game = _locked_own_game(player, game_id)
     if game.over:
         raise GameOver()
+    policy = kinds.policy_for(game.kind)
+    if policy is not None:
+        policy.resign(game=game, now=timezone.now())  # a race: out of the race, ends with it
+        return game
     _finish(game, Game.Status.LOST, Game.EndReason.RESIGNED, timezone.now())
+    game.save()
+    return game
+
+
+@transaction.atomic
+def game_conclude(*, game_id: Any, won: bool, reason: str, now: datetime) -> Game | None:
+    """End a game its kind's owner decided (a race's end): won or lost for ``reason``.
+    A game already over is left alone (safe to call twice); returns the game if it ended."""
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None or game.over:
+        return None
+    status = Game.Status.WON if won else Game.Status.LOST
+    _finish(game, status, reason, now)
     game.save()
     return game
 
@@ -320,6 +347,7 @@ def games_expire_idle(*, idle: timedelta, now: datetime | None = None, batch: in
                 Game.objects.select_for_update(skip_locked=True)
                 .filter(status=Game.Status.IN_PROGRESS, created_at__lt=cutoff)
                 .exclude(last_action_at__gte=cutoff)
+                .exclude(kind=Game.Kind.RACE)  # a race ends its games itself
                 .order_by("created_at")[:batch]
             )
             for game in stale:
@@ -351,7 +379,7 @@ def _finish(game: Game, status: str, reason: str, now: datetime) -> None:
     game.finished_at = now
     # The clock stops at the win or the loss (RULES.md), whatever ended the game.
     game.elapsed_ms = int((now - game.started_at).total_seconds() * 1000) if game.started_at else 0
-    if not game.staff_made:
+    if not game.staff_made and game.kind != Game.Kind.RACE:  # races keep their own stats
         stats.record_game_end(game)
     if status == Game.Status.WON:
         game.save()  # the entry refers to the row; it must hold the final result first
@@ -370,6 +398,7 @@ __all__ = [
     "ActResult",
     "ActionRequest",
     "game_act",
+    "game_conclude",
     "game_create",
     "game_create_prepare",
     "game_hint",

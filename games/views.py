@@ -74,7 +74,8 @@ RULE_REFUSED = OpenApiResponse(
     "`not_a_run`, `face_down`, `rank_mismatch`, `bad_count` (no such run: out of 1..104 or "
     "more cards than the column holds), `bad_column` (out of 0..9, or the same column twice), "
     "`empty_column_blocks_deal`, `stock_empty`, `nothing_to_undo`, `game_over`, "
-    "`no_destination`, `idempotency_key_reused`.",
+    "`no_destination`, `idempotency_key_reused`; in a race game (kind `race`) also "
+    "`undo_not_allowed`, `hints_not_allowed`, `race_not_started`, `race_over`, `not_racing`.",
     examples=[
         error_example(
             "rank_mismatch",
@@ -104,6 +105,10 @@ POOL_EMPTY = OpenApiResponse(
         ),
         error_example("database_unavailable", DATABASE_UNAVAILABLE_DETAIL, retry_after=5),
     ],
+)
+RACE_REFUSED = OpenApiResponse(
+    ErrorSerializer,
+    "A race game only: `race_not_started`, `race_over` or `not_racing` (see /races).",
 )
 VERSION_CONFLICT = OpenApiResponse(
     VersionConflictErrorSerializer,
@@ -364,6 +369,7 @@ class GameResignApi(APIView):
         parameters=[IDEMPOTENCY_PARAM, IDEMPOTENT_REPLAYED],
         responses={
             200: GameStateSerializer,
+            409: RACE_REFUSED,
             404: NOT_FOUND,
             422: error_response(
                 "The game is over already, or the Idempotency-Key was used for another request.",

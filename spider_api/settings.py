@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "games",
     "leaderboard",
     "web",  # the web client at /
+    "races",
 ]
 
 MIDDLEWARE = [
@@ -235,6 +236,11 @@ SPECTACULAR_SETTINGS = {
         "HealthCheckStatusEnum": "spider_api.health.CHECK_STATES",
         "HealthCheckNameEnum": "spider_api.health.CHECK_NAMES",
         "PoolModeStatusEnum": "spider_api.health.POOL_MODE_STATES",
+        "TableStatusEnum": "races.serializers.TABLE_STATUSES",
+        "RaceStatusEnum": "races.serializers.RACE_STATUSES",
+        "RaceEndReasonEnum": "races.serializers.RACE_END_REASONS",
+        "OutReasonEnum": "races.serializers.OUT_REASONS",
+        "DrawDeclinedReasonEnum": "races.serializers.DRAW_DECLINED_REASONS",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -297,6 +303,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.top_up_pools",
         "schedule": env_int("POOL_TOP_UP_SECONDS", 60, minimum=1),
     },
+    "sweep-races": {
+        "task": "races.tasks.sweep_races",
+        "schedule": env_int("RACE_SWEEP_SECONDS", 5, minimum=1),
+        "options": {"expires": env_int("RACE_SWEEP_SECONDS", 5, minimum=1)},
+    },
     "create-daily-challenges": {
         "task": "leaderboard.tasks.create_daily_challenges",
         "schedule": 3600,
@@ -327,6 +338,33 @@ POOL_SYNC_VET_SECONDS = env_int("POOL_SYNC_VET_SECONDS", 10, minimum=0)
 POOL_RETRY_AFTER_SECONDS = env_int("POOL_RETRY_AFTER_SECONDS", 30, minimum=1)
 # Top the pool up automatically when it runs low (a task with a broker, a thread without).
 POOL_AUTOFILL = env_bool("POOL_AUTOFILL", default=True)
+
+# --- Races ----------------------------------------------------------------------------------
+
+# The cards turn over this long after Start; a racer with neither an open stream nor an
+# action for RACE_RECONNECT_SECONDS is out.
+RACE_COUNTDOWN_SECONDS = env_int("RACE_COUNTDOWN_SECONDS", 3, minimum=0)
+RACE_RECONNECT_SECONDS = env_int("RACE_RECONNECT_SECONDS", 60, minimum=1)
+# Event fan-out between processes (races/hub.py): Redis pub/sub; empty = in one process.
+RACE_EVENTS_REDIS_URL = env_str("RACE_EVENTS_REDIS_URL", _broker)
+if RACE_EVENTS_REDIS_URL and not RACE_EVENTS_REDIS_URL.startswith(("redis://", "rediss://")):
+    raise ImproperlyConfigured("RACE_EVENTS_REDIS_URL must be a redis:// or rediss:// URL.")
+RACE_EVENTS_CHANNEL = env_str("RACE_EVENTS_CHANNEL", "spider.race-events")
+# The stream: a keep-alive (and a catch-up read) this often; each stream process sweeps
+# the timers every RACE_TICK_SECONDS and refreshes its streams' presence every
+# RACE_HEARTBEAT_SECONDS (a presence not refreshed for RACE_PRESENCE_STALE_SECONDS is gone).
+RACE_KEEPALIVE_SECONDS = env_int("RACE_KEEPALIVE_SECONDS", 10, minimum=1)
+if RACE_KEEPALIVE_SECONDS > 15:
+    raise ImproperlyConfigured("RACE_KEEPALIVE_SECONDS must be at most 15.")
+RACE_TICK_SECONDS = env_int("RACE_TICK_SECONDS", 1, minimum=1)
+RACE_HEARTBEAT_SECONDS = env_int("RACE_HEARTBEAT_SECONDS", 10, minimum=1)
+RACE_PRESENCE_STALE_SECONDS = env_int("RACE_PRESENCE_STALE_SECONDS", 30, minimum=2)
+RACE_TICKET_SECONDS = env_int("RACE_TICKET_SECONDS", 60, minimum=1)
+# The stream process's database threads (= its database connections, whatever the streams).
+RACE_STREAM_DB_THREADS = env_int("RACE_STREAM_DB_THREADS", 4, minimum=1)
+# Where browsers reach the stream service, e.g. https://stream.example.org (empty: the same
+# origin as the API, a proxy routing /api/v1/races/*/events to it). Tickets name it.
+RACE_STREAM_URL = env_str("RACE_STREAM_URL", "").rstrip("/")
 
 # --- Logging -------------------------------------------------------------------------------
 

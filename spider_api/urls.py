@@ -16,6 +16,7 @@ urlpatterns = [
     path("api/v1/", include("accounts.urls")),
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("leaderboard.urls")),
+    path("api/v1/", include("races.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("health", HealthApi.as_view(), name="health"),

@@ -18,7 +18,15 @@ def compose() -> dict:
 
 
 def test_compose_has_every_role(compose):
-    assert set(compose["services"]) == {"postgres", "redis", "migrate", "web", "worker", "beat"}
+    assert set(compose["services"]) == {
+        "postgres",
+        "redis",
+        "migrate",
+        "web",
+        "stream",
+        "worker",
+        "beat",
+    }
 
 
 def test_postgres_keeps_its_data_and_reports_health(compose):
@@ -32,7 +40,7 @@ def test_the_app_waits_for_a_healthy_database_and_a_finished_migrate(compose):
     services = compose["services"]
     assert services["migrate"]["restart"] == "no"
     assert services["migrate"]["depends_on"]["postgres"]["condition"] == "service_healthy"
-    for name in ("web", "worker", "beat"):
+    for name in ("web", "stream", "worker", "beat"):
         depends = services[name]["depends_on"]
         assert depends["migrate"]["condition"] == "service_completed_successfully", name
         assert depends["redis"]["condition"] == "service_healthy", name
@@ -49,21 +57,31 @@ def test_production_settings_in_compose(compose):
     assert web["healthcheck"]["test"][-1] == "spider_api.healthcheck"
 
 
+def test_the_stream_service_serves_the_asgi_app_with_redis(compose):
+    stream = compose["services"]["stream"]
+    assert stream["command"][:2] == ["uvicorn", "spider_api.asgi:application"]
+    # Redis fans the events out between stream processes (RACE_EVENTS_REDIS_URL defaults
+    # to the broker's URL).
+    assert stream["environment"]["CELERY_BROKER_URL"].startswith("redis://redis")
+    assert any(p.endswith(":8001") for p in stream["ports"])
+
+
 def test_beat_is_a_singleton(compose):
     beat = compose["services"]["beat"]
     assert beat["deploy"]["replicas"] == 1
     assert "beat" in beat["command"]
 
 
-def test_the_procfile_runs_web_worker_and_beat():
+def test_the_procfile_runs_web_stream_worker_and_beat():
     lines = [
         line
         for line in (ROOT / "Procfile").read_text().splitlines()
         if line and not line.startswith("#")
     ]
     processes = dict(line.split(": ", 1) for line in lines)
-    assert set(processes) == {"web", "worker", "beat"}
+    assert set(processes) == {"web", "stream", "worker", "beat"}
     assert processes["web"].startswith("gunicorn -c gunicorn.conf.py spider_api.wsgi")
+    assert processes["stream"].startswith("uvicorn spider_api.asgi:application")
     assert "celery -A spider_api worker" in processes["worker"]
     assert "celery -A spider_api beat" in processes["beat"]
 

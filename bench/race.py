@@ -1,0 +1,402 @@
+"""Race bench: R concurrent races of 4 racers, every racer holding its event stream open
+and playing the deal's solver line at a steady pace through the real HTTP API.
+
+Starts gunicorn (the API) and uvicorn (the streams) on a scratch PostgreSQL database, with
+Redis fanning the events out (as in production), then for each R in ``--races``: opens R
+tables (staff-chosen seed, 1 suit), sits 4 players at each, opens 4R streams (NDJSON,
+Bearer), starts every race, and lets each racer play one action every ``--pace`` seconds
+(jittered) for ``--seconds``; then all but one racer of each race resign, and every stream
+is read until its ``finished`` event.
+
+Figures: ``event_p50_ms`` / ``event_p99_ms``: from an event's time (stamped in the
+transaction that commits it) to its receipt by each OTHER racer's stream (``progress``
+events); ``lost``: seqs missing from any stream (each must be contiguous, and reach the
+table's last seq); ``stream_kib``: the stream process's memory per open stream.
+
+    .venv/bin/python bench/race.py --races 50 --seconds 30
+    .venv/bin/python bench/race.py --races 10,25,50,75,100 --seconds 20     # a sweep
+
+Last line: one JSON object: races, streams, events, event_p50_ms, event_p99_ms, lost,
+stream_kib (memory per stream), actions_per_s, errors, and with a sweep ``sweep`` (one entry
+per R) and ``max_streams_p99_500ms``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+sys.path.insert(0, str(ROOT))
+SEED = 11  # a 1-suit deal the solver wins in well under a second
+DB = "spider_bench_race"
+
+
+def log(message: str) -> None:
+    print(f"[race] {message}", file=sys.stderr, flush=True)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def server_env(redis_url: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        DEBUG="0",
+        SECRET_KEY="bench-only",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        SECURE_SSL_REDIRECT="0",
+        DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{DB}",
+        DATABASE_CONN_MAX_AGE="60",
+        CELERY_BROKER_URL="",
+        RACE_EVENTS_REDIS_URL=redis_url,
+        RACE_EVENTS_CHANNEL=f"bench-race-{uuid.uuid4().hex[:8]}",
+        RACE_COUNTDOWN_SECONDS="1",
+        POOL_AUTOFILL="0",
+        THROTTLE_RATE_ACTIONS="1000000/min",
+        THROTTLE_RATE_GAME_CREATE="1000000/min",
+        THROTTLE_RATE_AUTH="1000000/min",
+        LOG_LEVEL="WARNING",
+    )
+    return env
+
+
+def solver_line() -> list[dict[str, Any]]:
+    from games.engine import deal_layout
+    from games.solver import solve
+
+    result = solve(deal_layout(1, SEED), max_nodes=3_000_000, max_seconds=60)
+    assert result.status == "won"
+    return [a.to_json() for a in result.line]
+
+
+def rss_kib(pid: int) -> int:
+    total = 0
+    for p in [pid, *children(pid)]:
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except FileNotFoundError:
+            pass
+    return total
+
+
+def children(pid: int) -> list[int]:
+    out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True)
+    return [int(p) for p in out.stdout.split()]
+
+
+def wait_up(url: str) -> None:
+    deadline = time.monotonic() + 40
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(url, timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.3)
+    raise RuntimeError(f"{url} did not come up")
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+class Stream:
+    """One racer's open stream: every event's seq and, for others' progress, the latency."""
+
+    def __init__(self, player: str) -> None:
+        self.player = player
+        self.seqs: list[int] = []
+        self.latencies: list[float] = []
+        self.finished = asyncio.Event()
+        self.finished_seq: int | None = None
+        self.opened = asyncio.Event()
+
+    async def run(self, client: httpx.AsyncClient, url: str, token: str) -> None:
+        headers = {"Authorization": f"Bearer {token}", "Accept": "application/x-ndjson"}
+        async with client.stream("GET", url, headers=headers, timeout=None) as response:
+            assert response.status_code == 200, response.status_code
+            self.opened.set()
+            async for line in response.aiter_lines():
+                if not line.strip():
+                    continue
+                now = time.time()
+                event = json.loads(line)
+                self.seqs.append(event["seq"])
+                if event["event"] == "progress" and event["data"]["player"] != self.player:
+                    at = datetime.fromisoformat(event["at"].replace("Z", "+00:00")).timestamp()
+                    self.latencies.append((now - at) * 1000)
+                if event["event"] == "finished":
+                    self.finished_seq = event["seq"]
+                    self.finished.set()
+                    return
+
+    def lost(self, last_seq: int) -> int:
+        """Seqs missing between the first one (the table) and the race's `finished` (the
+        stream closes there; the table's `gone` events after it are not for this stream)."""
+        last_seq = self.finished_seq or last_seq
+        if not self.seqs:
+            return last_seq
+        expected = set(range(self.seqs[0], last_seq + 1))
+        dupes = len(self.seqs) - len(set(self.seqs))
+        return len(expected - set(self.seqs)) + dupes
+
+
+async def run_round(
+    api: str, stream_base: str, races: int, seconds: float, pace: float, line: list[dict]
+) -> dict[str, Any]:
+    limits = httpx.Limits(max_connections=races * 8 + 50, max_keepalive_connections=races * 8)
+    async with (
+        httpx.AsyncClient(base_url=api, limits=limits, timeout=30) as client,
+        httpx.AsyncClient(limits=limits) as streams_client,
+    ):
+        tag = uuid.uuid4().hex[:6]
+        users: list[tuple[str, str]] = []
+
+        async def register(i: int) -> tuple[str, str]:
+            name = f"r{tag}{i}"
+            r = await client.post(
+                "/api/v1/auth/register", json={"username": name, "password": "bench pass 123!"}
+            )
+            assert r.status_code == 201, r.text
+            return name, r.json()["token"]
+
+        sem = asyncio.Semaphore(16)
+
+        async def limited(coro):
+            async with sem:
+                return await coro
+
+        users = list(await asyncio.gather(*[limited(register(i)) for i in range(races * 4)]))
+        openers = [users[4 * k][0] for k in range(races)]
+        subprocess.run(
+            [
+                sys.executable,
+                str(ROOT / "manage.py"),
+                "shell",
+                "-c",
+                "from accounts.models import User; "
+                f"User.objects.filter(username__in={openers!r}).update(is_staff=True)",
+            ],
+            env=ENV,
+            check=True,
+            cwd=ROOT,
+        )
+
+        def auth(token: str) -> dict[str, str]:
+            return {"Authorization": f"Bearer {token}"}
+
+        async def setup(k: int) -> str:
+            group = users[4 * k : 4 * k + 4]
+            r = await client.post(
+                "/api/v1/races", json={"suits": 1, "seed": SEED}, headers=auth(group[0][1])
+            )
+            assert r.status_code == 201, r.text
+            code = r.json()["code"]
+            for _, token in group[1:]:
+                for what in ("sit", "ready"):
+                    r = await client.post(f"/api/v1/races/{code}/{what}", headers=auth(token))
+                    assert r.status_code == 200, r.text
+            return code
+
+        codes = list(await asyncio.gather(*[limited(setup(k)) for k in range(races)]))
+        rss_before = rss_kib(STREAM_PID)
+        streams: list[Stream] = []
+        tasks = []
+        for k, code in enumerate(codes):
+            for name, token in users[4 * k : 4 * k + 4]:
+                s = Stream(name)
+                streams.append(s)
+                url = f"{stream_base}/api/v1/races/{code}/events"
+                tasks.append(asyncio.create_task(s.run(streams_client, url, token)))
+        await asyncio.wait_for(asyncio.gather(*[s.opened.wait() for s in streams]), 120)
+        await asyncio.sleep(1)
+        rss_after = rss_kib(STREAM_PID)
+        log(f"{len(streams)} streams open; stream process +{rss_after - rss_before} KiB")
+
+        async def start(k: int) -> dict[str, str]:
+            r = await client.post(f"/api/v1/races/{codes[k]}/start", headers=auth(users[4 * k][1]))
+            assert r.status_code == 200, r.text
+            return {rr["player"]: rr["game"] for rr in r.json()["race"]["racers"]}
+
+        games = list(await asyncio.gather(*[limited(start(k)) for k in range(races)]))
+        await asyncio.sleep(1.2)  # the countdown
+        stop_at = time.monotonic() + seconds
+        counts = {"actions": 0, "errors": 0}
+        rnd = random.Random(7)
+
+        async def racer(k: int, name: str, token: str) -> None:
+            game = games[k][name]
+            await asyncio.sleep(rnd.uniform(0, pace))
+            for version, body in enumerate(line):
+                if time.monotonic() >= stop_at:
+                    return
+                r = await client.post(
+                    f"/api/v1/games/{game}/actions",
+                    json={**body, "version": version},
+                    headers=auth(token),
+                )
+                if r.status_code == 200:
+                    counts["actions"] += 1
+                elif r.status_code == 422 and r.json()["code"] == "race_over":
+                    return
+                else:
+                    counts["errors"] += 1
+                    return
+                await asyncio.sleep(pace * rnd.uniform(0.8, 1.2))
+
+        t0 = time.monotonic()
+        await asyncio.gather(
+            *[racer(k, n, t) for k in range(races) for n, t in users[4 * k : 4 * k + 4]]
+        )
+        played = time.monotonic() - t0
+
+        async def end(k: int) -> None:
+            for _, token in users[4 * k + 1 : 4 * k + 4]:
+                await client.post(f"/api/v1/races/{codes[k]}/resign", headers=auth(token))
+
+        await asyncio.gather(*[limited(end(k)) for k in range(races)])
+        try:
+            await asyncio.wait_for(asyncio.gather(*[s.finished.wait() for s in streams]), 60)
+        except TimeoutError:
+            log("some streams never saw `finished`")
+        last = {}
+        for k, code in enumerate(codes):
+            r = await client.get(f"/api/v1/races/{code}", headers=auth(users[4 * k][1]))
+            last[code] = r.json()["seq"]
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        lost = sum(s.lost(last[codes[i // 4]]) for i, s in enumerate(streams))
+        latencies = [x for s in streams for x in s.latencies]
+        return {
+            "races": races,
+            "streams": len(streams),
+            "events": sum(len(s.seqs) for s in streams),
+            "event_p50_ms": round(statistics.median(latencies), 1) if latencies else None,
+            "event_p99_ms": round(percentile(latencies, 0.99), 1) if latencies else None,
+            "lost": lost,
+            "stream_kib": round((rss_after - rss_before) / max(1, len(streams)), 1),
+            "actions_per_s": round(counts["actions"] / played, 1),
+            "errors": counts["errors"],
+        }
+
+
+def main() -> None:
+    global ENV, STREAM_PID
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--races", default="50", help="races at once; a comma list sweeps")
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--pace", type=float, default=2.0, help="seconds between a racer's actions")
+    parser.add_argument("--web-workers", type=int, default=3)
+    parser.add_argument(
+        "--redis", default=os.environ.get("CELERY_BROKER_URL") or "redis://127.0.0.1:6379/0"
+    )
+    args = parser.parse_args()
+    ENV = server_env(args.redis)
+    if shutil.which("createdb"):
+        subprocess.run(
+            ["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", DB], check=True
+        )
+        subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", DB], check=True)
+    subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), "migrate", "-v0"], env=ENV, check=True, cwd=ROOT
+    )
+    line = solver_line()
+    log(f"solver line: {len(line)} actions")
+    api_port, stream_port = free_port(), free_port()
+    web = subprocess.Popen(
+        [
+            str(BIN / "gunicorn"),
+            "spider_api.wsgi",
+            "-b",
+            f"127.0.0.1:{api_port}",
+            "-w",
+            str(args.web_workers),
+            "--log-level",
+            "warning",
+        ],
+        env=ENV,
+        cwd=ROOT,
+    )
+    stream = subprocess.Popen(
+        [
+            str(BIN / "uvicorn"),
+            "spider_api.asgi:application",
+            "--host=127.0.0.1",
+            f"--port={stream_port}",
+            "--lifespan=off",
+            "--no-access-log",
+            "--timeout-graceful-shutdown=2",
+            "--log-level=warning",
+        ],
+        env=ENV,
+        cwd=ROOT,
+    )
+    STREAM_PID = stream.pid
+    rounds = []
+    try:
+        wait_up(f"http://127.0.0.1:{api_port}/health/live")
+        wait_up(f"http://127.0.0.1:{stream_port}/health/live")
+        for races in [int(x) for x in args.races.split(",")]:
+            log(f"{races} races ...")
+            figures = asyncio.run(
+                run_round(
+                    f"http://127.0.0.1:{api_port}",
+                    f"http://127.0.0.1:{stream_port}",
+                    races,
+                    args.seconds,
+                    args.pace,
+                    line,
+                )
+            )
+            log(json.dumps(figures))
+            rounds.append(figures)
+    finally:
+        for proc in (stream, web):
+            proc.terminate()
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    result = dict(rounds[-1])
+    if len(rounds) > 1:
+        result["sweep"] = rounds
+        held = [
+            r["streams"]
+            for r in rounds
+            if r["event_p99_ms"] is not None and r["event_p99_ms"] <= 500 and r["lost"] == 0
+        ]
+        result["max_streams_p99_500ms"] = max(held) if held else None
+    print(json.dumps(result))
+
+
+ENV: dict[str, str] = {}
+STREAM_PID = 0
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,40 @@
+"""Rules that depend on a game's kind, for kinds owned by apps above games (races).
+
+games knows nothing of those apps: an app registers a policy for its kind at start-up
+(``AppConfig.ready``) and the game service consults it with the game row locked. A kind with
+no policy (casual, daily) plays by the plain rules.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from games.engine import Board
+    from games.models import Game
+
+
+class KindPolicy(Protocol):
+    def before_act(self, *, game: Game, action_type: str, now: datetime) -> None:
+        """Raise a DomainError to refuse the action (nothing is written)."""
+
+    def after_act(self, *, game: Game, board: Board, now: datetime) -> None:
+        """The action is applied and saved; same transaction."""
+
+    def before_hint(self, *, game: Game) -> None:
+        """Raise a DomainError to refuse the hint."""
+
+    def resign(self, *, game: Game, now: datetime) -> None:
+        """Resign this game the kind's way (in the caller's transaction)."""
+
+
+_POLICIES: dict[str, KindPolicy] = {}
+
+
+def register_policy(kind: str, policy: KindPolicy) -> None:
+    _POLICIES[kind] = policy
+
+
+def policy_for(kind: str) -> KindPolicy | None:
+    return _POLICIES.get(kind)

@@ -1,0 +1,47 @@
+"""Race rules inside the game service (registered for games of kind `race`, games.kinds).
+
+The game service calls these with the racer's Game row locked; each takes the Table row
+lock next (Game -> Table, the one lock order; see races.services).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from games.engine import Board
+from games.models import Game
+from races import services
+from races.errors import HintsNotAllowed, RaceNotStarted, UndoNotAllowed
+from spider_api.errors import DomainError
+
+
+def _refused(exc: DomainError) -> DomainError:
+    """On the game endpoints a race refusal is a rule refusal (422, like undo's)."""
+    return DomainError(exc.code, exc.detail, 422)
+
+
+class RacePolicy:
+    def before_act(self, *, game: Game, action_type: str, now: datetime) -> None:
+        if action_type == "undo":
+            raise UndoNotAllowed()
+        if game.started_at is not None and now < game.started_at:
+            raise _refused(RaceNotStarted())
+        try:  # kept on the instance for after_act, in the same transaction
+            game._race = services.racer_check_act(game=game, now=now)  # type: ignore[attr-defined]
+        except DomainError as exc:
+            raise _refused(exc) from None
+
+    def after_act(self, *, game: Game, board: Board, now: datetime) -> None:
+        table, race, racer = game._race  # type: ignore[attr-defined]
+        services.racer_acted(table=table, race=race, racer=racer, game=game, board=board, now=now)
+
+    def before_hint(self, *, game: Game) -> None:
+        raise HintsNotAllowed()
+
+    def resign(self, *, game: Game, now: datetime) -> None:
+        if game.started_at is not None and now < game.started_at:
+            raise _refused(RaceNotStarted())
+        try:
+            services.racer_resign_game(game=game, now=now)
+        except DomainError as exc:
+            raise _refused(exc) from None

@@ -1,0 +1,201 @@
+"""GET /races/{code}/events: the table's live event stream, served by the ASGI server.
+
+A plain async Django view (DRF is synchronous): one coroutine per open stream, no thread.
+The first event is the whole table (``table``, at the table's current ``seq``), then every
+event in order. ``Last-Event-ID`` (or ``?since=``) resumes after that seq instead: the
+missed events come from PostgreSQL, then the live ones, none twice and none skipped (a
+stream that sees a gap in the live ones reads the rows in between). A keep-alive goes out
+every RACE_KEEPALIVE_SECONDS.
+
+SSE (``text/event-stream``): ``id: <seq>`` and ``data: <event JSON>`` (the default
+``message`` type, so one ``onmessage`` handler sees them all). NDJSON
+(``Accept: application/x-ndjson``): one event object a line; a keep-alive is an empty line.
+
+Auth: ``Authorization: Bearer <token>``, or ``?ticket=`` from POST /races/{code}/ticket
+(single use, short-lived) for a browser's EventSource, which cannot send headers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import json
+import logging
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from django.conf import settings
+from django.db import close_old_connections
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+
+from games.presenters import iso
+from races import selectors, services
+from races.hub import HUB
+from spider_api.authentication import BEARER_CHALLENGE
+from spider_api.errors import DomainError
+
+log = logging.getLogger(__name__)
+
+NDJSON = "application/x-ndjson"
+SSE = "text/event-stream"
+T = TypeVar("T")
+
+# Every database call of the streams runs on these few threads, each with its own
+# connection: a stream process holds RACE_STREAM_DB_THREADS connections however many
+# streams it serves (Django's per-request thread would hold one per open stream).
+_DB = ThreadPoolExecutor(max_workers=settings.RACE_STREAM_DB_THREADS, thread_name_prefix="race-db")
+
+
+async def db(fn: Callable[..., T], /, **kwargs: Any) -> T:
+    def call() -> T:
+        close_old_connections()  # CONN_MAX_AGE and health checks, as at a request's start
+        return fn(**kwargs)
+
+    return await asyncio.get_running_loop().run_in_executor(_DB, functools.partial(call))
+
+
+async def race_events(request: HttpRequest, code: str) -> HttpResponse:
+    if request.method != "GET":
+        return _error(DomainError("method_not_allowed", "Only GET.", 405), {"Allow": "GET"})
+    try:
+        since = _since(request)
+        user = await db(_authenticate, request=request, code=code)
+        table = await db(selectors.table_by_code, code=code)
+    except DomainError as exc:
+        headers = {"WWW-Authenticate": BEARER_CHALLENGE} if exc.status == 401 else {}
+        return _error(exc, headers)
+    ndjson = NDJSON in request.headers.get("Accept", "")
+    response = StreamingHttpResponse(
+        _stream(table.pk, table.code, user, since, ndjson), content_type=NDJSON if ndjson else SSE
+    )
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # a proxy in front must not buffer the stream
+    # Readable from any origin: it takes no cookie, only a token or a one-use ticket.
+    response["Access-Control-Allow-Origin"] = "*"
+    return response
+
+
+def _error(exc: DomainError, headers: dict[str, str]) -> JsonResponse:
+    response = JsonResponse(exc.as_dict(), status=exc.status)
+    for key, value in {**exc.headers, **headers}.items():
+        response[key] = value
+    return response
+
+
+def _since(request: HttpRequest) -> int | None:
+    raw = request.headers.get("Last-Event-ID") or request.GET.get("since")
+    if raw is None or raw == "":
+        return None
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 10:
+        raise DomainError(
+            "invalid", "Last-Event-ID / since must be an event's seq (a whole number).", 400
+        )
+    return int(raw)
+
+
+def _authenticate(request: HttpRequest, code: str) -> Any:
+    ticket = request.GET.get("ticket")
+    if ticket:
+        return services.ticket_redeem(key=ticket, code=code)
+    header = request.headers.get("Authorization", "")
+    keyword, _, key = header.partition(" ")
+    if keyword != "Bearer" or not key.strip():
+        raise DomainError(
+            "not_authenticated", "Send Authorization: Bearer <token>, or ?ticket=.", 401
+        )
+    token = Token.objects.select_related("user").filter(key=key.strip()).first()
+    if token is None or not token.user.is_active:
+        raise DomainError("invalid_token", "Invalid token.", 401)
+    return token.user
+
+
+def _frame(seq: int, body: str, ndjson: bool) -> bytes:
+    return f"{body}\n".encode() if ndjson else f"id: {seq}\ndata: {body}\n\n".encode()
+
+
+async def _stream(
+    table_id: int, code: str, user: Any, since: int | None, ndjson: bool
+) -> AsyncIterator[bytes]:
+    sub = HUB.subscribe(code)  # before reading anything: nothing committed later is missed
+    BACKGROUND.start()
+    presence_id: int | None = None
+    keepalive = b"\n" if ndjson else b": keep-alive\n\n"
+    try:
+        presence_id = await db(services.presence_open, table_id=table_id, player=user)
+        BACKGROUND.presences[presence_id] = BACKGROUND.presences.get(presence_id, 0) + 1
+        if since is None:
+            table = await db(selectors.table_view, table_id=table_id)
+            last = table["seq"]
+            event = {"seq": last, "event": "table", "at": iso(timezone.now()), "data": table}
+            yield _frame(last, json.dumps(event, separators=(",", ":")), ndjson)
+        else:
+            last = since
+        catch_up = True
+        while True:
+            if catch_up:
+                for seq, body in await db(selectors.events_after, table_id=table_id, seq=last):
+                    yield _frame(seq, body, ndjson)
+                    last = seq
+                catch_up = False
+            try:
+                seq, body = await asyncio.wait_for(
+                    sub.queue.get(), timeout=settings.RACE_KEEPALIVE_SECONDS
+                )
+            except TimeoutError:
+                yield keepalive
+                catch_up = True  # a message lost on the way (Redis restarting) is read now
+                continue
+            if seq <= last and seq != -1:
+                continue  # already sent (from the rows)
+            if seq != last + 1:
+                catch_up = True  # a gap, or a resync: the rows in between first
+                continue
+            yield _frame(seq, body, ndjson)
+            last = seq
+    finally:
+        HUB.unsubscribe(sub)
+        if presence_id is not None:
+            BACKGROUND.presences[presence_id] -= 1
+            if not BACKGROUND.presences[presence_id]:
+                del BACKGROUND.presences[presence_id]
+            with contextlib.suppress(Exception):
+                await db(services.presence_close, presence_id=presence_id)
+
+
+class Background:
+    """Per stream process: the timer sweep (so the countdown, the time limit and the 60 s
+    to come back fire with nobody acting, also under `make run` without Celery) and the
+    presence heartbeat of the streams open here."""
+
+    def __init__(self) -> None:
+        self.presences: dict[int, int] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+
+    def start(self) -> None:
+        if self._tasks and not any(t.done() for t in self._tasks):
+            return
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._tick()), loop.create_task(self._heartbeat())]
+
+    async def _tick(self) -> None:
+        while True:
+            await asyncio.sleep(settings.RACE_TICK_SECONDS)
+            try:
+                await db(services.races_tick)
+            except Exception:  # the database restarting: try again next tick
+                log.exception("races tick failed")
+
+    async def _heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(settings.RACE_HEARTBEAT_SECONDS)
+            try:
+                await db(services.presence_heartbeat, presence_ids=list(self.presences))
+            except Exception:
+                log.exception("presence heartbeat failed")
+
+
+BACKGROUND = Background()
