@@ -8,7 +8,7 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
-from games.serializers import SeedField, StrictIntegerField
+from games.serializers import SeedField, StrictIntegerField, SuitsField
 
 MAX_TIME_LIMIT_S = 3600
 # Choice sets named once (SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]).
@@ -21,7 +21,7 @@ DRAW_DECLINED_REASONS = ["declined", "action"]
 
 # -- input ----------------------------------------------------------------------------------
 class TableOpenSerializer(serializers.Serializer):
-    suits = StrictIntegerField(help_text="1, 2 or 4.")
+    suits = SuitsField()
     time_limit_s = StrictIntegerField(
         required=False,
         allow_null=True,
@@ -36,11 +36,6 @@ class TableOpenSerializer(serializers.Serializer):
         help_text='Staff only: every race here starts from this layout: {"columns": '
         '[{"down": [...], "up": [...]} x10], "stock": [...]}.',
     )
-
-    def validate_suits(self, value: int) -> int:
-        if value not in (1, 2, 4):
-            raise serializers.ValidationError("Choose 1, 2 or 4.")
-        return value
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if "seed" in attrs and "layout" in attrs:
@@ -101,7 +96,7 @@ class RacerSerializer(CountsSerializer):
 
 
 class LaidOpenDealSerializer(serializers.Serializer):
-    suits = serializers.IntegerField()
+    suits = SuitsField()
     seed = serializers.CharField(allow_null=True, help_text="Decimal string (64-bit).")
     deal_version = serializers.IntegerField()
     vetted = serializers.BooleanField()
@@ -127,7 +122,7 @@ class LaidOpenSerializer(serializers.Serializer):
 class RaceSerializer(serializers.Serializer):
     number = serializers.IntegerField(help_text="1, 2, ... at this table.")
     status = serializers.ChoiceField(choices=RACE_STATUSES)
-    suits = serializers.IntegerField()
+    suits = SuitsField()
     time_limit_s = serializers.IntegerField(allow_null=True)
     starts_at = serializers.DateTimeField(help_text="The cards turn over for all at once.")
     ends_at = serializers.DateTimeField(allow_null=True, help_text="The time limit, if any.")
@@ -153,7 +148,7 @@ class MatchSerializer(serializers.Serializer):
 
 class TableSerializer(serializers.Serializer):
     code = serializers.CharField(help_text="The invite code.")
-    suits = serializers.IntegerField()
+    suits = SuitsField()
     time_limit_s = serializers.IntegerField(allow_null=True)
     opener = serializers.CharField()
     status = serializers.ChoiceField(choices=TABLE_STATUSES)
@@ -172,7 +167,7 @@ class TicketSerializer(serializers.Serializer):
 
 
 class RaceModeStatsSerializer(serializers.Serializer):
-    suits = serializers.IntegerField()
+    suits = SuitsField()
     played = serializers.IntegerField()
     wins = serializers.IntegerField()
     draws = serializers.IntegerField()
@@ -195,7 +190,7 @@ class ReadyDataSerializer(SeatDataSerializer):
 
 
 class SettingsDataSerializer(serializers.Serializer):
-    suits = serializers.IntegerField()
+    suits = SuitsField()
     time_limit_s = serializers.IntegerField(allow_null=True)
 
 
@@ -209,7 +204,7 @@ class CountdownRacerSerializer(SeatDataSerializer):
 
 class CountdownDataSerializer(serializers.Serializer):
     race = serializers.IntegerField()
-    suits = serializers.IntegerField()
+    suits = SuitsField()
     time_limit_s = serializers.IntegerField(allow_null=True)
     starts_at = serializers.DateTimeField()
     ends_at = serializers.DateTimeField(allow_null=True)
