@@ -21,6 +21,7 @@ from games.engine import DEAL, Board, IllegalAction, Layout, LayoutError, Outcom
 from games.errors import GameNotFound, GameOver, StaffOnly, VersionConflict, rule_error
 from games.models import Action, Deal, Game
 from games.presenters import game_state
+from games.rewards import CoinAward, game_reward
 from games.selectors import game_get_readable
 from games.solver.hint import Hint, VisiblePosition, hints, no_hint_reason
 from leaderboard.ranking import daily_closed, entry_record
@@ -45,6 +46,7 @@ class ActResult:
     board: Board
     outcome: Outcome
     applied: dict[str, Any]  # the action as logged (a move resolved to from/to/count)
+    coins: CoinAward | None = None  # set when this action won the game
 
 
 # -- creating -------------------------------------------------------------------------------
@@ -208,10 +210,12 @@ def game_act(
         game.started_at = now  # the clock starts at the first action
     game.last_action_at = now
     _store(game, board)
+    coins = None
     if board.won:
         _finish(game, Game.Status.WON, Game.EndReason.WON, now)
+        coins = game_reward(game=game, now=now)  # COINS: the win's reward, in this transaction
     game.save()
-    return ActResult(game=game, board=board, outcome=outcome, applied=applied)
+    return ActResult(game=game, board=board, outcome=outcome, applied=applied, coins=coins)
 
 
 @dataclass(frozen=True, slots=True)
