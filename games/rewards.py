@@ -12,7 +12,7 @@ from itertools import groupby
 from typing import Any
 
 from coins.models import CoinDay, CoinEntry
-from coins.rules import RACE, capped, coin_day, reward_for
+from coins.rules import RACE, Reward, capped, coin_day, reward_for
 from coins.services import CoinAward, coins_award
 from games.models import Game
 
@@ -32,7 +32,7 @@ def game_reward(*, game: Game, now: Any) -> CoinAward:
     )
 
 
-def _reward(game: Game) -> Any:
+def _reward(game: Game) -> Reward | None:
     return reward_for(
         suits=game.suits,
         kind=game.kind,
@@ -83,7 +83,8 @@ def coins_problems(*, since: date | None = None) -> Iterator[str]:
         unpaid = unpaid.filter(finished_at__date__gte=since)
     for game in unpaid.iterator():
         if _reward(game) is not None:
-            yield f"game {game.pk}: won on {coin_day(game.finished_at)} but has no coin entry"
+            won_on = coin_day(game.finished_at) if game.finished_at else "?"
+            yield f"game {game.pk}: won on {won_on} but has no coin entry"
 
 
 def _entry_problem(entry: CoinEntry, earned_before: int) -> str | None:

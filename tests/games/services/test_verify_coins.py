@@ -24,6 +24,7 @@ WIN = services.ActionRequest(type="move", src=1, dst=0)
 def won_game(player: Any, suits: int | None = 1, **create: Any) -> Game:
     """A game won through the service: a fresh ranked one of ``suits``, or as ``create`` says."""
     if not create:
+        assert suits is not None
         pooled_layout_deal(NEAR_WIN, suits=suits)
     game = services.game_create(player=player, suits=suits, **create)
     result = services.game_act(player=player, game_id=str(game.pk), action=WIN)
@@ -129,6 +130,7 @@ def test_a_planted_wrong_entry_is_flagged(ledger, plant: Callable[..., tuple[str
 
 
 def _plant(game: Game, **amounts: int) -> CoinEntry:
+    assert game.finished_at is not None
     return CoinEntry.objects.create(
         player_id=game.player_id,
         game=game,
