@@ -12,16 +12,16 @@ from itertools import groupby
 from typing import Any
 
 from coins.models import CoinDay, CoinEntry
-from coins.rules import RACE, Reward, capped, coin_day, reward_for
+from coins.rules import Reward, capped, coin_day, reward_for
 from coins.services import CoinAward, coins_award
 from games.models import Game
 
 
 def game_reward(*, game: Game, now: Any) -> CoinAward:
     """Credit what ``game`` earns for its win (nothing for a replay or a staff game), under
-    the player's daily cap. Race games pay without the perfect bonus; the races service
-    calls this for a racer who wins a race without winning their board (on time) too.
-    Idempotent per game."""
+    the player's daily cap; called by ``games.services`` wherever a game ends as won, so a
+    race won on time (ended as won by the race) pays like one won on the board. Race games
+    pay without the perfect bonus. Idempotent per game."""
     return coins_award(
         player_id=game.player_id,
         game_id=game.pk,
@@ -40,11 +40,6 @@ def _reward(game: Game) -> Reward | None:
         ranked=game.ranked,
         staff_made=game.staff_made,
     )
-
-
-def _won(game: Game) -> bool:
-    # A race can be won without winning the board (the clock ran out): its entry says so.
-    return game.status == Game.Status.WON or game.kind == RACE
 
 
 def coins_problems(*, since: date | None = None) -> Iterator[str]:
@@ -91,7 +86,7 @@ def _entry_problem(entry: CoinEntry, earned_before: int) -> str | None:
     game = entry.game
     if entry.player_id != game.player_id:
         return f"credited to player {entry.player_id}, but the game is player {game.player_id}'s"
-    if not _won(game):
+    if game.status != Game.Status.WON:
         return f"the game is {game.status}, not won"
     reward = _reward(game)
     if reward is None:

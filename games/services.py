@@ -210,10 +210,7 @@ def game_act(
         game.started_at = now  # the clock starts at the first action
     game.last_action_at = now
     _store(game, board)
-    coins = None
-    if board.won:
-        _finish(game, Game.Status.WON, Game.EndReason.WON, now)
-        coins = game_reward(game=game, now=now)  # COINS: the win's reward, in this transaction
+    coins = _finish(game, Game.Status.WON, Game.EndReason.WON, now) if board.won else None
     game.save()
     return ActResult(game=game, board=board, outcome=outcome, applied=applied, coins=coins)
 
@@ -349,7 +346,8 @@ def _store(game: Game, board: Board) -> None:
     game.perfect = board.perfect
 
 
-def _finish(game: Game, status: str, reason: str, now: datetime) -> None:
+def _finish(game: Game, status: str, reason: str, now: datetime) -> CoinAward | None:
+    """End the game; a win is entered on the leaderboard and paid its coins (returned)."""
     game.status = status
     game.end_reason = reason
     game.finished_at = now
@@ -360,6 +358,8 @@ def _finish(game: Game, status: str, reason: str, now: datetime) -> None:
     if status == Game.Status.WON:
         game.save()  # the entry refers to the row; it must hold the final result first
         entry_record(game)
+        return game_reward(game=game, now=now)  # COINS: the win's reward, in this transaction
+    return None
 
 
 def _locked_own_game(player: Any, game_id: str) -> Game:
