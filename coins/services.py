@@ -40,14 +40,12 @@ def coins_award(
 ) -> CoinAward:
     """Credit ``reward`` for game ``game_id`` (None: the win earns nothing), under the cap of
     ``now``'s UTC day. Must run inside the winning transaction (it locks the player's tally
-    row for the day). Idempotent per game: a second call returns the first entry."""
+    row for the day). A game is paid once: its row is locked and over after the win, and
+    the ledger's unique constraint on the game refuses a second entry."""
     day = coin_day(now)
     if reward is None:
         earned_today = coins_earned_on(player_id=player_id, day=day)
         return CoinAward(False, 0, 0, 0, 0, earned_today, coins_balance(player_id=player_id))
-    entry = CoinEntry.objects.filter(game_id=game_id).first()
-    if entry is not None:  # already rewarded (the unique constraint is the backstop)
-        return _award(entry, coins_earned_on(player_id=player_id, day=entry.day))
     # Lock order is always game row -> tally row, so this cannot deadlock with game_act.
     CoinDay.objects.bulk_create([CoinDay(player_id=player_id, day=day)], ignore_conflicts=True)
     tally = CoinDay.objects.select_for_update().get(player_id=player_id, day=day)

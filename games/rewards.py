@@ -21,7 +21,7 @@ def game_reward(*, game: Game, now: Any) -> CoinAward:
     """Credit what ``game`` earns for its win (nothing for a replay or a staff game), under
     the player's daily cap; called by ``games.services`` wherever a game ends as won, so a
     race won on time (ended as won by the race) pays like one won on the board. Race games
-    pay without the perfect bonus. Idempotent per game."""
+    pay without the perfect bonus. Once per game (a unique constraint)."""
     return coins_award(
         player_id=game.player_id,
         game_id=game.pk,

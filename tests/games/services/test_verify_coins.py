@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 
 from coins.models import CoinDay, CoinEntry
 from games import services
@@ -162,3 +162,10 @@ def test_an_entry_must_add_up(ledger):
     game = ledger["replay"]
     with pytest.raises(DatabaseError), transaction.atomic():
         _plant(game, base=20, bonus=20, amount=50, cut=0)
+
+
+def test_a_game_has_at_most_one_entry(ledger):
+    with pytest.raises(IntegrityError), transaction.atomic():
+        _plant(ledger["four"], base=40, bonus=40, amount=80, cut=0)
+
+    assert CoinEntry.objects.filter(game=ledger["four"]).count() == 1
