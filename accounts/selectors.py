@@ -5,6 +5,8 @@ from datetime import datetime
 from typing import Any
 
 from accounts.models import User
+from coins.presenters import summary_json
+from coins.selectors import coins_summary
 from games.selectors import player_stats
 
 
@@ -16,6 +18,7 @@ class UserProfile:
     date_joined: datetime
     is_staff: bool
     stats: list[dict[str, Any]]
+    coins: dict[str, Any]
 
 
 def user_profile(*, user: User) -> UserProfile:
@@ -24,4 +27,5 @@ def user_profile(*, user: User) -> UserProfile:
         date_joined=user.date_joined,
         is_staff=user.is_staff,
         stats=player_stats(player=user),
+        coins=summary_json(coins_summary(player_id=user.pk)),
     )

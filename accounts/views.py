@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 from accounts.models import username_validator
 from accounts.selectors import user_profile
 from accounts.services import token_obtain, user_register
+from coins.serializers import CoinSummarySerializer
 from games.serializers import ModeStatsSerializer
 from spider_api.openapi import bad_request, error_response, invalid_example
 
@@ -118,12 +119,14 @@ class MeApi(APIView):
         date_joined = serializers.DateTimeField()
         is_staff = serializers.BooleanField()
         stats = ModeStatsSerializer(many=True, help_text="Per suit mode (1, 2, 4).")
+        coins = CoinSummarySerializer(help_text="Your balance and today's (UTC) earnings.")
 
     @extend_schema(
         operation_id="me",
         tags=["auth"],
         summary="Your profile",
-        description="Your account and your statistics per suit mode (1, 2, 4).",
+        description="Your account, your statistics per suit mode (1, 2, 4) and your coins "
+        "(balance and today's earnings, UTC).",
         responses={200: OutputSerializer},
     )
     def get(self, request: Request) -> Response:

@@ -13,6 +13,7 @@ from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
+from coins.serializers import CoinAwardSerializer, CoinSummarySerializer
 from games.engine import MAX_SEED, SUIT_MODES
 from games.engine.layout import COLUMNS
 from games.models import Game
@@ -238,6 +239,9 @@ class OutcomeSerializer(serializers.Serializer):
 
 class ActedGameStateSerializer(GameStateSerializer):
     outcome = OutcomeSerializer()
+    coins = CoinAwardSerializer(
+        allow_null=True, help_text="Null unless this action won the game: what the win earned."
+    )
 
 
 class GameSummarySerializer(serializers.Serializer):
@@ -334,6 +338,7 @@ class ModeStatsSerializer(serializers.Serializer):
 class PlayerPublicSerializer(serializers.Serializer):
     username = serializers.CharField()
     stats = ModeStatsSerializer(many=True)
+    coins = CoinSummarySerializer(help_text="Balance and today's (UTC) earnings.")
 
 
 class PositionSerializer(serializers.Serializer):

@@ -21,6 +21,7 @@ from games.engine import DEAL, Board, IllegalAction, Layout, LayoutError, Outcom
 from games.errors import GameNotFound, GameOver, StaffOnly, VersionConflict, rule_error
 from games.models import Action, Deal, Game
 from games.presenters import game_state
+from games.rewards import CoinAward, game_reward
 from games.selectors import game_get_readable
 from games.solver.hint import Hint, VisiblePosition, hints, no_hint_reason
 from leaderboard.ranking import daily_closed, entry_record
@@ -45,6 +46,7 @@ class ActResult:
     board: Board
     outcome: Outcome
     applied: dict[str, Any]  # the action as logged (a move resolved to from/to/count)
+    coins: CoinAward | None = None  # set when this action won the game
 
 
 # -- creating -------------------------------------------------------------------------------
@@ -213,12 +215,11 @@ def game_act(
         game.started_at = now  # the clock starts at the first action
     game.last_action_at = now
     _store(game, board)
-    if board.won:
-        _finish(game, Game.Status.WON, Game.EndReason.WON, now)
+    coins = _finish(game, Game.Status.WON, Game.EndReason.WON, now) if board.won else None
     game.save()
     if policy is not None:
         policy.after_act(game=game, board=board, now=now)
-    return ActResult(game=game, board=board, outcome=outcome, applied=applied)
+    return ActResult(game=game, board=board, outcome=outcome, applied=applied, coins=coins)
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,7 +374,8 @@ def _store(game: Game, board: Board) -> None:
     game.perfect = board.perfect
 
 
-def _finish(game: Game, status: str, reason: str, now: datetime) -> None:
+def _finish(game: Game, status: str, reason: str, now: datetime) -> CoinAward | None:
+    """End the game; a win is entered on the leaderboard and paid its coins (returned)."""
     game.status = status
     game.end_reason = reason
     game.finished_at = now
@@ -384,6 +386,8 @@ def _finish(game: Game, status: str, reason: str, now: datetime) -> None:
     if status == Game.Status.WON:
         game.save()  # the entry refers to the row; it must hold the final result first
         entry_record(game)
+        return game_reward(game=game, now=now)  # COINS: the win's reward, in this transaction
+    return None
 
 
 def _locked_own_game(player: Any, game_id: str) -> Game:

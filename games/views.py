@@ -12,6 +12,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from coins.presenters import award_json, summary_json
+from coins.selectors import coins_summary
 from games import selectors, services
 from games.idempotency import HEADER, fingerprint, run_idempotent
 from games.models import Game
@@ -250,7 +252,10 @@ class GameActionsApi(APIView):
         description="One action. `move` takes `from`; `to` omitted: the server picks the "
         "destination (one-tap); `count` omitted: the longest movable run that fits. Send "
         "`version` to apply only if the game has not moved on (else 409 with the current "
-        "state). The answer is the new state plus `outcome`: what the action did.",
+        "state). The answer is the new state plus `outcome`: what the action did, and `coins`: "
+        "null unless this action won the game, then what the win earned (`base`, the perfect "
+        "`bonus`), what the daily limit `cut`, what was credited (`earned`), and the "
+        "`balance`, `earned_today` and `left_today` after it.",
         request=ActionInputSerializer,
         parameters=[IDEMPOTENCY_PARAM, IDEMPOTENT_REPLAYED],
         responses={
@@ -286,6 +291,7 @@ class GameActionsApi(APIView):
             )
             body = game_state(result.game, result.board)
             body["outcome"] = outcome_json(result.applied, result.outcome)
+            body["coins"] = award_json(result.coins) if result.coins is not None else None
             return status.HTTP_200_OK, body
 
         return _answer(request, produce)
@@ -398,14 +404,18 @@ class PlayerApi(APIView):
         tags=["players"],
         summary="A player's public statistics",
         description="Per suit mode: games played, wins, win rate, streaks, fastest win, fewest "
-        "actions in a win, best score and the five best wins. No token needed (a token sent "
-        "must be valid).",
+        "actions in a win, best score and the five best wins; and the player's coins (balance "
+        "and today's earnings, UTC). No token needed (a token sent must be valid).",
         responses={200: PlayerPublicSerializer, 404: NOT_FOUND},
     )
     def get(self, request: Request, username: str) -> Response:
         player = selectors.player_by_username(username=username)
         return Response(
-            {"username": player.username, "stats": selectors.player_stats(player=player)}
+            {
+                "username": player.username,
+                "stats": selectors.player_stats(player=player),
+                "coins": summary_json(coins_summary(player_id=player.pk)),
+            }
         )
 
 

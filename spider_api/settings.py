@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # Swagger UI served from here, not a CDN
     "corsheaders",
     "accounts",
+    "coins",
     "games",
     "leaderboard",
     "web",  # the web client at /

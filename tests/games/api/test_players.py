@@ -29,6 +29,7 @@ def test_a_new_player_has_empty_statistics_for_each_suit_mode(api_client, make_u
     assert body == {
         "username": "newcomer",
         "stats": [{"suits": suits, **EMPTY} for suits in (1, 2, 4)],
+        "coins": {"balance": 0, "earned_today": 0, "left_today": 200, "daily_limit": 200},
     }
 
 
