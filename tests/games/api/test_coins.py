@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 
 from coins.models import CoinDay, CoinEntry
-from coins.presenters import award_json
 from games import services
 from games.models import Game
 from leaderboard.models import DailyChallenge
@@ -151,22 +150,6 @@ def test_a_ranked_daily_win_pays_and_an_unranked_practice_does_not(player, playe
     assert first["coins"] == award(20, 20, 40, 0, 40, 40)
     assert second["coins"] == {**NOTHING, **_summary(40, 40)}
     assert list(CoinEntry.objects.values_list("kind", "amount")) == [("daily", 40)]
-
-
-@pytest.mark.parametrize(("suits", "base"), [(1, 10), (2, 20), (4, 40)])
-def test_a_race_win_pays_ten_times_the_mode_without_a_bonus(player, suits, base):
-    # Races are built on another branch; Game.kind is a plain string column, so a game of
-    # kind "race" can be made here as the race service makes it, and won through the game
-    # service (the API's schema lists the race kind only once races exist).
-    deal = pooled_layout_deal(NEAR_WIN, suits=suits)
-    race = services.game_start(player=player, deal=deal, kind="race", rankable=False)
-
-    result = services.game_act(player=player, game_id=str(race.pk), action=WIN)
-
-    assert result.game.status == "won" and result.game.perfect  # a race game always is
-    assert result.coins is not None
-    assert award_json(result.coins) == award(base, 0, base, 0, base, base)
-    assert CoinEntry.objects.get(game_id=race.pk).kind == "race"
 
 
 # -- the daily cap ----------------------------------------------------------------------------
