@@ -22,5 +22,5 @@ class AccountsConfig(AppConfig):
 
         post_save.connect(on_user, sender=User, weak=False, dispatch_uid="token_cache_user_save")
         post_delete.connect(on_user, sender=User, weak=False, dispatch_uid="token_cache_user_del")
-        post_save.connect(on_token, sender=Token, weak=False, dispatch_uid="token_cache_token_save")
-        post_delete.connect(on_token, sender=Token, weak=False, dispatch_uid="token_cache_token_del")
+        post_save.connect(on_token, sender=Token, weak=False, dispatch_uid="token_cache_tok_save")
+        post_delete.connect(on_token, sender=Token, weak=False, dispatch_uid="token_cache_tok_del")

@@ -44,8 +44,7 @@ def _select_sql(vendor: str, for_update: bool) -> tuple[str, list[str], list[tup
     table = Game._meta.db_table
     sql = (
         f"SELECT {', '.join(qn(f.column) for f in fields)} FROM {qn(table)} "
-        f"WHERE {qn('id')} = %s AND {qn('player_id')} = %s"
-        + (" FOR UPDATE" if for_update else "")
+        f"WHERE {qn('id')} = %s AND {qn('player_id')} = %s" + (" FOR UPDATE" if for_update else "")
     )
     # As the ORM applies them (SQLCompiler.get_converters): the backend's, then the field's.
     converters = []
