@@ -16,7 +16,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 
 from games.models import Action, Game
 
@@ -39,6 +39,7 @@ _LOG_FIELDS = ("game", "seq", "kind", "src", "dst", "count", "created_at")
 @cache
 def _select_sql(vendor: str, for_update: bool) -> tuple[str, list[str], list[tuple[int, Any, Any]]]:
     """SELECT every Game column by id and player; the attnames; each column's converters."""
+    connection = connections[DEFAULT_DB_ALIAS]
     qn = connection.ops.quote_name
     fields = Game._meta.concrete_fields
     table = Game._meta.db_table
@@ -58,6 +59,7 @@ def _select_sql(vendor: str, for_update: bool) -> tuple[str, list[str], list[tup
 def game_for_update(*, game_id: Any, player_id: Any) -> Game | None:
     """The player's game ``game_id``, its row locked until the transaction ends; None if there
     is no such game of theirs. Only the game row is read: its deal is loaded lazily."""
+    connection = connections[DEFAULT_DB_ALIAS]  # once: the proxy costs a lookup per access
     sql, names, converters = _select_sql(
         connection.vendor, connection.features.has_select_for_update
     )
@@ -76,7 +78,7 @@ def game_for_update(*, game_id: Any, player_id: Any) -> Game | None:
 @cache
 def _write_sql(vendor: str) -> tuple[str, str]:
     """(INSERT of a log row, UPDATE of the game's ACT_FIELDS); on PostgreSQL one statement."""
-    qn = connection.ops.quote_name
+    qn = connections[DEFAULT_DB_ALIAS].ops.quote_name
     log_cols = ", ".join(qn(Action._meta.get_field(f).column) for f in _LOG_FIELDS)
     insert = (
         f"INSERT INTO {qn(Action._meta.db_table)} ({log_cols}) "
@@ -89,21 +91,27 @@ def _write_sql(vendor: str) -> tuple[str, str]:
     return insert, update
 
 
-def _prepared(model: Any, instance: Any, names: tuple[str, ...]) -> list[Any]:
-    prepared = []
-    for name in names:
-        field = model._meta.get_field(name)
-        prepared.append(field.get_db_prep_save(getattr(instance, field.attname), connection))
-    return prepared
+@cache
+def _fields(model: Any, names: tuple[str, ...]) -> list[Any]:
+    return [model._meta.get_field(name) for name in names]
+
+
+def _prepared(connection: Any, model: Any, instance: Any, names: tuple[str, ...]) -> list[Any]:
+    """The values as the ORM would send them (JSON adapted, datetimes for the backend...)."""
+    return [
+        field.get_db_prep_save(getattr(instance, field.attname), connection)
+        for field in _fields(model, names)
+    ]
 
 
 def action_write(*, game: Game, entry: Action) -> None:
     """Append ``entry`` to the log and store the game's ACT_FIELDS, inside the caller's
     transaction (which holds the game's row lock)."""
+    connection = connections[DEFAULT_DB_ALIAS]
     first, second = _write_sql(connection.vendor)
-    log = _prepared(Action, entry, _LOG_FIELDS)
+    log = _prepared(connection, Action, entry, _LOG_FIELDS)
     pk = Game._meta.pk.get_db_prep_value(game.pk, connection)  # type: ignore[union-attr]
-    state = [*_prepared(Game, game, ACT_FIELDS), pk]
+    state = [*_prepared(connection, Game, game, ACT_FIELDS), pk]
     with connection.cursor() as cursor:
         if second:
             cursor.execute(first, log)
