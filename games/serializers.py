@@ -83,11 +83,11 @@ class FromFieldMixin:
         return fields
 
 
+# Copies the declared fields shallowly for each instance instead of DRF's deepcopy, which
+# rebuilds every field and its validators: two thirds of validating an action. Only for
+# serializers of plain scalar fields, which hold no state of their own once bound. (A comment,
+# not a docstring: drf-spectacular would publish a docstring as the schema's description.)
 class ShallowFieldsMixin:
-    """Copies the declared fields shallowly for each instance instead of DRF's deepcopy,
-    which rebuilds every field and its validators: two thirds of validating an action. Only
-    for serializers of plain scalar fields, which hold no state of their own once bound."""
-
     def get_fields(self) -> dict[str, serializers.Field]:
         declared = self._declared_fields  # type: ignore[attr-defined]
         return {name: copy.copy(field) for name, field in declared.items()}
