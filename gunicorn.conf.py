@@ -4,6 +4,7 @@ Read from the environment (every variable is in the README's Deployment section)
 
 - ``PORT`` (8000) or ``GUNICORN_BIND`` (e.g. ``unix:/run/spider.sock``): where to listen.
 - ``WEB_CONCURRENCY``: worker processes; default 2 per core plus one.
+- ``GUNICORN_WORKER_CLASS`` (``gthread``): gunicorn's worker class.
 - ``GUNICORN_THREADS`` (1): threads per worker. Each thread holds its own database connection,
   so a web process needs ``GUNICORN_THREADS`` connections (see the README's Scaling section).
 - ``GUNICORN_TIMEOUT`` (30): a worker silent for this long is killed and replaced.
@@ -25,6 +26,9 @@ def _int(name: str, default: int) -> int:
 bind = os.environ.get("GUNICORN_BIND") or f"0.0.0.0:{_int('PORT', 8000)}"
 workers = _int("WEB_CONCURRENCY", 2 * multiprocessing.cpu_count() + 1)
 threads = _int("GUNICORN_THREADS", 1)
+# gthread even with one thread: it keeps client connections alive (the sync worker closes each
+# one after its request, so every API call would pay a new TCP connection on both sides).
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
 timeout = _int("GUNICORN_TIMEOUT", 30)
 graceful_timeout = _int("GUNICORN_GRACEFUL_TIMEOUT", 20)  # finish requests in flight on TERM
 keepalive = 5

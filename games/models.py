@@ -165,7 +165,14 @@ class Game(models.Model):
         ]
         indexes = [
             models.Index(fields=["player", "status", "-created_at"], name="game_player_status_idx"),
-            models.Index(fields=["status", "last_action_at"], name="game_idle_idx"),
+            # The idle sweep's: games in progress by age. Not on last_action_at, which every
+            # action writes: a column in an index makes each action's UPDATE write every index
+            # (no HOT update); the sweep reads last_action_at from the few rows this finds.
+            models.Index(
+                fields=["created_at"],
+                condition=Q(status="in_progress"),
+                name="game_in_progress_age_idx",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import kinds, stats
+from games import kinds, rows, stats
 from games.deals import deal_for_new_game, deal_from_layout, deal_from_seed, deal_vet_ahead
 from games.engine import DEAL, Board, IllegalAction, Layout, LayoutError, Outcome, dump, load
 from games.errors import GameNotFound, GameOver, StaffOnly, VersionConflict, rule_error
@@ -202,7 +202,7 @@ def game_act(
         raise rule_error(exc) from None
 
     game.version += 1
-    Action.objects.create(
+    entry = Action(
         game=game,
         seq=game.version,
         kind=applied["type"],
@@ -215,8 +215,11 @@ def game_act(
         game.started_at = now  # the clock starts at the first action
     game.last_action_at = now
     _store(game, board)
-    coins = _finish(game, Game.Status.WON, Game.EndReason.WON, now) if board.won else None
-    game.save()
+    rows.action_write(game=game, entry=entry)  # the log row and the new state, together
+    coins = None
+    if board.won:
+        coins = _finish(game, Game.Status.WON, Game.EndReason.WON, now)
+        game.save()
     if policy is not None:
         policy.after_act(game=game, board=board, now=now)
     return ActResult(game=game, board=board, outcome=outcome, applied=applied, coins=coins)
@@ -392,7 +395,7 @@ def _finish(game: Game, status: str, reason: str, now: datetime) -> CoinAward | 
 
 def _locked_own_game(player: Any, game_id: str) -> Game:
     # Only the game row is locked and read: its deal is loaded lazily, once the game is over.
-    game = Game.objects.select_for_update().filter(pk=game_id, player=player).first()
+    game = rows.game_for_update(game_id=game_id, player_id=player.pk)
     if game is None:
         raise GameNotFound()
     return game

@@ -99,6 +99,12 @@ try:
 except ValueError as exc:
     raise ImproperlyConfigured(f"DATABASE_URL: {exc}") from None
 
+if _database["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend with the health check once per DATABASE_HEALTH_CHECK_DELAY seconds per
+    # connection, not before every request (spider_api/postgresql/base.py).
+    _database["ENGINE"] = "spider_api.postgresql"
+DATABASE_HEALTH_CHECK_DELAY = env_int("DATABASE_HEALTH_CHECK_DELAY", 1, minimum=0)
+
 if _database["ENGINE"] == "django.db.backends.sqlite3":
     # IMMEDIATE takes the write lock when a transaction starts, so two concurrent writers wait
     # for each other instead of failing with "database is locked" half-way through.
@@ -136,6 +142,9 @@ CACHES = {
 # --- Accounts ----------------------------------------------------------------------------------
 
 AUTH_USER_MODEL = "accounts.User"
+# How long a web process may answer from its cache of API tokens (spider_api.authentication);
+# a change to a token or its user clears it in that process at once. 0: no cache.
+TOKEN_CACHE_SECONDS = env_int("TOKEN_CACHE_SECONDS", 10, minimum=0)
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -23,6 +23,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from accounts.models import User
+from spider_api.authentication import forget_all
 from tests import schema_check
 
 pytest_plugins = ["tests.browser_plugin"]
@@ -72,6 +73,13 @@ def _no_throttling(settings) -> None:
     rest_framework["DEFAULT_THROTTLE_RATES"] = dict.fromkeys(rates)
     settings.REST_FRAMEWORK = rest_framework
     cache.clear()  # throttle counters live in the cache
+
+
+@pytest.fixture(autouse=True)
+def _fresh_token_cache() -> None:
+    """Each test starts with an empty token cache (spider_api.authentication): a test's rolled
+    back users and tokens must not answer for the next test's."""
+    forget_all()
 
 
 @pytest.fixture

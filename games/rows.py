@@ -1,0 +1,120 @@
+"""The SQL of the action path: lock one game row, and write one action.
+
+Every move, deal and undo of every player runs these two statements, so they are written once
+per process from the models' own metadata (column names, converters, value preparation) rather
+than compiled by the ORM on every call, which cost more CPU than the rest of an action. They
+stay in step with the models: the SELECT reads every concrete column of Game and builds the
+instance the ORM would, and the write takes the columns an action changes.
+
+On PostgreSQL the log row and the game's new state go in ONE statement (a data-modifying CTE):
+one round trip, and the row's indexed columns never change, so the UPDATE is a HOT update.
+Elsewhere (SQLite) they are two statements. Either way the caller's transaction holds both.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from django.db import DEFAULT_DB_ALIAS, connections
+
+from games.models import Action, Game
+
+# What a move, deal, undo or hint changes on the game row (see services._store).
+ACT_FIELDS = (
+    "snapshot",
+    "version",
+    "actions",
+    "undos",
+    "hints",
+    "runs_removed",
+    "score",
+    "perfect",
+    "started_at",
+    "last_action_at",
+)
+_LOG_FIELDS = ("game", "seq", "kind", "src", "dst", "count", "created_at")
+
+
+@cache
+def _select_sql(vendor: str, for_update: bool) -> tuple[str, list[str], list[tuple[int, Any, Any]]]:
+    """SELECT every Game column by id and player; the attnames; each column's converters."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    qn = connection.ops.quote_name
+    fields = Game._meta.concrete_fields
+    table = Game._meta.db_table
+    sql = (
+        f"SELECT {', '.join(qn(f.column) for f in fields)} FROM {qn(table)} "
+        f"WHERE {qn('id')} = %s AND {qn('player_id')} = %s" + (" FOR UPDATE" if for_update else "")
+    )
+    # As the ORM applies them (SQLCompiler.get_converters): the backend's, then the field's.
+    converters = []
+    for i, f in enumerate(fields):
+        col = f.get_col(table)
+        for convert in connection.ops.get_db_converters(col) + f.get_db_converters(connection):
+            converters.append((i, convert, col))
+    return sql, [f.attname for f in fields], converters
+
+
+def game_for_update(*, game_id: Any, player_id: Any) -> Game | None:
+    """The player's game ``game_id``, its row locked until the transaction ends; None if there
+    is no such game of theirs. Only the game row is read: its deal is loaded lazily."""
+    connection = connections[DEFAULT_DB_ALIAS]  # once: the proxy costs a lookup per access
+    sql, names, converters = _select_sql(
+        connection.vendor, connection.features.has_select_for_update
+    )
+    pk = Game._meta.pk.get_db_prep_value(game_id, connection)  # type: ignore[union-attr]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [pk, player_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = list(row)
+    for i, convert, col in converters:
+        values[i] = convert(values[i], col, connection)
+    return Game.from_db(connection.alias, names, values)
+
+
+@cache
+def _write_sql(vendor: str) -> tuple[str, str]:
+    """(INSERT of a log row, UPDATE of the game's ACT_FIELDS); on PostgreSQL one statement."""
+    qn = connections[DEFAULT_DB_ALIAS].ops.quote_name
+    log_cols = ", ".join(qn(Action._meta.get_field(f).column) for f in _LOG_FIELDS)
+    insert = (
+        f"INSERT INTO {qn(Action._meta.db_table)} ({log_cols}) "
+        f"VALUES ({', '.join(['%s'] * len(_LOG_FIELDS))})"
+    )
+    sets = ", ".join(f"{qn(Game._meta.get_field(f).column)} = %s" for f in ACT_FIELDS)
+    update = f"UPDATE {qn(Game._meta.db_table)} SET {sets} WHERE {qn('id')} = %s"
+    if vendor == "postgresql":
+        return f"WITH logged AS ({insert}) {update}", ""
+    return insert, update
+
+
+@cache
+def _fields(model: Any, names: tuple[str, ...]) -> list[Any]:
+    return [model._meta.get_field(name) for name in names]
+
+
+def _prepared(connection: Any, model: Any, instance: Any, names: tuple[str, ...]) -> list[Any]:
+    """The values as the ORM would send them (JSON adapted, datetimes for the backend...)."""
+    return [
+        field.get_db_prep_save(getattr(instance, field.attname), connection)
+        for field in _fields(model, names)
+    ]
+
+
+def action_write(*, game: Game, entry: Action) -> None:
+    """Append ``entry`` to the log and store the game's ACT_FIELDS, inside the caller's
+    transaction (which holds the game's row lock)."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    first, second = _write_sql(connection.vendor)
+    log = _prepared(connection, Action, entry, _LOG_FIELDS)
+    pk = Game._meta.pk.get_db_prep_value(game.pk, connection)  # type: ignore[union-attr]
+    state = [*_prepared(connection, Game, game, ACT_FIELDS), pk]
+    with connection.cursor() as cursor:
+        if second:
+            cursor.execute(first, log)
+            cursor.execute(second, state)
+        else:
+            cursor.execute(first, log + state)
