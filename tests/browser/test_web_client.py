@@ -127,6 +127,9 @@ def test_a_one_suit_game_won_by_following_hints(live_server, new_page, make_user
     game = Game.objects.get(player=player)
     assert game.status == "won" and game.hints == 4
     assert dialog.locator(".win-score").inner_text() == str(game.score)
+    # 1 suit, hints taken (no perfect bonus): 10 coins, the ledger's figure on the screen
+    assert dialog.locator(".win-coins").inner_text() == "+10"
+    assert "190 left today; balance 10" in dialog.locator(".coins-note").inner_text()
     page.wait_for_function("() => document.querySelector('.place').textContent.includes('1st')")
     assert "1st on the 1 suit leaderboard" in dialog.locator(".place").inner_text()
     screenshot(page, "win-desktop")
@@ -393,6 +396,7 @@ def test_a_leaderboard_entry_opens_its_replay(live_server, new_page, make_user) 
     page.wait_for_selector(".mode")
     text = page.locator(".player").inner_text()
     assert "winner" in text and "1st" in text
+    assert "Coins: 20 (20 earned today" in text  # a perfect 1-suit win: 10 + 10 bonus
     assert_no_console_errors(page)
 
 

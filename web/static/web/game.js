@@ -275,7 +275,8 @@ class GameScreen {
         h('div', {}, h('dt', {}, 'Score'), h('dd', { class: 'win-score' }, s.score)),
         h('div', {}, h('dt', {}, 'Time'), h('dd', {}, formatTime(s.elapsed_ms))),
         h('div', {}, h('dt', {}, 'Moves'), h('dd', {}, s.actions)),
-        s.coins_awarded !== undefined ? h('div', {}, h('dt', {}, 'Coins'), h('dd', {}, `+${s.coins_awarded}`)) : null),
+        s.coins && s.coins.eligible ? h('div', {}, h('dt', {}, 'Coins'), h('dd', { class: 'win-coins' }, `+${s.coins.earned}`)) : null),
+      s.coins && s.coins.eligible ? h('p', { class: 'coins-note' }, coinsNote(s.coins)) : null,
       s.perfect ? h('p', { class: 'perfect' }, 'Perfect: no undo, no hint.') : null,
       place,
       h('div', { class: 'buttons' },
@@ -321,4 +322,12 @@ export function describe(action) {
   if (action.type === 'hint') return 'asked for a hint';
   const cards = action.count > 1 ? `${action.count} cards` : 'the card';
   return `move ${cards} from column ${action.from + 1} to column ${action.to + 1}`;
+}
+
+// What the win paid, what the daily limit cut and what is left today (RULES.md "Coins").
+function coinsNote(c) {
+  const parts = [`${c.base} for the win` + (c.bonus ? ` + ${c.bonus} perfect bonus` : '')];
+  if (c.cut) parts.push(`${c.cut} over today's limit of ${c.daily_limit}`);
+  parts.push(`${c.left_today} left today; balance ${c.balance}`);
+  return `Coins: ${parts.join('; ')}.`;
 }

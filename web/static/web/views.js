@@ -254,6 +254,7 @@ export async function playerScreen(root, ctx, username) {
   });
   clear(root, h('section', { class: 'panel player' },
     h('h1', {}, profile.username),
+    profile.coins ? h('p', { class: 'coins' }, `Coins: ${profile.coins.balance} (${profile.coins.earned_today} earned today, ${profile.coins.left_today} left of ${profile.coins.daily_limit}).`) : null,
     places.daily ? h('p', {}, `Best daily place: ${ordinal(places.daily.rank)} on ${places.daily.date}.`) : null,
     h('div', { class: 'modes' }, modes)));
   return null;
