@@ -31,7 +31,6 @@ class Deal(models.Model):
     """A starting position: a (suits, seed) deal under DEAL_VERSION, or a staff layout."""
 
     class Source(models.TextChoices):
-        RANDOM = "random"  # a fresh random seed (before the vetted pool)
         POOL = "pool"  # pre-generated and vetted by the solver
         STAFF_SEED = "staff_seed"
         STAFF_LAYOUT = "staff_layout"

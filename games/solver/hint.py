@@ -158,9 +158,6 @@ class Hint:
             return DEAL
         return (self.action["from"], self.action["to"], self.action["count"])
 
-    def to_json(self) -> dict[str, Any]:
-        return {"action": dict(self.action), "reason": self.reason, "score": self.score}
-
 
 # -- the public functions ----------------------------------------------------------------
 def hints(visible: VisiblePosition, *, last_move: Any = None, samples: int = SAMPLES) -> list[Hint]:

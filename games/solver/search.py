@@ -30,7 +30,6 @@ fail on different deals. Everything is deterministic for a given node budget.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from typing import Final, NamedTuple
 
 from games.engine.actions import DEAL
@@ -182,15 +181,6 @@ def moves_of(node: Node, stock_len: int) -> list[tuple[int, int, int]]:
     if node.dealt < stock_len and all(node.cols):
         out.append(DEAL)
     return out
-
-
-@dataclass(slots=True)
-class PassResult:
-    node: Node | None
-    nodes: int
-    out_of_budget: bool = False
-    levels: int = 0
-    stats: dict[str, int] = field(default_factory=dict)
 
 
 class Budget:
