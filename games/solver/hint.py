@@ -182,11 +182,6 @@ def no_hint_reason(visible: VisiblePosition, *, last_move: Any = None) -> str:
     return NOTHING_LEFT
 
 
-def best_hint(visible: VisiblePosition, *, last_move: Any = None) -> Hint | None:
-    found = hints(visible, last_move=last_move)
-    return found[0] if found else None
-
-
 # -- the ranking ------------------------------------------------------------------------
 def _as_move(last: Any) -> Move | None:
     if last is None:
