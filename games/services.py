@@ -16,14 +16,15 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import stats
+from games.daily import daily_closed
 from games.deals import deal_for_new_game, deal_from_layout, deal_from_seed, deal_vet_ahead
 from games.engine import DEAL, Board, IllegalAction, Layout, LayoutError, Outcome, dump, load
 from games.errors import GameNotFound, GameOver, StaffOnly, VersionConflict, rule_error
 from games.models import Action, Deal, Game
 from games.presenters import game_state
 from games.selectors import game_get_readable
+from games.signals import game_finished, game_won
 from games.solver.hint import Hint, VisiblePosition, hints, no_hint_reason
-from leaderboard.ranking import daily_closed, entry_record
 from spider_api.errors import DomainError
 
 User = get_user_model()
@@ -162,7 +163,6 @@ def _end_casual_game_in_progress(player: Any, now: datetime) -> Any:
         current.delete()  # no action taken: simply discarded
         return discarded
     _finish(current, Game.Status.LOST, Game.EndReason.ABANDONED, now)
-    current.save()
     return None
 
 
@@ -303,7 +303,6 @@ def game_resign(*, player: Any, game_id: str) -> Game:
     if game.over:
         raise GameOver()
     _finish(game, Game.Status.LOST, Game.EndReason.RESIGNED, timezone.now())
-    game.save()
     return game
 
 
@@ -327,7 +326,6 @@ def games_expire_idle(*, idle: timedelta, now: datetime | None = None, batch: in
                     game.delete()
                 else:
                     _finish(game, Game.Status.LOST, Game.EndReason.EXPIRED, now)
-                    game.save()
             ended += len(stale)
         if len(stale) < batch:
             return ended
@@ -346,6 +344,8 @@ def _store(game: Game, board: Board) -> None:
 
 
 def _finish(game: Game, status: str, reason: str, now: datetime) -> None:
+    """End the game: its result saved, then announced to the features that subscribe
+    (games/signals.py), all in the caller's transaction."""
     game.status = status
     game.end_reason = reason
     game.finished_at = now
@@ -353,9 +353,10 @@ def _finish(game: Game, status: str, reason: str, now: datetime) -> None:
     game.elapsed_ms = int((now - game.started_at).total_seconds() * 1000) if game.started_at else 0
     if not game.staff_made:
         stats.record_game_end(game)
+    game.save()  # receivers see, and may refer to, the final row
     if status == Game.Status.WON:
-        game.save()  # the entry refers to the row; it must hold the final result first
-        entry_record(game)
+        game_won.send(sender=Game, game=game)
+    game_finished.send(sender=Game, game=game)
 
 
 def _locked_own_game(player: Any, game_id: str) -> Game:
