@@ -39,7 +39,7 @@ class ErrorSerializer(serializers.Serializer):
 
 
 class ValidationErrorSerializer(ErrorSerializer):
-    errors = serializers.DictField(
+    errors = serializers.DictField(  # type: ignore[assignment]  # a declared field, not .errors
         child=serializers.ListField(child=serializers.CharField()),
         required=False,
         help_text="With code `invalid`: field name -> messages (`non_field_errors` for the body).",

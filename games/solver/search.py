@@ -283,6 +283,7 @@ def beam_pass(
                     else:
                         cd = -W_TAIL * (cnt - 1)
                     score = base - chaos[src] - chaos[dst] + cs + cd - W_RUN * removed
+                    change: tuple[tuple[int, tuple[int, ...], int, int, int], ...]
                     change = ((src, ns, sd, cs, hs), (dst, nd, dd, cd, hd))
                     g = dealt
                 else:
