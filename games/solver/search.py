@@ -52,8 +52,7 @@ class Weights(NamedTuple):
 
 
 # A break above face-down cards costs one more than a break in a column with none: it
-# stands between the search and a hidden card (width-64 passes won 31 of 4-suit seeds
-# 1..40 with it, 26 without).
+# stands between the search and a hidden card (figures: bench/NOTES.md).
 DEFAULT_WEIGHTS: Final = Weights(bury=1)
 # A second opinion: rank breaks cost less next to suit breaks. Passes alternate between
 # the two, which finds wins that a wider beam with one heuristic misses.
