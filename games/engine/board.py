@@ -14,7 +14,7 @@ Every push leaves one record on ``_stack`` holding just what is needed to revers
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Final, NamedTuple
+from typing import Final
 
 from . import errors as E
 from .actions import DEAL, Move
@@ -32,17 +32,14 @@ Settled = tuple[tuple[int, ...], bool]
 FLIPPED: Final[Settled] = ((), True)
 
 
-class MoveRecord(NamedTuple):
-    """The undo record of a move: the move, and what settling each of its columns did."""
-
-    src: int
-    dst: int
-    cards: int  # how many cards moved (``count`` would hide tuple.count)
-    settled_src: Settled | None
-    settled_dst: Settled | None
+# The undo record of a move: (src, dst, cards moved, what settling src did, ... dst did).
+# A plain tuple, typed: as a NamedTuple it made push/pop pairs about 40% slower
+# (bench/NOTES.md). Deals are rare, so their record is a class of its own.
+MoveRecord = tuple[int, int, int, Settled | None, Settled | None]
 
 
-class DealRecord(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class DealRecord:
     """The undo record of a deal: the columns whose settling did something, in order."""
 
     settled: tuple[tuple[int, Settled], ...]
@@ -316,7 +313,7 @@ class Board:
         outcome = Outcome()
         for column, suits in _runs_in(record):
             outcome.runs_restored.extend((column, s) for s in suits)
-        touched = range(COLUMNS) if isinstance(record, DealRecord) else (record.src, record.dst)
+        touched = range(COLUMNS) if isinstance(record, DealRecord) else (record[0], record[1])
         for i in touched:
             settled = self._settle(i)
             if settled is not None:
@@ -355,7 +352,7 @@ class Board:
         settled_dst = None
         if d[-1] & RANK_MASK == ACE and len(d) - down[dst] >= RUN_LENGTH:
             settled_dst = self._settle(dst)
-        self._stack.append(MoveRecord(src, dst, n, settled_src, settled_dst))
+        self._stack.append((src, dst, n, settled_src, settled_dst))
         self.actions += 1
 
     def _push_deal(self) -> None:
@@ -508,7 +505,8 @@ def _settled_columns(record: Record) -> list[tuple[int, Settled]]:
     """(column, what settling it did) for each column of ``record`` where it did something."""
     if isinstance(record, DealRecord):
         return list(record.settled)
-    pairs = ((record.src, record.settled_src), (record.dst, record.settled_dst))
+    src, dst, _, settled_src, settled_dst = record
+    pairs = ((src, settled_src), (dst, settled_dst))
     return [(i, s) for i, s in pairs if s is not None]
 
 

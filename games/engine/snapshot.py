@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .board import Board, DealRecord, MoveRecord, Record, Settled
+from .board import Board, DealRecord, Record, Settled
 from .cards import SUITS, format_cards, parse_cards
 from .errors import LayoutError
 from .layout import COLUMNS
@@ -98,7 +98,7 @@ def _load_record(item: list[Any]) -> Record:
     src, dst, n, a, b = item
     if src < 0:
         return DealRecord(tuple((int(i), _settled(_load_settled(s))) for i, s in a))
-    return MoveRecord(int(src), int(dst), int(n), _load_settled(a), _load_settled(b))
+    return (int(src), int(dst), int(n), _load_settled(a), _load_settled(b))
 
 
 def _settled(settled: Settled | None) -> Settled:
