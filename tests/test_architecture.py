@@ -14,6 +14,7 @@ CONTRACTS = (
     "Leaderboard and accounts are built on games, never the reverse",
     "The games app uses its solver, the solver uses the engine, never the reverse",
     "Within games: tasks call services, services deal, deals come from the pool",
+    "Within leaderboard: tasks call services, never the reverse",
 )
 
 
