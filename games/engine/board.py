@@ -33,7 +33,7 @@ FLIPPED: Final[Settled] = ((), True)
 
 
 # The undo record of a move: (src, dst, cards moved, what settling src did, ... dst did).
-# A plain tuple, typed: as a NamedTuple it made push/pop pairs about 40% slower
+# A plain tuple, typed: as a NamedTuple it made push/pop pairs about half as fast
 # (bench/NOTES.md). Deals are rare, so their record is a class of its own.
 MoveRecord = tuple[int, int, int, Settled | None, Settled | None]
 
