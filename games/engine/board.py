@@ -376,12 +376,12 @@ class Board:
 
     def pop(self) -> Move:
         """Reverse the last push exactly (face-down cards included) and return its move."""
-        record = self._stack[-1]
-        self._reverse(exact=True)
+        move = self._reverse(exact=True)
         self.actions -= 1
-        return DEAL if isinstance(record, DealRecord) else record[:3]
+        return move
 
-    def _reverse(self, *, exact: bool) -> None:
+    def _reverse(self, *, exact: bool) -> Move:
+        """Take the last record off the stack and reverse it; returns its move."""
         record = self._stack.pop()
         cols = self.cols
         if isinstance(record, DealRecord):
@@ -390,7 +390,7 @@ class Board:
             for c in cols:
                 c.pop()
             self.dealt -= DEAL_SIZE
-            return
+            return DEAL
         src, dst, n, settled_src, settled_dst = record
         if settled_dst is not None:
             self._unsettle(dst, settled_dst, exact)
@@ -400,6 +400,7 @@ class Board:
         d = cols[dst]
         s.extend(d[-n:])
         del d[-n:]
+        return (src, dst, n)
 
     def _settle(self, i: int) -> Settled | None:
         """Remove completed runs from the end of column ``i``, then turn its last card face
