@@ -1,8 +1,9 @@
 # make run  - serve the API and the race streams on SQLite at http://127.0.0.1:8000 (no
 #            configuration needed; one uvicorn process)
 # make test - the whole test suite (set DATABASE_URL to run it on PostgreSQL)
-# make lint - ruff, ruff format --check, import contracts
-# make serve - the production processes (gunicorn, the uvicorn stream, Celery worker and beat) on the local
+# make lint - ruff, ruff format --check, import contracts, mypy
+# make serve - the production processes (gunicorn, the uvicorn stream, Celery worker and
+#              beat) on the local
 #              PostgreSQL and Redis, DEBUG off, via honcho and the Procfile
 # make faults - the failure tests (tests/ops): real processes killed, PostgreSQL restarted,
 #              Redis stopped, schemathesis; a private PostgreSQL cluster and Redis of their own
@@ -54,6 +55,7 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
+	DEBUG=1 $(BIN)/mypy  # its Django plugin loads the settings; DEBUG needs no SECRET_KEY
 
 # `make serve`: DEBUG off, like production; each default below gives way to the environment.
 serve: export DEBUG := 0

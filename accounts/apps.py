@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.apps import AppConfig
 
 
@@ -14,10 +16,10 @@ class AccountsConfig(AppConfig):
 
         # A cached token must not outlive a change to it or to its user (logout, a revoked or
         # replaced token, deactivation, a new password): see spider_api.authentication.
-        def on_user(sender, instance, **kwargs):  # type: ignore[no-untyped-def]
+        def on_user(sender: Any, instance: Any, **kwargs: Any) -> None:
             forget_user(instance.pk)
 
-        def on_token(sender, instance, **kwargs):  # type: ignore[no-untyped-def]
+        def on_token(sender: Any, instance: Any, **kwargs: Any) -> None:
             forget_user(instance.user_id)
 
         post_save.connect(on_user, sender=User, weak=False, dispatch_uid="token_cache_user_save")

@@ -1,5 +1,7 @@
 """The custom user model, in place from the first migration as Django recommends."""
 
+from typing import ClassVar
+
 from django.contrib.auth.models import AbstractUser
 from django.contrib.auth.models import UserManager as DjangoUserManager
 from django.core.validators import RegexValidator
@@ -13,8 +15,8 @@ username_validator = RegexValidator(
 )
 
 
-class UserManager(DjangoUserManager):
-    def get_by_natural_key(self, username: str) -> "User":
+class UserManager(DjangoUserManager["User"]):
+    def get_by_natural_key(self, username: str | None) -> "User":
         # Usernames are unique regardless of case, so logging in ignores case too.
         return self.get(username__iexact=username)
 
@@ -32,7 +34,7 @@ class User(AbstractUser):
         error_messages={"unique": "That username is taken."},
     )
 
-    objects = UserManager()
+    objects: ClassVar[UserManager] = UserManager()
 
     class Meta:
         constraints = [

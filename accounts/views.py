@@ -8,7 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.models import username_validator
+from accounts.models import User, username_validator
 from accounts.selectors import user_profile
 from accounts.services import token_obtain, user_register
 from coins.serializers import CoinSummarySerializer
@@ -130,5 +130,6 @@ class MeApi(APIView):
         responses={200: OutputSerializer},
     )
     def get(self, request: Request) -> Response:
+        assert isinstance(request.user, User)  # the view's permission let only players in
         profile = user_profile(user=request.user)
         return Response(self.OutputSerializer(profile).data)

@@ -32,7 +32,7 @@ import httpx
 try:  # imported as bench.<module> (the fault tests do)
     from bench.client import choose as pick
 except ImportError:  # run as a script: bench/ itself is on sys.path
-    from client import choose as pick
+    from client import choose as pick  # type: ignore[import-not-found,no-redef]
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent

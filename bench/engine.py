@@ -118,6 +118,10 @@ def calls(functions: list[Callable[[], object]], loops: int) -> int:
     return loops * len(functions)
 
 
+def _dumper(board: Board) -> Callable[[], object]:
+    return lambda: dump(board)
+
+
 def replay_all(games: list[tuple[Layout, list[Action]]], loops: int) -> int:
     done = 0
     for _ in range(loops):
@@ -167,7 +171,7 @@ def main() -> None:
         "key_per_s": lambda n: calls([b.key for b in boards], n),
         "canonical_key_per_s": lambda n: calls([b.canonical_key for b in boards], n),
         "replay_actions_per_s": lambda n: replay_all(games, n),
-        "dump_per_s": lambda n: calls([lambda b=b: dump(b) for b in boards], n),
+        "dump_per_s": lambda n: calls([_dumper(b) for b in boards], n),
         "load_per_s": lambda n: load_all(snapshots, n),
     }
     before = [dump(b) for b in boards]

@@ -121,12 +121,21 @@ def ensure_database() -> None:
     )
 
 
+def one_row(conn: psycopg.Connection, sql: str, params: tuple[Any, ...] = ()) -> tuple[Any, ...]:
+    """The one row an aggregate query answers."""
+    row = conn.execute(sql, params).fetchone()
+    assert row is not None
+    return row
+
+
 def stored_rows(conn: psycopg.Connection) -> tuple[int, int]:
     """(entries, daily challenges) in the bench database."""
-    return conn.execute(
+    entries, daily = one_row(
+        conn,
         "SELECT (SELECT count(*) FROM leaderboard_leaderboardentry), "
-        "(SELECT count(*) FROM leaderboard_dailychallenge)"
-    ).fetchone()
+        "(SELECT count(*) FROM leaderboard_dailychallenge)",
+    )
+    return entries, daily
 
 
 def secondary_indexes(conn: psycopg.Connection) -> list[tuple[str, str]]:
@@ -590,16 +599,15 @@ def main() -> None:
         fill_s = round(time.perf_counter() - t0, 1)
         log(f"filled {args.rows:,} + {DAILY_ROWS:,} daily rows in {fill_s} s: {steps}")
     with psycopg.connect(DB_URL) as conn:
-        day, past = conn.execute(
-            "SELECT max(date), min(date) FROM leaderboard_dailychallenge"
-        ).fetchone()
-        past_rows = conn.execute(
-            "SELECT count(*) FROM leaderboard_leaderboardentry WHERE daily_date = %s", (past,)
-        ).fetchone()[0]
-        sizes = conn.execute(
+        day, past = one_row(conn, "SELECT max(date), min(date) FROM leaderboard_dailychallenge")
+        (past_rows,) = one_row(
+            conn, "SELECT count(*) FROM leaderboard_leaderboardentry WHERE daily_date = %s", (past,)
+        )
+        sizes = one_row(
+            conn,
             "SELECT pg_size_pretty(pg_total_relation_size('leaderboard_leaderboardentry')), "
-            "pg_size_pretty(pg_relation_size('lb_all_time_idx'))"
-        ).fetchone()
+            "pg_size_pretty(pg_relation_size('lb_all_time_idx'))",
+        )
     log(
         f"leaderboard table+indexes {sizes[0]}, lb_all_time_idx {sizes[1]}; daily boards "
         f"{day} ({DAILY_ROWS:,} entries) and {past} ({past_rows:,} entries)"

@@ -93,6 +93,7 @@ def bench_mode(
         timed_out += result.timed_out
         if result.won and result.par is not None:
             solved += 1
+            assert result.par is not None  # a won solve has its line's length
             pars.append(result.par)
             found.append(result.found_par or result.par)
             known = best.get(str(seed))

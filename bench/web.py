@@ -38,7 +38,7 @@ import httpx
 try:  # imported as bench.<module>
     from bench.client import choose
 except ImportError:  # run as a script: bench/ itself is on sys.path
-    from client import choose
+    from client import choose  # type: ignore[import-not-found,no-redef]
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent

@@ -4,7 +4,6 @@ compare with the snapshot, the version and the counters."""
 
 from __future__ import annotations
 
-from games.engine import Action as EngineAction
 from games.engine import EngineError, dump, replay
 from games.models import Action, Game
 
@@ -17,9 +16,7 @@ def replay_problem(game: Game) -> str | None:
     if game.version != len(log):
         return f"version {game.version} but {len(log)} log entries"
     try:
-        board = replay(
-            game.deal.layout(), [EngineAction(a.kind, a.src, a.dst, a.count) for a in log]
-        )
+        board = replay(game.deal.layout(), [a.engine_action() for a in log])
     except EngineError as exc:
         return f"its log does not replay: {exc.code}: {exc.detail}"
     if dump(board) != game.snapshot:

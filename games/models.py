@@ -6,12 +6,15 @@ Models hold data and constraints only; every write goes through games/services.p
 from __future__ import annotations
 
 import uuid
+from typing import cast
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from games.engine import Action as EngineAction
 from games.engine import Layout, deal_layout
+from games.engine.actions import ActionKind
 
 SUIT_CHOICES = [(1, "1 suit"), (2, "2 suits"), (4, "4 suits")]
 _TWO_64 = 1 << 64
@@ -31,7 +34,6 @@ class Deal(models.Model):
     """A starting position: a (suits, seed) deal under DEAL_VERSION, or a staff layout."""
 
     class Source(models.TextChoices):
-        RANDOM = "random"  # a fresh random seed (before the vetted pool)
         POOL = "pool"  # pre-generated and vetted by the solver
         STAFF_SEED = "staff_seed"
         STAFF_LAYOUT = "staff_layout"
@@ -207,6 +209,10 @@ class Action(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}#{self.seq} {self.kind}"
+
+    def engine_action(self) -> EngineAction:
+        """This entry as the engine's action, to replay the log (the kinds are the engine's)."""
+        return EngineAction(cast(ActionKind, self.kind), self.src, self.dst, self.count)
 
 
 class PlayerStats(models.Model):

@@ -22,6 +22,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from celery import current_app
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count
@@ -32,6 +33,10 @@ from games.solver import solve
 from spider_api.errors import DomainError
 
 log = logging.getLogger(__name__)
+
+# The Celery task that runs pool_fill (games/tasks.py). It is queued by name: the tasks call
+# this module, so this module must not import them (dependencies run one way).
+FILL_POOL_TASK = "games.tasks.fill_pool"
 
 
 class PoolEmpty(DomainError):
@@ -226,12 +231,10 @@ _publish_down_until = 0.0
 def _publish_fill(suits: int) -> None:
     """Queue fill_pool(suits), failing soft: a game must not fail because the broker is down."""
     global _publish_down_until
-    from games.tasks import fill_pool  # tasks import this module
-
     if time.monotonic() < _publish_down_until:
         return
     try:
-        fill_pool.delay(suits)
+        current_app.send_task(FILL_POOL_TASK, args=(suits,))
     except Exception as exc:  # kombu's OperationalError, a timeout, ...: log and carry on
         _publish_down_until = time.monotonic() + _PUBLISH_BACKOFF_SECONDS
         log.warning("could not queue fill_pool(%s), the broker is unavailable: %s", suits, exc)

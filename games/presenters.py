@@ -11,9 +11,9 @@ from typing import Any
 
 from django.utils import timezone
 
+from games.daily import daily_closed
 from games.engine import Board, Outcome, load, public_view
 from games.models import Action, Game
-from leaderboard.ranking import daily_closed
 
 
 def iso(value: datetime | None) -> str | None:

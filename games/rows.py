@@ -51,7 +51,8 @@ def _select_sql(vendor: str, for_update: bool) -> tuple[str, list[str], list[tup
     converters = []
     for i, f in enumerate(fields):
         col = f.get_col(table)
-        for convert in connection.ops.get_db_converters(col) + f.get_db_converters(connection):
+        field_converters = f.get_db_converters(connection)  # type: ignore[attr-defined]
+        for convert in connection.ops.get_db_converters(col) + field_converters:
             converters.append((i, convert, col))
     return sql, [f.attname for f in fields], converters
 
@@ -63,7 +64,7 @@ def game_for_update(*, game_id: Any, player_id: Any) -> Game | None:
     sql, names, converters = _select_sql(
         connection.vendor, connection.features.has_select_for_update
     )
-    pk = Game._meta.pk.get_db_prep_value(game_id, connection)  # type: ignore[union-attr]
+    pk = Game._meta.pk.get_db_prep_value(game_id, connection)
     with connection.cursor() as cursor:
         cursor.execute(sql, [pk, player_id])
         row = cursor.fetchone()
@@ -79,16 +80,21 @@ def game_for_update(*, game_id: Any, player_id: Any) -> Game | None:
 def _write_sql(vendor: str) -> tuple[str, str]:
     """(INSERT of a log row, UPDATE of the game's ACT_FIELDS); on PostgreSQL one statement."""
     qn = connections[DEFAULT_DB_ALIAS].ops.quote_name
-    log_cols = ", ".join(qn(Action._meta.get_field(f).column) for f in _LOG_FIELDS)
+    log_cols = ", ".join(qn(_column(Action, f)) for f in _LOG_FIELDS)
     insert = (
         f"INSERT INTO {qn(Action._meta.db_table)} ({log_cols}) "
         f"VALUES ({', '.join(['%s'] * len(_LOG_FIELDS))})"
     )
-    sets = ", ".join(f"{qn(Game._meta.get_field(f).column)} = %s" for f in ACT_FIELDS)
+    sets = ", ".join(f"{qn(_column(Game, f))} = %s" for f in ACT_FIELDS)
     update = f"UPDATE {qn(Game._meta.db_table)} SET {sets} WHERE {qn('id')} = %s"
     if vendor == "postgresql":
         return f"WITH logged AS ({insert}) {update}", ""
     return insert, update
+
+
+def _column(model: Any, name: str) -> str:
+    column: str = model._meta.get_field(name).column
+    return column
 
 
 @cache
@@ -110,7 +116,7 @@ def action_write(*, game: Game, entry: Action) -> None:
     connection = connections[DEFAULT_DB_ALIAS]
     first, second = _write_sql(connection.vendor)
     log = _prepared(connection, Action, entry, _LOG_FIELDS)
-    pk = Game._meta.pk.get_db_prep_value(game.pk, connection)  # type: ignore[union-attr]
+    pk = Game._meta.pk.get_db_prep_value(game.pk, connection)
     state = [*_prepared(connection, Game, game, ACT_FIELDS), pk]
     with connection.cursor() as cursor:
         if second:

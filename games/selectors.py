@@ -7,13 +7,13 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 
+from games.daily import daily_closed
 from games.engine import Action as EngineAction
 from games.engine import Board, apply_action, public_view
 from games.errors import GameNotFound
 from games.models import Action, Game, PlayerStats
 from games.presenters import action_json as presenters_action_json
 from games.presenters import elapsed_ms, iso
-from leaderboard.ranking import daily_closed
 from spider_api.errors import DomainError
 
 User = get_user_model()

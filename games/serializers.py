@@ -46,7 +46,7 @@ class SuitsField(serializers.ChoiceField):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(choices=SUIT_MODE_CHOICES, **kwargs)
 
-    def to_internal_value(self, data: Any) -> int:
+    def to_internal_value(self, data: Any) -> Any:  # the int chosen (DRF's stubs say str)
         if isinstance(data, bool) or not isinstance(data, int):
             self.fail("invalid_choice")
         return super().to_internal_value(data)

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import kinds, rows, stats
+from games.daily import daily_closed
 from games.deals import deal_for_new_game, deal_from_layout, deal_from_seed, deal_vet_ahead
 from games.engine import DEAL, Board, IllegalAction, Layout, LayoutError, Outcome, dump, load
 from games.errors import GameNotFound, GameOver, StaffOnly, VersionConflict, rule_error
@@ -23,8 +24,8 @@ from games.models import Action, Deal, Game
 from games.presenters import game_state
 from games.rewards import CoinAward, game_reward
 from games.selectors import game_get_readable
+from games.signals import game_finished, game_won
 from games.solver.hint import Hint, VisiblePosition, hints, no_hint_reason
-from leaderboard.ranking import daily_closed, entry_record
 from spider_api.errors import DomainError
 
 User = get_user_model()
@@ -166,7 +167,6 @@ def _end_casual_game_in_progress(player: Any, now: datetime) -> Any:
         current.delete()  # no action taken: simply discarded
         return discarded
     _finish(current, Game.Status.LOST, Game.EndReason.ABANDONED, now)
-    current.save()
     return None
 
 
@@ -219,7 +219,6 @@ def game_act(
     coins = None
     if board.won:
         coins = _finish(game, Game.Status.WON, Game.EndReason.WON, now)
-        game.save()
     if policy is not None:
         policy.after_act(game=game, board=board, now=now)
     return ActResult(game=game, board=board, outcome=outcome, applied=applied, coins=coins)
@@ -321,7 +320,6 @@ def game_resign(*, player: Any, game_id: str) -> Game:
         policy.resign(game=game, now=timezone.now())  # a race: out of the race, ends with it
         return game
     _finish(game, Game.Status.LOST, Game.EndReason.RESIGNED, timezone.now())
-    game.save()
     return game
 
 
@@ -334,7 +332,6 @@ def game_conclude(*, game_id: Any, won: bool, reason: str, now: datetime) -> Gam
         return None
     status = Game.Status.WON if won else Game.Status.LOST
     _finish(game, status, reason, now)
-    game.save()
     return game
 
 
@@ -359,7 +356,6 @@ def games_expire_idle(*, idle: timedelta, now: datetime | None = None, batch: in
                     game.delete()
                 else:
                     _finish(game, Game.Status.LOST, Game.EndReason.EXPIRED, now)
-                    game.save()
             ended += len(stale)
         if len(stale) < batch:
             return ended
@@ -378,7 +374,9 @@ def _store(game: Game, board: Board) -> None:
 
 
 def _finish(game: Game, status: str, reason: str, now: datetime) -> CoinAward | None:
-    """End the game; a win is entered on the leaderboard and paid its coins (returned)."""
+    """End the game: its result saved, then announced to the features that subscribe
+    (games/signals.py), all in the caller's transaction. A win's coins are paid here rather
+    than by a receiver because the winning answer reports them (returned)."""
     game.status = status
     game.end_reason = reason
     game.finished_at = now
@@ -386,11 +384,13 @@ def _finish(game: Game, status: str, reason: str, now: datetime) -> CoinAward | 
     game.elapsed_ms = int((now - game.started_at).total_seconds() * 1000) if game.started_at else 0
     if not game.staff_made and game.kind != Game.Kind.RACE:  # races keep their own stats
         stats.record_game_end(game)
+    game.save()  # receivers see, and may refer to, the final row
+    coins = None
     if status == Game.Status.WON:
-        game.save()  # the entry refers to the row; it must hold the final result first
-        entry_record(game)
-        return game_reward(game=game, now=now)  # COINS: the win's reward, in this transaction
-    return None
+        game_won.send(sender=Game, game=game)
+        coins = game_reward(game=game, now=now)  # the win's reward, in this transaction
+    game_finished.send(sender=Game, game=game)
+    return coins
 
 
 def _locked_own_game(player: Any, game_id: str) -> Game:

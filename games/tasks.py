@@ -25,6 +25,7 @@ def prune_idempotent_requests() -> int:
 
 
 @shared_task(
+    name=pool.FILL_POOL_TASK,  # pool.py queues it by this name
     acks_late=True,
     reject_on_worker_lost=True,  # a worker killed mid-vet: the task is delivered again
     soft_time_limit=settings.POOL_FILL_MAX_SECONDS + 150,

@@ -125,7 +125,7 @@ def _answer(request: Request, produce: Any) -> Response:
     (code, body), replayed = run_idempotent(
         player=request.user,
         key=key,
-        request_fingerprint=fingerprint(request.method, request.path, request.data),
+        request_fingerprint=fingerprint(request.method or "", request.path, request.data),
         produce=produce,
     )
     response = Response(body, status=code)
@@ -226,7 +226,7 @@ class GameActionsApi(APIView):
     """The game's log (GET) and the one way to play (POST)."""
 
     def get_permissions(self) -> list[Any]:
-        return [AllowAny()] if self.request.method == "GET" else super().get_permissions()
+        return [AllowAny()] if self.request.method == "GET" else list(super().get_permissions())
 
     @property
     def throttle_scope(self) -> str | None:

@@ -6,4 +6,10 @@ class LeaderboardConfig(AppConfig):
     name = "leaderboard"
 
     def ready(self) -> None:
+        # The leaderboard subscribes to the games app (which never imports it): a ranked
+        # win is entered in the transaction that wins the game.
+        from games.signals import game_won
         from leaderboard import freshness  # noqa: F401  # connects its receivers
+        from leaderboard.ranking import on_game_won
+
+        game_won.connect(on_game_won, dispatch_uid="leaderboard.entry_record")

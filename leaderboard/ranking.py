@@ -1,28 +1,25 @@
-"""Which finished games enter a leaderboard, written in the transaction that ends the game.
+"""Which finished games enter a leaderboard, written in the transaction that wins the game.
 
 Only won games on vetted deals under the standard rules rank (``Game.ranked`` is decided when
 the game is created: never staff-made, never a replay of a deal the player has seen). A daily
 attempt also ranks on its day's board if it was won before that day closed.
+
+The games app knows nothing of leaderboards: ``on_game_won`` is connected to its
+``game_won`` signal (games/signals.py) in ``LeaderboardConfig.ready``.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
 
-from django.utils import timezone
-
+from games.daily import day_closes_at
 from games.models import Game
 from leaderboard.models import LeaderboardEntry
 
 
-def day_closes_at(day: date) -> datetime:
-    """The end of a UTC day: the instant its daily challenge closes."""
-    return datetime.combine(day + timedelta(days=1), time.min, tzinfo=UTC)
-
-
-def daily_closed(day: date | None, now: datetime | None = None) -> bool:
-    """Whether the daily challenge of ``day`` has closed (its seed may then be revealed)."""
-    return day is not None and (now or timezone.now()) >= day_closes_at(day)
+def on_game_won(*, game: Game, **kwargs: Any) -> None:
+    """Receiver of ``games.signals.game_won``: enter the game if it ranks."""
+    entry_record(game)
 
 
 def entry_record(game: Game) -> LeaderboardEntry | None:

@@ -12,10 +12,10 @@ from typing import Any, Final
 
 from django.db.models import Max, Q, QuerySet
 
+from games.daily import daily_closed, day_closes_at
 from games.models import Game
 from games.presenters import iso
 from leaderboard.models import DailyChallenge, LeaderboardEntry
-from leaderboard.ranking import daily_closed, day_closes_at
 
 PERIODS: Final = ("all", "day", "week", "month")
 DAILY_PLACES_DAYS: Final = 100  # a player page looks this far back for the best daily place

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from games.engine import Action as EngineAction
 from games.engine import EngineError, replay
@@ -19,11 +20,8 @@ class Mismatch:
     problem: str
 
 
-def log_actions(game_id: object) -> list[EngineAction]:
-    return [
-        EngineAction(a.kind, a.src, a.dst, a.count)  # type: ignore[arg-type]
-        for a in Action.objects.filter(game_id=game_id).order_by("seq")
-    ]
+def log_actions(game_id: Any) -> list[EngineAction]:
+    return [a.engine_action() for a in Action.objects.filter(game_id=game_id).order_by("seq")]
 
 
 def verify_entries(entries: Iterator[LeaderboardEntry] | None = None) -> Iterator[Mismatch]:

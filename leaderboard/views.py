@@ -18,13 +18,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.daily import daily_closed
 from games.models import Game
 from games.presenters import game_state
 from games.selectors import player_by_username
 from games.serializers import GameStateSerializer, SuitsField
 from leaderboard import selectors, services
 from leaderboard.freshness import board_generation
-from leaderboard.ranking import daily_closed
 from spider_api.errors import DomainError
 from spider_api.openapi import (
     NOT_FOUND,

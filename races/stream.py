@@ -28,7 +28,8 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import close_old_connections
-from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
@@ -58,7 +59,7 @@ async def db(fn: Callable[..., T], /, **kwargs: Any) -> T:
     return await asyncio.get_running_loop().run_in_executor(_DB, functools.partial(call))
 
 
-async def race_events(request: HttpRequest, code: str) -> HttpResponse:
+async def race_events(request: HttpRequest, code: str) -> HttpResponseBase:
     if request.method != "GET":
         return _error(DomainError("method_not_allowed", "Only GET.", 405), {"Allow": "GET"})
     try:

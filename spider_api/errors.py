@@ -128,11 +128,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = exceptions.PermissionDenied()
 
     # DRF's handler sets WWW-Authenticate and Retry-After and marks the transaction for rollback.
-    response = drf_exception_handler(exc, context)
-    if response is None:
-        return None
-    response.data = _body(exc)
-    return response
+    answer = drf_exception_handler(exc, context)
+    if answer is None:
+        return None  # not an APIException: nobody expected it
+    assert isinstance(exc, exceptions.APIException)
+    answer.data = _body(exc)
+    return answer
 
 
 def _body(exc: exceptions.APIException) -> dict[str, Any]:
@@ -145,8 +146,9 @@ def _body(exc: exceptions.APIException) -> dict[str, Any]:
     code = getattr(exc.detail, "code", None) or exc.default_code
     detail = exc.detail if isinstance(exc.detail, str) else exc.default_detail
     body: dict[str, Any] = {"code": _RENAMED_CODES.get(code, code), "detail": str(detail)}
-    if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
-        body["retry_after"] = exc.wait
+    wait = getattr(exc, "wait", None)  # Throttled sets it (its stubs do not declare it)
+    if isinstance(exc, exceptions.Throttled) and wait is not None:
+        body["retry_after"] = wait
     return body
 
 

@@ -46,10 +46,6 @@ def new_request_id(incoming: str | None = None) -> str:
     return uuid.uuid4().hex
 
 
-def current_request_id() -> str:
-    return request_id_var.get()
-
-
 class RequestIdFilter(logging.Filter):
     """Adds ``request_id`` (and ``task`` inside a Celery task) to every record."""
 
@@ -94,9 +90,6 @@ class JsonFormatter(logging.Formatter):
         if record.stack_info:
             entry["stack"] = self.formatStack(record.stack_info)
         return json.dumps(entry, default=str, ensure_ascii=False)
-
-
-PLAIN_FORMAT = "%(asctime)s %(levelname)s %(name)s [%(request_id)s]: %(message)s"
 
 
 # -- Celery: carry the request id into tasks, log failures with their arguments --------------

@@ -19,7 +19,7 @@ way (`X-Request-ID` on every answer, `Retry-After` on 429/503, `WWW-Authenticate
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from drf_spectacular import openapi
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
@@ -39,7 +39,7 @@ class ErrorSerializer(serializers.Serializer):
 
 
 class ValidationErrorSerializer(ErrorSerializer):
-    errors = serializers.DictField(
+    errors = serializers.DictField(  # type: ignore[assignment]  # a declared field, not .errors
         child=serializers.ListField(child=serializers.CharField()),
         required=False,
         help_text="With code `invalid`: field name -> messages (`non_field_errors` for the body).",
@@ -185,7 +185,9 @@ class AutoSchema(openapi.AutoSchema):
     `[{"bearerAuth": []}, {}]`.
     """
 
-    def get_serializer_name(self, serializer: serializers.Serializer, direction: str) -> str:
+    def get_serializer_name(
+        self, serializer: serializers.Serializer, direction: Literal["request", "response"]
+    ) -> str:
         parts = type(serializer).__qualname__.split(".")
         if len(parts) < 2 or "<locals>" in parts:
             return super().get_serializer_name(serializer, direction)

@@ -12,6 +12,7 @@ class ScopedRateThrottle(throttling.ScopedRateThrottle):
     A scope whose rate is None is not throttled.
     """
 
-    @property
-    def THROTTLE_RATES(self) -> dict[str, str | None]:  # DRF's name for it
-        return api_settings.DEFAULT_THROTTLE_RATES
+    def __init__(self) -> None:
+        # DRF's name for them; its stubs type the rates as numbers, they are "20/min" strings
+        self.THROTTLE_RATES = api_settings.DEFAULT_THROTTLE_RATES  # type: ignore[assignment]
+        super().__init__()

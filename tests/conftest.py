@@ -49,7 +49,7 @@ def _responses_match_the_schema() -> Iterator[None]:
     answer = Client.request
 
     def request(self: Client, **environ: Any) -> Any:
-        response = answer(self, **environ)
+        response: Any = answer(self, **environ)
         wsgi = getattr(response, "wsgi_request", None)
         if wsgi is not None and getattr(wsgi, "urlconf", None) is None:  # test-only URLconfs
             schema_check.check(wsgi.method, wsgi.path, dict(wsgi.GET.lists()), response)

@@ -4,9 +4,11 @@ token, and the response headers a browser script may read."""
 import os
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
+from django.http import HttpResponseBase
 from django.test import Client
 
 from spider_api.env import env_origins
@@ -26,8 +28,8 @@ def _listed_origin(settings) -> None:
     settings.CORS_ALLOW_ALL_ORIGINS = False
 
 
-def _preflight(path: str, origin: str, method: str = "POST", headers: str = "") -> object:
-    extra = {"HTTP_ORIGIN": origin, "HTTP_ACCESS_CONTROL_REQUEST_METHOD": method}
+def _preflight(path: str, origin: str, method: str = "POST", headers: str = "") -> HttpResponseBase:
+    extra: dict[str, Any] = {"HTTP_ORIGIN": origin, "HTTP_ACCESS_CONTROL_REQUEST_METHOD": method}
     if headers:
         extra["HTTP_ACCESS_CONTROL_REQUEST_HEADERS"] = headers
     return Client().options(path, **extra)

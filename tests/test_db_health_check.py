@@ -35,7 +35,7 @@ def request_cycle() -> None:
     """What a request does to the connection: a new cycle (Django's request_started hook resets
     ``health_check_done``; the hook itself would close a connection inside the test's
     transaction), then two queries."""
-    connection.health_check_done = False
+    connection.health_check_done = False  # type: ignore[attr-defined]
     with connection.cursor() as cursor:
         cursor.execute("SELECT 2")
         cursor.execute("SELECT 3")

@@ -30,9 +30,22 @@ RUN_POINTS: Final = 100
 # the new last card face up. ``None`` means nothing happened (the common case).
 Settled = tuple[tuple[int, ...], bool]
 FLIPPED: Final[Settled] = ((), True)
-# A stack record: (src, dst, count, settled_src, settled_dst) for a move; for a deal,
-# (-1, -1, 0, ((column, settled), ...) or None, None).
-Record = tuple[int, int, int, object, object]
+
+
+# The undo record of a move: (src, dst, cards moved, what settling src did, ... dst did).
+# A plain tuple, typed: as a NamedTuple it made push/pop pairs about half as fast
+# (bench/NOTES.md). Deals are rare, so their record is a class of its own.
+MoveRecord = tuple[int, int, int, Settled | None, Settled | None]
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    """The undo record of a deal: the columns whose settling did something, in order."""
+
+    settled: tuple[tuple[int, Settled], ...]
+
+
+Record = MoveRecord | DealRecord
 
 
 @dataclass(slots=True)
@@ -113,7 +126,10 @@ class Board:
     @property
     def last_move(self) -> Move | None:
         """The last move or deal not yet undone, or None."""
-        return self._stack[-1][:3] if self._stack else None
+        if not self._stack:
+            return None
+        record = self._stack[-1]
+        return DEAL if isinstance(record, DealRecord) else record[:3]
 
     def can_deal(self) -> bool:
         return self.dealt < len(self.stock) and all(self.cols)
@@ -297,7 +313,7 @@ class Board:
         outcome = Outcome()
         for column, suits in _runs_in(record):
             outcome.runs_restored.extend((column, s) for s in suits)
-        touched = range(COLUMNS) if record[0] < 0 else (record[0], record[1])
+        touched = range(COLUMNS) if isinstance(record, DealRecord) else (record[0], record[1])
         for i in touched:
             settled = self._settle(i)
             if settled is not None:
@@ -355,35 +371,36 @@ class Board:
                 if result is not None:
                     settled = settled or []
                     settled.append((i, result))
-        self._stack.append((-1, -1, 0, tuple(settled) if settled else None, None))
+        self._stack.append(DealRecord(tuple(settled) if settled else ()))
         self.actions += 1
 
     def pop(self) -> Move:
         """Reverse the last push exactly (face-down cards included) and return its move."""
-        record = self._stack[-1]
-        self._reverse(exact=True)
+        move = self._reverse(exact=True)
         self.actions -= 1
-        return record[:3]
+        return move
 
-    def _reverse(self, *, exact: bool) -> None:
-        src, dst, n, settled_src, settled_dst = self._stack.pop()
+    def _reverse(self, *, exact: bool) -> Move:
+        """Take the last record off the stack and reverse it; returns its move."""
+        record = self._stack.pop()
         cols = self.cols
-        if src < 0:
-            if settled_src is not None:
-                for i, result in reversed(settled_src):  # type: ignore[misc]
-                    self._unsettle(i, result, exact)
+        if isinstance(record, DealRecord):
+            for i, result in reversed(record.settled):
+                self._unsettle(i, result, exact)
             for c in cols:
                 c.pop()
             self.dealt -= DEAL_SIZE
-            return
+            return DEAL
+        src, dst, n, settled_src, settled_dst = record
         if settled_dst is not None:
-            self._unsettle(dst, settled_dst, exact)  # type: ignore[arg-type]
+            self._unsettle(dst, settled_dst, exact)
         if settled_src is not None:
-            self._unsettle(src, settled_src, exact)  # type: ignore[arg-type]
+            self._unsettle(src, settled_src, exact)
         s = cols[src]
         d = cols[dst]
         s.extend(d[-n:])
         del d[-n:]
+        return (src, dst, n)
 
     def _settle(self, i: int) -> Settled | None:
         """Remove completed runs from the end of column ``i``, then turn its last card face
@@ -414,12 +431,7 @@ class Board:
 
     def _outcome(self, record: Record, score_before: int) -> Outcome:
         outcome = Outcome(score_change=self.score - score_before)
-        src, dst, _, settled_src, settled_dst = record
-        if src < 0:
-            columns = list(settled_src or ())  # type: ignore[call-overload]
-        else:
-            columns = [(c, s) for c, s in ((src, settled_src), (dst, settled_dst)) if s is not None]
-        for i, (runs, flipped) in columns:
+        for i, (runs, flipped) in _settled_columns(record):
             outcome.runs_removed.extend((i, s) for s in runs)
             if flipped:
                 outcome.turned.append((i, self.cols[i][self.down[i]]))
@@ -490,11 +502,14 @@ def _check_column(i: object, name: str) -> None:
         )
 
 
-def _runs_in(record: Record) -> list[tuple[int, tuple[int, ...]]]:
+def _settled_columns(record: Record) -> list[tuple[int, Settled]]:
+    """(column, what settling it did) for each column of ``record`` where it did something."""
+    if isinstance(record, DealRecord):
+        return list(record.settled)
     src, dst, _, settled_src, settled_dst = record
-    pairs = (
-        list(settled_src or ())  # type: ignore[call-overload]
-        if src < 0
-        else [(src, settled_src), (dst, settled_dst)]
-    )
-    return [(i, s[0]) for i, s in pairs if s is not None and s[0]]
+    pairs = ((src, settled_src), (dst, settled_dst))
+    return [(i, s) for i, s in pairs if s is not None]
+
+
+def _runs_in(record: Record) -> list[tuple[int, tuple[int, ...]]]:
+    return [(i, runs) for i, (runs, _) in _settled_columns(record) if runs]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .board import Board, Record, Settled
+from .board import Board, DealRecord, Record, Settled
 from .cards import SUITS, format_cards, parse_cards
 from .errors import LayoutError
 from .layout import COLUMNS
@@ -87,16 +87,21 @@ def _load_settled(text: str) -> Settled | None:
 
 
 def _dump_record(record: Record) -> list[Any]:
+    # The stored shape predates the record types: a deal is [-1, -1, 0, columns, ""].
+    if isinstance(record, DealRecord):
+        return [-1, -1, 0, [[i, _dump_settled(s)] for i, s in record.settled], ""]
     src, dst, n, settled_src, settled_dst = record
-    if src < 0:
-        columns = [[i, _dump_settled(s)] for i, s in (settled_src or ())]  # type: ignore[attr-defined]
-        return [src, dst, n, columns, ""]
-    return [src, dst, n, _dump_settled(settled_src), _dump_settled(settled_dst)]  # type: ignore[arg-type]
+    return [src, dst, n, _dump_settled(settled_src), _dump_settled(settled_dst)]
 
 
 def _load_record(item: list[Any]) -> Record:
     src, dst, n, a, b = item
     if src < 0:
-        columns = tuple((int(i), _load_settled(s)) for i, s in a)
-        return (-1, -1, 0, columns or None, None)
+        return DealRecord(tuple((int(i), _settled(_load_settled(s))) for i, s in a))
     return (int(src), int(dst), int(n), _load_settled(a), _load_settled(b))
+
+
+def _settled(settled: Settled | None) -> Settled:
+    if settled is None:
+        raise ValueError("a deal's record lists only the columns where settling did something")
+    return settled

@@ -65,8 +65,7 @@ W_SUIT: Final = 12  # a card on the next-higher card of its suit
 # A run in suit is worth more than its joins one by one: the n-th join of a run (from its
 # highest card down, n from 0) earns W_SUIT + n * W_LEN, so joining two runs into one earns
 # more than the join itself. It pulls the look-ahead towards long runs, the ones a run is
-# completed from (4 suits: 7 wins in 50 where 3 without, bench/hint.py). Not with one suit
-# (``_Search``): 5 wins in 16 where 15 without.
+# completed from. Not with one suit (``_Search``), where it loses games (bench/NOTES.md).
 W_LEN: Final = 2
 W_OFF: Final = 2  # a card on a next-higher card of another suit
 W_KING: Final = 6  # a King at the bottom of a column with nothing face down under it
@@ -82,8 +81,7 @@ LOST: Final = -1_000_000  # deals left but fewer than ten cards on the table
 
 MAX_DEPTH: Final = 6
 NODE_BUDGET: Final = 20000  # positions generated per hint search (deterministic)
-# One suit is won with less look-ahead (12000 and 5 win 49 of 50 vetted deals; 20000 and 6
-# win 47), and answers sooner.
+# One suit is won with less look-ahead, and answers sooner (bench/NOTES.md).
 MAX_DEPTH_1: Final = 5
 NODE_BUDGET_1: Final = 12000
 # Determinization (``sampling``): how many guesses of the face-down cards the default hint
@@ -158,9 +156,6 @@ class Hint:
             return DEAL
         return (self.action["from"], self.action["to"], self.action["count"])
 
-    def to_json(self) -> dict[str, Any]:
-        return {"action": dict(self.action), "reason": self.reason, "score": self.score}
-
 
 # -- the public functions ----------------------------------------------------------------
 def hints(visible: VisiblePosition, *, last_move: Any = None, samples: int = SAMPLES) -> list[Hint]:
@@ -183,11 +178,6 @@ def no_hint_reason(visible: VisiblePosition, *, last_move: Any = None) -> str:
     if any(m != reverse for m in visible.legal_moves()):
         return NOTHING_UNDO
     return NOTHING_LEFT
-
-
-def best_hint(visible: VisiblePosition, *, last_move: Any = None) -> Hint | None:
-    found = hints(visible, last_move=last_move)
-    return found[0] if found else None
 
 
 # -- the ranking ------------------------------------------------------------------------

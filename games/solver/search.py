@@ -30,7 +30,6 @@ fail on different deals. Everything is deterministic for a given node budget.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from typing import Final, NamedTuple
 
 from games.engine.actions import DEAL
@@ -53,8 +52,7 @@ class Weights(NamedTuple):
 
 
 # A break above face-down cards costs one more than a break in a column with none: it
-# stands between the search and a hidden card (width-64 passes won 31 of 4-suit seeds
-# 1..40 with it, 26 without).
+# stands between the search and a hidden card (figures: bench/NOTES.md).
 DEFAULT_WEIGHTS: Final = Weights(bury=1)
 # A second opinion: rank breaks cost less next to suit breaks. Passes alternate between
 # the two, which finds wins that a wider beam with one heuristic misses.
@@ -184,15 +182,6 @@ def moves_of(node: Node, stock_len: int) -> list[tuple[int, int, int]]:
     return out
 
 
-@dataclass(slots=True)
-class PassResult:
-    node: Node | None
-    nodes: int
-    out_of_budget: bool = False
-    levels: int = 0
-    stats: dict[str, int] = field(default_factory=dict)
-
-
 class Budget:
     """The node budget (primary, deterministic) and the seconds cap (a safety net)."""
 
@@ -293,6 +282,7 @@ def beam_pass(
                     else:
                         cd = -W_TAIL * (cnt - 1)
                     score = base - chaos[src] - chaos[dst] + cs + cd - W_RUN * removed
+                    change: tuple[tuple[int, tuple[int, ...], int, int, int], ...]
                     change = ((src, ns, sd, cs, hs), (dst, nd, dd, cd, hd))
                     g = dealt
                 else:

@@ -21,6 +21,7 @@ from django.db.backends.postgresql import base
 class DatabaseWrapper(base.DatabaseWrapper):
     _checked_at = float("-inf")
     _checked_conn: object = None
+    health_check_done: bool
 
     def close_if_health_check_failed(self) -> None:
         if self.health_check_done or self.connection is None:

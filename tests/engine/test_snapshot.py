@@ -8,6 +8,7 @@ import json
 import pytest
 
 from games.engine import DEAL, SNAPSHOT_VERSION, Board, LayoutError, deal_layout, dump, load
+from games.engine.board import DealRecord
 from tests.engine.conftest import board_of
 
 RUN = "KsQsJsTs9s8s7s6s5s4s3s2sAs"
@@ -93,6 +94,24 @@ def test_the_shape_of_a_deal_record() -> None:
     assert dump(board)["stack"] == [[-1, -1, 0, [[0, "s^"], [1, "s"]], ""]]
 
 
+def test_the_undo_stack_holds_typed_records_that_survive_a_snapshot() -> None:
+    board = board_of(
+        2,
+        ["Qs|" + RUN[:-2], RUN[:-2]] + [f"{r}h" for r in "3456789T"],
+        stock="AsAs" + "2h" * 4 + "Jh" * 4,
+    )
+    board.play(DEAL)
+    board.play((2, 1, 1))  # the 2h dealt onto the 3h, into the column the deal emptied
+    deal, move = board._stack
+    assert deal == DealRecord(settled=((0, ((0,), True)), (1, ((0,), False))))
+    assert move == (2, 1, 1, None, None)  # (src, dst, cards, settled_src, settled_dst)
+    again = load(dump(board))._stack
+    assert again == board._stack
+    assert [type(r) for r in again] == [DealRecord, tuple]
+    assert board.last_move == (2, 1, 1) and board.pop() == (2, 1, 1)
+    assert board.last_move == DEAL and board.pop() == DEAL
+
+
 def _broken(**changes: object) -> dict:
     data = copy.deepcopy(dump(Board(deal_layout(1, 1))))
     for key, value in changes.items():
@@ -114,6 +133,7 @@ def _broken(**changes: object) -> dict:
         (_broken(removed="x"), "bad_snapshot"),
         (_broken(dealt="ten"), "bad_snapshot"),
         (_broken(stack=[[1, 2]]), "bad_snapshot"),
+        (_broken(stack=[[-1, -1, 0, [[0, ""]], ""]]), "bad_snapshot"),  # a deal that did nothing
         (_broken(cols=["|Zz"] * 10), "bad_card"),
         (_broken(stock="A"), "bad_card"),
     ],

@@ -11,12 +11,12 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
+from games.daily import day_closes_at
 from games.engine import DEAL_VERSION, deal_layout
 from games.models import Deal, Game
 from games.presenters import iso
 from games.services import game_start
 from leaderboard.models import DailyChallenge, LeaderboardEntry
-from leaderboard.ranking import day_closes_at
 from leaderboard.services import daily_ensure
 from leaderboard.tasks import create_daily_challenges
 from tests.leaderboard.helpers import (

@@ -59,8 +59,8 @@ def filled(db) -> None:
             suits=game.suits,
             score=game.score,
             actions=1300 - game.score,
-            elapsed_ms=game.elapsed_ms,
-            finished_at=game.finished_at,
+            elapsed_ms=60_000 + n,  # as the game's
+            finished_at=t0 + timedelta(minutes=n),
             perfect=False,
             daily_date=DAY if n % 10 == 0 and game.suits == 2 else None,
         )

@@ -124,13 +124,12 @@ def broker_down(settings, monkeypatch):
     monkeypatch.setattr(pool, "_publish_down_until", 0.0)
     calls = []
 
-    def refuse(*args, **kwargs):
+    def refuse(name, args=(), **kwargs):
+        assert name == "games.tasks.fill_pool"
         calls.append(args)
         raise KombuOperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
 
-    from games.tasks import fill_pool
-
-    monkeypatch.setattr(fill_pool, "delay", refuse)
+    monkeypatch.setattr(pool.current_app, "send_task", refuse)
     return calls
 
 

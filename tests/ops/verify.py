@@ -46,9 +46,7 @@ def main() -> None:
             mismatches.append(f"{game.id}: version {game.version}, log seqs {len(log)}")
             continue
         try:
-            board = replay(
-                game.deal.layout(), [EngineAction(a.kind, a.src, a.dst, a.count) for a in log]
-            )
+            board = replay(game.deal.layout(), [a.engine_action() for a in log])
         except EngineError as exc:
             mismatches.append(f"{game.id}: log does not replay: {exc}")
             continue

@@ -13,7 +13,7 @@ from races.models import Table, TableEvent
 from races.presenters import table_json
 from tests.games.api.helpers import act
 from tests.games.api.test_schema_conformance import check, openapi  # noqa: F401
-from tests.races.conftest import API, open_table, post
+from tests.races.conftest import API, post
 from tests.races.test_race_api import WIN2
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -118,4 +118,3 @@ def test_every_race_answer_and_event_matches_the_schema(openapi, racers):  # noq
         "finished",
         "again",
     } <= kinds
-    assert open_table

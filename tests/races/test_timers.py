@@ -15,7 +15,7 @@ from races.models import Presence, Race, Racer, TableEvent
 from races.services import presence_close, presence_open
 from races.tasks import sweep_races
 from tests.games.api.helpers import act, ok, refused
-from tests.races.conftest import open_table, post, race_url, start_race
+from tests.races.conftest import race_url, start_race
 from tests.races.test_race_api import WIN2
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -157,4 +157,3 @@ def test_acting_counts_as_connected(racers, clock):
     races_tick(now=clock.advance(seconds=15))  # 65 s: Bob gone, Alice acted 15 s ago
     assert Racer.objects.get(player=bob).state == "out"
     assert Racer.objects.get(player=alice).state == "won"
-    assert open_table and post

@@ -146,7 +146,7 @@ def test_incremental_chaos_and_hashes_match_a_recomputation(
     import games.solver.search as search
 
     checked = []
-    weights = []
+    weights: list[object] = []
     real = search.materialise
 
     def checking(cand):

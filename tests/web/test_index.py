@@ -46,7 +46,9 @@ def test_the_page_has_no_inline_script_and_names_assets_that_exist(client) -> No
 
 
 def test_a_module_imports_only_modules_that_exist() -> None:
-    folder = Path(finders.find("web/app.js")).parent
+    app = finders.find("web/app.js")
+    assert isinstance(app, str)
+    folder = Path(app).parent
     seen, todo = set(), ["app.js"]
     while todo:
         name = todo.pop()

@@ -89,12 +89,12 @@ def action_body(type: str = "move", **fields: Any) -> dict[str, Any]:
 
 def act(client: APIClient, game_id: Any, type: str = "move", *, key: str | None = None, **fields):
     """POST one action; ``key`` is sent as the Idempotency-Key header."""
-    extra = {"HTTP_IDEMPOTENCY_KEY": key} if key is not None else {}
+    extra: dict[str, Any] = {"HTTP_IDEMPOTENCY_KEY": key} if key is not None else {}
     return client.post(actions_url(game_id), action_body(type, **fields), format="json", **extra)
 
 
 def post_json(client: APIClient, url: str, body: Any, *, key: str | None = None):
-    extra = {"HTTP_IDEMPOTENCY_KEY": key} if key is not None else {}
+    extra: dict[str, Any] = {"HTTP_IDEMPOTENCY_KEY": key} if key is not None else {}
     return client.post(url, body, format="json", **extra)
 
 
@@ -143,18 +143,20 @@ def raw_snapshot(game_id: Any) -> str:
 
 def game_record(game_id: Any) -> dict[str, Any]:
     """What a refused request must leave exactly as it was."""
-    row = Game.objects.values(
-        "version",
-        "actions",
-        "undos",
-        "score",
-        "runs_removed",
-        "status",
-        "end_reason",
-        "started_at",
-        "last_action_at",
-        "finished_at",
-    ).get(pk=game_id)
+    row: dict[str, Any] = dict(
+        Game.objects.values(
+            "version",
+            "actions",
+            "undos",
+            "score",
+            "runs_removed",
+            "status",
+            "end_reason",
+            "started_at",
+            "last_action_at",
+            "finished_at",
+        ).get(pk=game_id)
+    )
     row["log"] = list(
         Action.objects.filter(game_id=game_id)
         .order_by("seq")

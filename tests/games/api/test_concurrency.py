@@ -16,7 +16,6 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games.engine import DEAL, Board, Layout, dump, replay
-from games.engine import Action as EngineAction
 from games.models import Deal, Game, IdempotentRequest, PlayerStats
 from games.services import games_expire_idle
 from tests.games.api.helpers import (
@@ -85,9 +84,7 @@ def check_log(game_id: str, version: int) -> None:
     rows = log_rows(game_id)
     assert game.version == version
     assert [r.seq for r in rows] == list(range(1, version + 1))
-    replayed = replay(
-        game.deal.layout(), [EngineAction(r.kind, r.src, r.dst, r.count) for r in rows]
-    )
+    replayed = replay(game.deal.layout(), [r.engine_action() for r in rows])
     assert dump(replayed) == game.snapshot
 
 

@@ -1,12 +1,14 @@
 """GET /api/v1/players/{username}: anyone may read a player's statistics per suit mode."""
 
+from typing import Any
+
 import pytest
 
 from tests.games.api.helpers import act, new_game, ok, player_url, refused, resign_url
 
 pytestmark = pytest.mark.django_db
 
-EMPTY = {
+EMPTY: dict[str, Any] = {
     "played": 0,
     "wins": 0,
     "win_rate": 0.0,

@@ -143,3 +143,27 @@ def test_a_deal_the_solver_cannot_win_in_budget_is_rejected_and_never_dealt(play
     assert (deal.state, deal.vetted, deal.solver_line) == (Deal.State.REJECTED, False, None)
     assert vet_seed(suits=4, seed=11) is None  # already judged: not solved again
     refused(player_client.post(GAMES_URL, {"suits": 4}, format="json"), 503, "pool_empty")
+
+
+def test_a_low_pool_queues_its_fill_task_after_commit(
+    stock_pool, player_client, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    from games.tasks import fill_pool
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False  # a broker: the fill is a queued task
+    settings.POOL_AUTOFILL = True
+    settings.POOL_LOW_WATER = 5
+    monkeypatch.setattr(pool, "_publish_down_until", 0.0)
+    queued: list[tuple[str, tuple]] = []
+    monkeypatch.setattr(
+        pool.current_app, "send_task", lambda name, args=(), **kw: queued.append((name, args))
+    )
+    stock_pool(1, 1)
+
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        new_game(player_client, 1)
+    assert queued == []  # nothing is queued while the transaction may still roll back
+    for callback in callbacks:
+        callback()
+
+    assert queued == [(fill_pool.name, (1,))]  # by the name the task is registered under
