@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0003_idempotent_request_created_at_index'),
+        ('games', '0005_idle_sweep_index_off_last_action_at'),
     ]
 
     operations = [
