@@ -31,31 +31,14 @@ import httpx
 
 try:  # imported as bench.<module> (the fault tests do)
     from bench.client import choose as pick
+    from bench.servers import server_env
 except ImportError:  # run as a script: bench/ itself is on sys.path
     from client import choose as pick  # type: ignore[import-not-found,no-redef]
+    from servers import server_env  # type: ignore[import-not-found,no-redef]
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 CPU_GROUPS = {"web": ("gunicorn",), "postgres": ("postgres",)}
-
-
-def server_env(db_url: str) -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(
-        DEBUG="0",
-        SECRET_KEY="bench-only",
-        ALLOWED_HOSTS="127.0.0.1,localhost",
-        SECURE_SSL_REDIRECT="0",
-        DATABASE_URL=db_url,
-        DATABASE_CONN_MAX_AGE="60",
-        CELERY_BROKER_URL="",
-        POOL_AUTOFILL="0",
-        THROTTLE_RATE_ACTIONS="1000000/min",
-        THROTTLE_RATE_GAME_CREATE="1000000/min",
-        THROTTLE_RATE_AUTH="1000000/min",
-        LOG_LEVEL="WARNING",
-    )
-    return env
 
 
 def prepare_database(db: str, env: dict[str, str], deals: int) -> None:

@@ -29,7 +29,6 @@ import json
 import os
 import random
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -40,6 +39,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+
+try:  # imported as bench.<module>
+    from bench.servers import free_port, server_env
+except ImportError:  # run as a script: bench/ itself is on sys.path
+    from servers import free_port, server_env  # type: ignore[import-not-found,no-redef]
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -52,32 +56,13 @@ def log(message: str) -> None:
     print(f"[race] {message}", file=sys.stderr, flush=True)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def server_env(redis_url: str) -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(
-        DEBUG="0",
-        SECRET_KEY="bench-only",
-        ALLOWED_HOSTS="127.0.0.1,localhost",
-        SECURE_SSL_REDIRECT="0",
-        DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{DB}",
-        DATABASE_CONN_MAX_AGE="60",
-        CELERY_BROKER_URL="",
+def race_server_env(redis_url: str) -> dict[str, str]:
+    return server_env(
+        f"postgres://postgres@127.0.0.1:5432/{DB}",
         RACE_EVENTS_REDIS_URL=redis_url,
         RACE_EVENTS_CHANNEL=f"bench-race-{uuid.uuid4().hex[:8]}",
         RACE_COUNTDOWN_SECONDS="1",
-        POOL_AUTOFILL="0",
-        THROTTLE_RATE_ACTIONS="1000000/min",
-        THROTTLE_RATE_GAME_CREATE="1000000/min",
-        THROTTLE_RATE_AUTH="1000000/min",
-        LOG_LEVEL="WARNING",
     )
-    return env
 
 
 def solver_line() -> list[dict[str, Any]]:
@@ -317,7 +302,7 @@ def main() -> None:
         "--redis", default=os.environ.get("CELERY_BROKER_URL") or "redis://127.0.0.1:6379/0"
     )
     args = parser.parse_args()
-    ENV = server_env(args.redis)
+    ENV = race_server_env(args.redis)
     if shutil.which("createdb"):
         subprocess.run(
             ["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", DB], check=True

@@ -22,10 +22,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -37,8 +35,10 @@ import httpx
 
 try:  # imported as bench.<module>
     from bench.client import choose
+    from bench.servers import free_port, server_env
 except ImportError:  # run as a script: bench/ itself is on sys.path
     from client import choose  # type: ignore[import-not-found,no-redef]
+    from servers import free_port, server_env  # type: ignore[import-not-found,no-redef]
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -77,31 +77,6 @@ MEASURE_JS = """() => {
     });
   }).observe(document.querySelector('.stats'), { subtree: true, childList: true });
 }"""
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def server_env(db_url: str) -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(
-        DEBUG="0",
-        SECRET_KEY="bench-only",
-        ALLOWED_HOSTS="127.0.0.1,localhost",
-        SECURE_SSL_REDIRECT="0",
-        DATABASE_URL=db_url,
-        DATABASE_CONN_MAX_AGE="60",
-        CELERY_BROKER_URL="",
-        POOL_AUTOFILL="0",
-        THROTTLE_RATE_ACTIONS="1000000/min",
-        THROTTLE_RATE_GAME_CREATE="1000000/min",
-        THROTTLE_RATE_AUTH="1000000/min",
-        LOG_LEVEL="WARNING",
-    )
-    return env
 
 
 def prepare(db: str, env: dict[str, str]) -> str:
