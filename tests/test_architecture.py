@@ -1,7 +1,8 @@
 """The import contracts in pyproject.toml ([tool.importlinter]) hold: the rules engine and the
 solver import nothing from Django, DRF, Celery or the web apps; dependencies run one way
-(leaderboard and accounts above games, the games app above its solver, the solver above its
-engine); and inside games the Celery tasks call the services, which never import the tasks."""
+(races above leaderboard and accounts, above games, above the coin ledger; the games app
+above its solver, the solver above its engine); and inside games the Celery tasks call the
+services, which never import the tasks."""
 
 import subprocess
 import sys
@@ -11,7 +12,7 @@ from tests.conftest import ROOT
 
 CONTRACTS = (
     "The rules engine and the solver are pure Python",
-    "Leaderboard and accounts are built on games, never the reverse",
+    "One way: races > leaderboard | accounts > games > coins",
     "The games app uses its solver, the solver uses the engine, never the reverse",
     "Within games: tasks call services, services deal, deals come from the pool",
     "Within leaderboard: tasks call services, never the reverse",

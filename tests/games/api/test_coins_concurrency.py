@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 from django.core.management import call_command
+from django.utils import timezone
 
 from coins import rules
 from coins import services as coin_services
@@ -58,21 +59,24 @@ def test_one_winning_action_sent_from_many_threads_without_a_key_pays_once(playe
 
 
 def test_wins_of_several_games_at_once_never_pass_the_daily_cap(player, monkeypatch):
-    # 160 coins earned today, then three race games (any number may run at once) of 1, 2 and
-    # 4 suits won together: 10 + 20 + 40 = 70 more by the rules, of which the cap allows 40.
+    # 160 coins earned today, then a casual 1-suit game and the day's 2-suit daily game won
+    # together, both perfect: 20 + 40 = 60 more by the rules, of which the cap allows 40.
     # The modes differ so that nothing but the coins' own lock (the stats row is per mode)
     # serialises them; each reward is slowed between reading the day's tally and writing it,
-    # so without that lock all three would read 160 and credit 70.
+    # so without that lock both would read 160 and credit 60.
     client = client_for(player)
     for _ in range(2):
         pooled_layout_deal(NEAR_WIN, suits=4)
         game = new_game(client, 4)
         assert act(client, game["id"], "move", from_=1, to=0).json()["coins"]["earned"] == 80
-    races = [
+    games = [
+        services.game_start(player=player, deal=pooled_layout_deal(NEAR_WIN, suits=1)).pk,
         services.game_start(
-            player=player, deal=pooled_layout_deal(NEAR_WIN, suits=suits), kind="race"
-        ).pk
-        for suits in (1, 2, 4)
+            player=player,
+            deal=pooled_layout_deal(NEAR_WIN, suits=2),
+            kind=Game.Kind.DAILY,
+            daily_date=timezone.now().date(),
+        ).pk,
     ]
 
     def slow_capped(total: int, earned_today: int) -> tuple[int, int]:
@@ -80,17 +84,16 @@ def test_wins_of_several_games_at_once_never_pass_the_daily_cap(player, monkeypa
         return rules.capped(total, earned_today)
 
     monkeypatch.setattr(coin_services, "capped", slow_capped)
-    # Through the game service (each thread its own connection and transaction): the API's
-    # schema lists the race kind only once races exist.
+    # Through the game service, each thread its own connection and transaction.
     win = services.ActionRequest(type="move", src=1, dst=0)
 
     results = together(
-        len(races), lambda i: services.game_act(player=player, game_id=str(races[i]), action=win)
+        len(games), lambda i: services.game_act(player=player, game_id=str(games[i]), action=win)
     )
 
     paid = [r.coins for r in results]
     assert sum(c.earned for c in paid) == 40
-    assert sum(c.cut for c in paid) == 30
+    assert sum(c.cut for c in paid) == 20
     assert max(c.earned_today for c in paid) == 200
     assert CoinDay.objects.get().earned == 200
     assert sum(CoinEntry.objects.values_list("amount", flat=True)) == 200
