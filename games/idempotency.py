@@ -40,9 +40,14 @@ def fingerprint(method: str, path: str, body: Any) -> str:
 
 
 def run_idempotent(
-    *, player: Any, key: str | None, request_fingerprint: str, produce: Callable[[], Answer]
+    *,
+    player: Any,
+    key: str | None,
+    request_fingerprint: Callable[[], str],
+    produce: Callable[[], Answer],
 ) -> tuple[Answer, bool]:
-    """Run ``produce`` once per (player, key); returns (answer, replayed)."""
+    """Run ``produce`` once per (player, key); returns (answer, replayed). The request's
+    fingerprint is computed only when there is a key to check it against."""
     if key is None:
         return produce(), False
     if not key or len(key) > MAX_KEY_LENGTH:
@@ -55,14 +60,15 @@ def run_idempotent(
         if stored is not None and stored.created_at < _window_start(timezone.now()):
             stored.delete()  # past the window: forgotten, so this is a new request
             stored = None
+        this_request = request_fingerprint()
         if stored is not None:
-            if stored.fingerprint != request_fingerprint:
+            if stored.fingerprint != this_request:
                 raise IdempotencyKeyReused()
             return (stored.status, stored.body), True
         status, body = produce()
         if 200 <= status < 300:
             IdempotentRequest.objects.create(
-                player=player, key=key, fingerprint=request_fingerprint, status=status, body=body
+                player=player, key=key, fingerprint=this_request, status=status, body=body
             )
         return (status, body), False
 

@@ -37,6 +37,7 @@ from games.serializers import (
     PlayerPublicSerializer,
     PositionSerializer,
     VersionConflictErrorSerializer,
+    action_input_fast,
 )
 from spider_api.errors import DomainError
 from spider_api.openapi import (
@@ -125,7 +126,7 @@ def _answer(request: Request, produce: Any) -> Response:
     (code, body), replayed = run_idempotent(
         player=request.user,
         key=key,
-        request_fingerprint=fingerprint(request.method or "", request.path, request.data),
+        request_fingerprint=lambda: fingerprint(request.method or "", request.path, request.data),
         produce=produce,
     )
     response = Response(body, status=code)
@@ -300,6 +301,9 @@ class GameActionsApi(APIView):
 def _validated_action(data: Any) -> dict[str, Any]:
     """Validate an action body. A column or count out of range is refused as the engine
     refuses it (422 `bad_column`/`bad_count`): one code, one status, whichever path finds it."""
+    fast = action_input_fast(data)
+    if fast is not None:
+        return fast
     serializer = ActionInputSerializer(data=data)
     if serializer.is_valid():
         return serializer.validated_data
