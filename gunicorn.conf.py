@@ -50,6 +50,18 @@ errorlog = "-"
 _access = os.environ.get("GUNICORN_ACCESS_LOG", "").strip().lower() in ("1", "true", "yes", "on")
 accesslog = "-" if _access else None
 
+if not _access:
+    from gunicorn.glogging import Logger
+
+    class _NoAccessLogger(Logger):
+        """Gunicorn formats an access line for every request whenever a logging config is set
+        (as below), even with nowhere to write it: skip that work when the access log is off."""
+
+        def access(self, resp, req, environ, request_time):  # type: ignore[no-untyped-def]
+            return None
+
+    logger_class = _NoAccessLogger
+
 _debug = os.environ.get("DEBUG", "").strip().lower() in ("1", "true", "yes", "on")
 _json = os.environ.get("LOG_FORMAT", "plain" if _debug else "json").strip().lower() == "json"
 if _json:
