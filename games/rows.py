@@ -65,7 +65,7 @@ def game_for_update(*, game_id: Any, player_id: Any) -> Game | None:
         connection.vendor, connection.features.has_select_for_update
     )
     pk = Game._meta.pk.get_db_prep_value(game_id, connection)
-    with connection.cursor() as cursor:
+    with _cursor(connection) as cursor:
         cursor.execute(sql, [pk, player_id])
         row = cursor.fetchone()
     if row is None:
@@ -90,6 +90,13 @@ def _write_sql(vendor: str) -> tuple[str, str]:
     if vendor == "postgresql":
         return f"WITH logged AS ({insert}) {update}", ""
     return insert, update
+
+
+def _cursor(connection: Any) -> Any:
+    """On PostgreSQL, a cursor whose statements are prepared once per connection (these two
+    run on every action; see spider_api/postgresql); elsewhere a plain one."""
+    prepared = getattr(connection, "prepared_cursor", None)
+    return prepared() if prepared is not None else connection.cursor()
 
 
 def _column(model: Any, name: str) -> str:
@@ -118,7 +125,7 @@ def action_write(*, game: Game, entry: Action) -> None:
     log = _prepared(connection, Action, entry, _LOG_FIELDS)
     pk = Game._meta.pk.get_db_prep_value(game.pk, connection)
     state = [*_prepared(connection, Game, game, ACT_FIELDS), pk]
-    with connection.cursor() as cursor:
+    with _cursor(connection) as cursor:
         if second:
             cursor.execute(first, log)
             cursor.execute(second, state)

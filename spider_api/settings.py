@@ -104,6 +104,8 @@ if _database["ENGINE"] == "django.db.backends.postgresql":
     # connection, not before every request (spider_api/postgresql/base.py).
     _database["ENGINE"] = "spider_api.postgresql"
 DATABASE_HEALTH_CHECK_DELAY = env_int("DATABASE_HEALTH_CHECK_DELAY", 1, minimum=0)
+# The action path's statements prepared once per connection (spider_api/postgresql/base.py).
+DATABASE_PREPARED_STATEMENTS = env_bool("DATABASE_PREPARED_STATEMENTS", default=True)
 
 if _database["ENGINE"] == "django.db.backends.sqlite3":
     # IMMEDIATE takes the write lock when a transaction starts, so two concurrent writers wait

@@ -130,3 +130,35 @@ def test_the_idle_sweep_finds_idle_games_without_an_index_on_last_action_at(
         tuple(index.fields) for index in Game._meta.indexes if "last_action_at" in index.fields
     }
     assert indexed == set()
+
+
+@pytest.mark.postgres
+def test_the_two_statements_of_an_action_are_prepared_once_per_connection(player_client):
+    """PostgreSQL parses and plans them once per connection, not on every action; the
+    ORM's own queries are never prepared."""
+    gid = new_game(player_client, 1)["id"]
+    version = 0
+    for n in range(4):
+        version = _play(player_client, gid, version, "deal" if n % 2 == 0 else "undo")
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements WHERE NOT from_sql")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert len(prepared) == 2, prepared
+    assert any(s.startswith("SELECT") and s.endswith("FOR UPDATE") for s in prepared)
+    assert any(s.startswith("WITH logged AS (INSERT INTO") for s in prepared)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_prepared_statements_can_be_turned_off(player_client, settings):
+    settings.DATABASE_PREPARED_STATEMENTS = False
+    connection.close()  # the setting is read when a connection opens
+    gid = new_game(player_client, 1)["id"]
+    _play(player_client, gid, 0, "deal")
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_prepared_statements")
+        count = cursor.fetchone()[0]
+    connection.close()  # the next test's connection opens with the setting as it was
+    assert count == 0
