@@ -48,3 +48,62 @@ def test_other_scopes_stay_off(api_client, set_throttle_rate):
     statuses = {api_client.post(url, {}).status_code for _ in range(5)}
 
     assert statuses == {400}
+
+
+class _Clock:
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def throttle_at(monkeypatch, set_throttle_rate):
+    """A throttle of the "auth" scope at `rate`, on a clock the test moves."""
+    from rest_framework.test import APIRequestFactory
+
+    from spider_api.throttling import ScopedRateThrottle
+
+    clock = _Clock(6_000_000.0)  # the start of a window
+    monkeypatch.setattr(ScopedRateThrottle, "timer", clock)
+    view = type("View", (), {"throttle_scope": "auth"})()
+    request = APIRequestFactory().post("/", REMOTE_ADDR="10.1.2.3")
+    request.user = None
+
+    def ask(rate: str) -> tuple[bool, float | None]:
+        set_throttle_rate("auth", rate)
+        throttle = ScopedRateThrottle()
+        allowed = throttle.allow_request(request, view)
+        return allowed, None if allowed else throttle.wait()
+
+    return clock, ask
+
+
+def test_a_full_window_refuses_until_the_next_window_has_slid_far_enough(throttle_at):
+    clock, ask = throttle_at
+    assert [ask("10/min")[0] for _ in range(10)] == [True] * 10
+    clock.now += 20
+    allowed, wait = ask("10/min")
+    assert not allowed and wait == 40  # the rest of this window; then all ten still count
+
+    clock.now += 40 + 30  # half-way through the next window: half of the last one counts
+    admitted = [ask("10/min")[0] for _ in range(6)]
+    assert admitted == [True] * 5 + [False]
+    allowed, wait = ask("10/min")
+    assert not allowed and wait == 1
+    clock.now += 6.1  # one more tenth of the last window has slid out of the period
+    assert ask("10/min")[0]
+
+
+def test_the_counters_stay_two_integers_whatever_the_rate(throttle_at):
+    from django.core.cache import cache
+
+    clock, ask = throttle_at
+    for _ in range(300):
+        assert ask("1200/min")[0]
+        clock.now += 0.1
+    assert ask("1200/min")[0]
+    keys = [k for k in cache._cache if "throttle_auth" in k]  # LocMem's own store
+    assert len(keys) == 1
+    assert cache.get(keys[0].split(":", 2)[2]) == 301
