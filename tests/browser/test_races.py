@@ -209,8 +209,6 @@ def test_two_players_race_each_other(site, new_page, settings) -> None:
     bob_page = racer_page(new_page, **PHONE)
     sign_up(alice_page, base, "alice")
     sign_up(bob_page, base, "bob")
-    screenshot(alice_page, "race-lobby-desktop")
-    screenshot(bob_page, "race-lobby-phone")
 
     # Alice opens a table; Bob joins with the code she gives him.
     alice_page.get_by_role("button", name="Open a table").click()
@@ -275,6 +273,7 @@ def test_two_players_race_each_other(site, new_page, settings) -> None:
         wait_count(bob_page, "alice", "turned", "1")
     screenshot(alice_page, "race-desktop")
     screenshot(bob_page, "race-phone")
+    assert bob_page.evaluate("document.documentElement.scrollWidth") <= 375  # fits a phone
     assert_nothing_leaked(bob_page, games["alice"])
     assert_nothing_leaked(alice_page, games["bob"])
 
@@ -294,6 +293,7 @@ def test_two_players_race_each_other(site, new_page, settings) -> None:
         assert page.locator(".race-own .card").count() == 0
     screenshot(alice_page, "race-result-desktop")
     screenshot(bob_page, "race-result-phone")
+    assert bob_page.evaluate("document.documentElement.scrollWidth") <= 375
 
     # Play again: the seats rotate, the match score stays.
     alice_page.locator('[data-command="again"]').click()
@@ -314,6 +314,10 @@ def test_two_players_race_each_other(site, new_page, settings) -> None:
             "() => document.querySelector('.match')?.textContent.includes('alice 2 wins')"
         )
     assert "out (resigned)" in bob_page.locator('.results tr[data-player="bob"]').inner_text()
+    # Races count on the players' pages, apart from single games.
+    open_page(bob_page, f"{base}/players/alice")
+    row = bob_page.locator(".race-stats tbody tr").inner_text().split()
+    assert row == ["1", "suit", "2", "2", "0", "0"], row
     # No console error but the refusal asked for (Start before Ready: 409) and, where the
     # stream server was restarted, the stream cut off and refused while it was down.
     allowed = [f"{NETWORK_ERROR} 409"]

@@ -506,7 +506,7 @@ class RaceScreen {
 
   racerCard(r) {
     const state = r.state === 'out' ? `out (${r.out_reason === 'gone' ? 'left' : 'resigned'})` : STATE_LABEL[r.state] || r.state;
-    return h('article', { class: `racer state-${r.state}`, dataset: { player: r.player }, 'aria-label': `${r.player}: ${state}` },
+    return h('article', { class: `racer state-${r.state}`, dataset: { player: r.player }, 'aria-label': `${r.player}: ${state}, ${r.connected ? 'connected' : 'not connected'}` },
       h('h3', {}, h('span', { class: `dot${r.connected ? ' on' : ''}`, title: r.connected ? 'connected' : 'not connected' }),
         r.player, h('span', { class: 'tag' }, state)),
       h('dl', { class: 'counts' }, COUNTS.map(([key, label]) =>
