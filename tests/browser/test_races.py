@@ -99,7 +99,7 @@ def site(request, transactional_db, live_server, tmp_path, settings) -> Iterator
     (live_server is named here, not looked up, so that pytest-django lets its host in.)"""
     settings.POOL_AUTOFILL = False
     settings.POOL_SYNC_VET_SECONDS = 0
-    env = {
+    env: dict[str, Any] = {  # (Any: mypy cannot tell these keys from `port`)
         "RACE_COUNTDOWN_SECONDS": COUNTDOWN_S,
         "POOL_AUTOFILL": "0",
         "RACE_KEEPALIVE_SECONDS": "2",
