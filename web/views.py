@@ -8,29 +8,40 @@ the client holds in ``localStorage`` out of reach of injected script (see README
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-CONTENT_SECURITY_POLICY = "; ".join(
-    [
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "img-src 'self' data:",
-        "connect-src 'self'",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-    ]
-)
+
+def content_security_policy() -> str:
+    """The page's CSP. The race event streams may be served from another origin
+    (``RACE_STREAM_URL``, e.g. ``make serve``'s port 8001): the page may connect there too."""
+    connect = "'self'"
+    stream = urlsplit(settings.RACE_STREAM_URL)
+    if stream.scheme in ("http", "https") and stream.netloc:
+        connect += f" {stream.scheme}://{stream.netloc}"
+    return "; ".join(
+        [
+            "default-src 'self'",
+            "script-src 'self'",
+            "style-src 'self'",
+            "img-src 'self' data:",
+            f"connect-src {connect}",
+            "object-src 'none'",
+            "base-uri 'none'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+        ]
+    )
 
 
 @require_safe
 def index(request: HttpRequest, **_: str) -> HttpResponse:
     response = render(request, "web/index.html")
-    response["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    response["Content-Security-Policy"] = content_security_policy()
     response["Referrer-Policy"] = "same-origin"
     response["Cache-Control"] = "no-cache"  # the page names the current assets
     return response

@@ -424,6 +424,7 @@ def test_every_page_loads_without_console_errors(live_server, new_page, make_use
         "leaderboard": "/leaderboard?suits=1",
         "replay": f"/replay/{won.id}",
         "player": "/players/winner",
+        "race-lobby": "/race",
         "login": "/login",
     }
     for name, path in pages.items():

@@ -36,10 +36,16 @@ def database_url() -> str:
 
 @contextlib.contextmanager
 def stream_server(
-    tmp_path: Path, *, redis_url: str = "", name: str = "stream", **env: str
+    tmp_path: Path,
+    *,
+    redis_url: str = "",
+    name: str = "stream",
+    port: int | None = None,
+    **env: str,
 ) -> Iterator[str]:
-    """A uvicorn process serving the whole ASGI app; yields its base URL."""
-    port = free_port()
+    """A uvicorn process serving the whole ASGI app; yields its base URL. ``port``: a given
+    one (a server restarted where its clients reconnect), else a free one."""
+    port = port or free_port()
     environ = {
         **os.environ,
         "DEBUG": "0",

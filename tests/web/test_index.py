@@ -18,6 +18,8 @@ CLIENT_PATHS = [
     "/leaderboard",
     "/replay/3227b444-0b5c-4b63-9b9f-2f3c9e1d2a10",
     "/players/alice",
+    "/race",
+    "/race/K7QX2M9A",
     "/login",
     "/signup",
 ]
@@ -57,12 +59,28 @@ def test_a_module_imports_only_modules_that_exist() -> None:
         seen.add(name)
         text = (folder / name).read_text()
         todo += re.findall(r"from '\./([\w.]+)'", text)
-    assert {"api.js", "game.js", "table.js", "views.js", "cards.js", "dom.js"} <= seen
+    assert {"api.js", "game.js", "table.js", "views.js", "race.js", "cards.js", "dom.js"} <= seen
     for name in seen:
         assert finders.find(f"web/{name}"), name
 
 
-@pytest.mark.parametrize("path", ["/nothing-here", "/play/not-a-uuid/extra", "/api/v1/nope"])
+def test_the_page_may_connect_to_the_race_stream_service_only(client, settings) -> None:
+    """Under `make serve` the race streams are another origin (RACE_STREAM_URL): the page's
+    EventSource may connect there, and nowhere else."""
+    assert "connect-src 'self';" in client.get("/race")["Content-Security-Policy"]
+
+    settings.RACE_STREAM_URL = "http://127.0.0.1:8001"
+    csp = client.get("/race/K7QX2M9A")["Content-Security-Policy"]
+    assert "connect-src 'self' http://127.0.0.1:8001;" in csp
+
+    settings.RACE_STREAM_URL = "https://stream.example.com/base"
+    csp = client.get("/race")["Content-Security-Policy"]
+    assert "connect-src 'self' https://stream.example.com;" in csp
+
+
+@pytest.mark.parametrize(
+    "path", ["/nothing-here", "/play/not-a-uuid/extra", "/race/K7QX2M9A/extra", "/api/v1/nope"]
+)
 def test_other_paths_are_still_json_404(client, path) -> None:
     response = client.get(path)
 

@@ -150,3 +150,15 @@ export const player = (username) =>
   request('GET', `/players/${encodeURIComponent(username)}`, { token: false });
 export const playerPlaces = (username) =>
   request('GET', `/players/${encodeURIComponent(username)}/places`, { token: false });
+
+// --- races -------------------------------------------------------------------------------
+// Table commands answer the whole table. They take no Idempotency-Key (the server ignores
+// it): a retried command is refused by the table's state instead (`already_seated`, ...).
+const raceUrl = (code, what = '') => `/races/${encodeURIComponent(code)}${what ? `/${what}` : ''}`;
+export const openRace = (body) => request('POST', '/races', { body });
+export const race = (code) => request('GET', raceUrl(code));
+export const raceCommand = (code, what, body = {}) => request('POST', raceUrl(code, what), { body });
+// A single-use ticket for the EventSource (which cannot send Authorization): {events_url}.
+export const raceTicket = (code) => request('POST', raceUrl(code, 'ticket'), { retry: false });
+export const playerRaces = (username) =>
+  request('GET', `/players/${encodeURIComponent(username)}/races`, { token: false });

@@ -1,11 +1,11 @@
 // The client's entry: a router over History API paths, the account corner, and the one
 // place that shows "waiting" when the server asks us to (429, 503 with Retry-After).
-// A screen is `async (root, ctx, ...params) => cleanup | null`; a new one (e.g. races) is a
-// line in ROUTES.
+// A screen is `async (root, ctx, ...params) => cleanup | null`; a new one is a line in ROUTES.
 
 import * as api from './api.js';
 import { h, clear, toast, link } from './dom.js';
 import { playScreen } from './game.js';
+import { lobbyScreen, raceScreen } from './race.js';
 import { authScreen, dailyScreen, leaderboardScreen, playerScreen, replayScreen } from './views.js';
 
 const UUID = '([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})';
@@ -17,6 +17,8 @@ const ROUTES = [
   [/^\/daily$/, (root, ctx) => dailyScreen(root, ctx)],
   [/^\/daily\/(\d{4}-\d{2}-\d{2})$/, (root, ctx, date) => dailyScreen(root, ctx, date)],
   [/^\/leaderboard$/, leaderboardScreen],
+  [/^\/race$/, (root, ctx) => lobbyScreen(root, ctx)],
+  [/^\/race\/([A-Za-z0-9]{1,16})$/, (root, ctx, code) => raceScreen(root, ctx, code.toUpperCase())],
   [new RegExp(`^/replay/${UUID}$`), (root, ctx, id) => replayScreen(root, ctx, id)],
   [/^\/players\/([^/]+)$/, (root, ctx, name) => playerScreen(root, ctx, decodeURIComponent(name))],
 ];

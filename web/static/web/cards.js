@@ -18,12 +18,12 @@ export function cardName(code) {
   return `${RANK_NAMES[rank] || rank} of ${SUITS[code[1]].name}`;
 }
 
-export function faceUp(code) {
+export function faceUp(code, extra = '') {
   const rank = RANKS[code[0]] || code[0];
   const suit = SUITS[code[1]];
   return h(
     'div',
-    { class: `card up suit-${code[1]}`, dataset: { card: code } },
+    { class: `card up suit-${code[1]}${extra ? ` ${extra}` : ''}`, dataset: { card: code } },
     h('span', { class: 'corner', 'aria-hidden': 'true' }, rank, h('b', {}, suit.symbol)),
     h('span', { class: 'pip', 'aria-hidden': 'true' }, suit.symbol),
   );

@@ -58,10 +58,18 @@ function newGameButtons(ctx, current) {
       }, `New ${SUIT_LABEL[suits]}`))));
 }
 
-class GameScreen {
-  constructor(root, ctx, state) {
+/**
+ * One game's table, counters and controls. `race: true` (a racer's own table in a race, see
+ * race.js): the same table and the same action endpoint, without Undo, Hint, the new-game
+ * menu or the win dialog (the race screen shows the race's result); `onShow(state)` hears
+ * every state drawn.
+ */
+export class GameScreen {
+  constructor(root, ctx, state, { race = false, onShow = null } = {}) {
     this.ctx = ctx;
     this.state = state;
+    this.race = race;
+    this.onShow = onShow;
     this.receivedAt = performance.now();
     this.busy = false;
     this.hintN = 0;
@@ -85,18 +93,23 @@ class GameScreen {
     };
     this.menu = h('div', { class: 'menu', hidden: true });
     this.overlay = h('div', { class: 'overlay', hidden: true });
-    clear(root, h('section', { class: 'game', 'aria-label': 'Spider Solitaire game' },
-      h('div', { class: 'bar' }, this.stats,
-        h('div', { class: 'controls' }, this.buttons.undo, this.buttons.hint, this.buttons.next,
-          this.buttons.deal, this.buttons.menu)),
+    const controls = race
+      ? [this.buttons.deal]
+      : [this.buttons.undo, this.buttons.hint, this.buttons.next, this.buttons.deal, this.buttons.menu];
+    clear(root, h('section', { class: `game${race ? ' race-game' : ''}`, 'aria-label': race ? 'Your table in the race' : 'Spider Solitaire game' },
+      h('div', { class: 'bar' }, this.stats, h('div', { class: 'controls' }, controls)),
       this.menu, this.hintBox, this.notice, this.table.el, this.overlay,
       h('details', { class: 'help' }, h('summary', {}, 'How to play and keys'),
         h('p', {}, 'Tap a card, then the column to move it to, or drag it there. Double-tap or '
           + 'double-click a card to let the server pick the best destination. Only runs of one '
           + 'suit move together; a full king-to-ace run of one suit leaves the table.'),
-        h('p', {}, 'Keys: ←/→ or 1–9, 0 pick a column; Enter picks up its top card (↑/↓ more or '
-          + 'fewer) and Enter on another column moves; "." lets the server choose; D deal, '
-          + 'U undo, H hint, N next hint, Esc cancel.'))));
+        h('p', {}, race
+          ? 'Keys: ←/→ or 1–9, 0 pick a column; Enter picks up its top card (↑/↓ more or fewer) '
+            + 'and Enter on another column moves; "." lets the server choose; D deal, Esc cancel. '
+            + 'A race has no undo and no hints.'
+          : 'Keys: ←/→ or 1–9, 0 pick a column; Enter picks up its top card (↑/↓ more or '
+            + 'fewer) and Enter on another column moves; "." lets the server choose; D deal, '
+            + 'U undo, H hint, N next hint, Esc cancel.'))));
     this.clock = setInterval(() => this.renderStats(), 1000);
     this.onKey = (e) => this.globalKey(e);
     this.onVisible = () => { if (document.visibilityState === 'visible') this.refresh(); };
@@ -113,7 +126,7 @@ class GameScreen {
 
   show(state, outcome = null) {
     this.state = state;
-    if (state.status === 'in_progress') localStorage.setItem(LAST_GAME_KEY, state.id);
+    if (state.status === 'in_progress' && !this.race) localStorage.setItem(LAST_GAME_KEY, state.id);
     this.receivedAt = performance.now();
     this.table.render(state);
     this.renderStats();
@@ -126,14 +139,16 @@ class GameScreen {
     if (outcome && outcome.runs_removed && outcome.runs_removed.length) {
       toast(outcome.runs_removed.length > 1 ? 'Runs complete!' : 'A run is complete!', 'good');
     }
-    if (state.status === 'won') this.showWin();
+    if (state.status === 'won' && !this.race) this.showWin();
+    if (this.onShow) this.onShow(state);
   }
 
   renderStats() {
     const s = this.state;
     let elapsed = s.elapsed_ms;
     if (s.status === 'in_progress' && s.started_at) elapsed += performance.now() - this.receivedAt;
-    const mode = `${SUIT_LABEL[s.suits]}${s.kind === 'daily' ? ` · daily ${s.ranked ? 'ranked' : 'practice'}` : ''}`;
+    const kind = s.kind === 'daily' ? ` · daily ${s.ranked ? 'ranked' : 'practice'}` : s.kind === 'race' ? ' · race' : '';
+    const mode = `${SUIT_LABEL[s.suits]}${kind}`;
     const items = [
       ['Game', mode], ['Score', s.score], ['Moves', s.actions], ['Time', formatTime(elapsed)],
     ];
@@ -143,7 +158,13 @@ class GameScreen {
 
   renderNotice() {
     const s = this.state;
-    if (s.status === 'lost') {
+    if (this.race) {
+      // The race screen says how the race ended; here only what the server says of the deal.
+      clear(this.notice, s.stuck && s.status === 'in_progress'
+        ? h('div', { class: 'notice stuck', role: 'alert' },
+          h('p', {}, 'No move can help any more: this deal is stuck. Play on, offer a draw or resign.'))
+        : null);
+    } else if (s.status === 'lost') {
       clear(this.notice, h('div', { class: 'notice', role: 'status' },
         h('p', {}, `This game is over (${s.end_reason}). Score ${s.score}.`),
         this.replayButtons()));
@@ -191,6 +212,13 @@ class GameScreen {
     } catch (err) {
       this.failed(err);
     }
+  }
+
+  /** Draw the server's state again, changed or not (a race's cards turning over). */
+  async reload() {
+    try {
+      this.show(await api.getGame(this.state.id));
+    } catch { /* the next event or action tries again */ }
   }
 
   async refresh() {
@@ -304,6 +332,14 @@ class GameScreen {
   globalKey(e) {
     if (e.target.closest('input, textarea, select') || e.metaKey || e.altKey) return;
     const key = e.key.toLowerCase();
+    if (this.race) {
+      if (e.ctrlKey) return;
+      if (key === 'd') this.send({ type: 'deal' });
+      else if (key === 'escape') this.table.select(null);
+      else return;
+      e.preventDefault();
+      return;
+    }
     if (e.ctrlKey && key === 'z') this.send({ type: 'undo' });
     else if (e.ctrlKey) return;
     else if (key === 'u') this.send({ type: 'undo' });

@@ -57,7 +57,7 @@ export class Table {
     this.endDrag();
   }
 
-  /** Draw a position: {columns: [{hidden, cards}], deals_left, removed_suits}. */
+  /** Draw a position: {columns: [{hidden, cards, down?}], deals_left, removed_suits}. */
   render(state) {
     this.state = state;
     if (this.selection && !this.selectionStillValid()) this.selection = null;
@@ -78,7 +78,10 @@ export class Table {
     state.columns.forEach((column, i) => {
       const col = this.cols[i];
       const cards = [];
-      for (let k = 0; k < column.hidden; k += 1) cards.push(faceDown());
+      // A laid-open table (a race's end) names its face-down cards: shown face up, marked.
+      for (let k = 0; k < column.hidden; k += 1) {
+        cards.push(column.down ? faceUp(column.down[k], 'was-down') : faceDown());
+      }
       column.cards.forEach((code, k) => {
         const card = faceUp(code);
         card.dataset.col = String(i);
@@ -113,19 +116,21 @@ export class Table {
     const downStep = Math.max(4, cardH * 0.12);
     let tallest = cardH;
     this.state.columns.forEach((column, i) => {
-      const up = column.cards.length;
+      // A laid-open column's face-down cards are spaced like face-up ones, to be read.
+      const down = column.down ? 0 : column.hidden;
+      const up = column.cards.length + column.hidden - down;
       let upStep = Math.max(cardH * 0.26, 17);
-      const need = column.hidden * downStep + Math.max(up - 1, 0) * upStep + cardH;
+      const need = down * downStep + Math.max(up - 1, 0) * upStep + cardH;
       if (need > room && up > 1) {
-        upStep = Math.max(10, (room - cardH - column.hidden * downStep) / (up - 1));
+        upStep = Math.max(10, (room - cardH - down * downStep) / (up - 1));
       }
       let y = 0;
       const children = this.cols[i].children;
       for (let k = 0; k < children.length; k += 1) {
         children[k].style.top = `${y}px`;
-        y += k < column.hidden ? downStep : upStep;
+        y += k < down ? downStep : upStep;
       }
-      const height = children.length ? y - (children.length > column.hidden ? upStep : downStep) + cardH : cardH;
+      const height = children.length ? y - (children.length > down ? upStep : downStep) + cardH : cardH;
       tallest = Math.max(tallest, height);
     });
     this.columns.style.height = `${tallest + 4}px`;
@@ -148,7 +153,7 @@ export class Table {
       const column = this.state.columns[i];
       const sel = this.selection && this.selection.col === i ? this.selection.count : 0;
       const hintFrom = this.highlight && this.highlight.from === i ? this.highlight.count : 0;
-      const ups = col.querySelectorAll('.card.up');
+      const ups = col.querySelectorAll('.card.up:not(.was-down)');
       ups.forEach((card, k) => {
         const fromTop = column.cards.length - k;
         card.classList.toggle('selected', fromTop <= sel);
@@ -306,7 +311,9 @@ export class Table {
 function columnLabel(i, column) {
   const parts = [`Column ${i + 1}`];
   if (!column.hidden && !column.cards.length) parts.push('empty');
-  if (column.hidden) parts.push(`${column.hidden} face-down`);
+  if (column.hidden) {
+    parts.push(column.down ? `face-down ${column.down.map(cardName).join(', ')}` : `${column.hidden} face-down`);
+  }
   if (column.cards.length) parts.push(column.cards.map(cardName).join(', '));
   return parts.join(': ');
 }

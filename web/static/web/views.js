@@ -236,7 +236,8 @@ export async function replayScreen(root, ctx, gameId) {
 
 // --- a player's page ------------------------------------------------------------------------
 export async function playerScreen(root, ctx, username) {
-  const [profile, places] = await Promise.all([api.player(username), api.playerPlaces(username)]);
+  const [profile, places, races] = await Promise.all([
+    api.player(username), api.playerPlaces(username), api.playerRaces(username)]);
   const modes = profile.stats.map((m) => {
     const place = places.modes.find((p) => p.suits === m.suits);
     const rows = [
@@ -256,6 +257,20 @@ export async function playerScreen(root, ctx, username) {
     h('h1', {}, profile.username),
     profile.coins ? h('p', { class: 'coins' }, `Coins: ${profile.coins.balance} (${profile.coins.earned_today} earned today, ${profile.coins.left_today} left of ${profile.coins.daily_limit}).`) : null,
     places.daily ? h('p', {}, `Best daily place: ${ordinal(places.daily.rank)} on ${places.daily.date}.`) : null,
-    h('div', { class: 'modes' }, modes)));
+    h('div', { class: 'modes' }, modes),
+    raceStats(races)));
   return null;
+}
+
+/** Races count apart from single games: per suit mode, played, won, drawn, lost. */
+function raceStats(races) {
+  const played = races.races.filter((r) => r.played);
+  return h('section', { class: 'race-stats' },
+    h('h2', {}, 'Races'),
+    played.length
+      ? h('table', { class: 'board' },
+        h('thead', {}, h('tr', {}, ['Suits', 'Raced', 'Won', 'Drawn', 'Lost'].map((t) => h('th', { scope: 'col' }, t)))),
+        h('tbody', {}, played.map((r) => h('tr', {}, h('td', {}, SUIT_LABEL[r.suits]),
+          h('td', {}, r.played), h('td', {}, r.wins), h('td', {}, r.draws), h('td', {}, r.losses)))))
+      : h('p', { class: 'small' }, 'No races yet. ', link('/race', 'Race a friend')));
 }
