@@ -21,6 +21,9 @@ class SlidingWindowThrottle(throttling.SimpleRateThrottle):
     the rate in any period aligned with a window, and within a few percent in any other.
     """
 
+    num_requests: int  # set from the rate by DRF (its stubs do not declare them)
+    duration: int
+
     def allow_request(self, request: Any, view: Any) -> bool:
         if self.rate is None:
             return True

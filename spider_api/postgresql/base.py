@@ -29,7 +29,7 @@ from django.db.backends.postgresql import base, operations
 _ONLY_WHEN_ASKED = 2**31 - 1
 
 
-class PreparedCursor(base.ServerBindingCursor):
+class PreparedCursor(base.ServerBindingCursor):  # type: ignore[name-defined]  # psycopg 3 only
     """Parameters bound server-side, and every statement prepared on this connection at its
     first execution (psycopg keeps the names; a new connection prepares afresh)."""
 
@@ -64,7 +64,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
         self.close_if_health_check_failed()
         self.ensure_connection()
         with self.wrap_database_errors:
-            return self._prepare_cursor(PreparedCursor(self.connection))
+            return self._prepare_cursor(PreparedCursor(self.connection))  # type: ignore[attr-defined]
 
     def close_if_health_check_failed(self) -> None:
         if self.health_check_done or self.connection is None:
