@@ -101,6 +101,32 @@ def cpu_s(pid: int) -> float:
     return total
 
 
+def postgres_cpu_s() -> float:
+    """CPU seconds of the PostgreSQL backends serving the bench's database (this machine)."""
+    out = subprocess.run(
+        [
+            "psql",
+            "-h",
+            "127.0.0.1",
+            "-U",
+            "postgres",
+            "-Atc",
+            f"SELECT pid FROM pg_stat_activity WHERE datname = '{DB}'",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in out.stdout.split():
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, PermissionError):
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
 def client_cpu_s() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
@@ -204,6 +230,15 @@ class Stream:
         expected = set(range(self.seqs[0], last_seq + 1))
         dupes = len(self.seqs) - len(set(self.seqs))
         return len(expected - set(self.seqs)) + dupes
+
+
+def cpu_now() -> dict[str, float]:
+    return {
+        "client": client_cpu_s(),
+        "api": cpu_s(WEB_PID),
+        "postgres": postgres_cpu_s(),
+        "stream": cpu_s(STREAM_PID),
+    }
 
 
 async def listen(channel: str, on_redis: dict[tuple[str, int], float], ms: list[float]) -> None:
@@ -314,12 +349,14 @@ async def run_round(
                 await asyncio.sleep(pace * rnd.uniform(0.8, 1.2))
 
         t0 = time.monotonic()
-        cpu0 = {"client": client_cpu_s(), "api": cpu_s(WEB_PID), "stream": cpu_s(STREAM_PID)}
+        delivered0 = sum(len(s.seqs) for s in streams)
+        cpu0 = cpu_now()
         await asyncio.gather(
             *[racer(k, n, t) for k in range(races) for n, t in users[4 * k : 4 * k + 4]]
         )
         played = time.monotonic() - t0
-        cpu1 = {"client": client_cpu_s(), "api": cpu_s(WEB_PID), "stream": cpu_s(STREAM_PID)}
+        delivered = sum(len(s.seqs) for s in streams) - delivered0
+        cpu1 = cpu_now()
 
         async def end(k: int) -> None:
             for _, token in users[4 * k + 1 : 4 * k + 4]:
@@ -363,8 +400,18 @@ async def run_round(
             "hop_p99_ms": round(percentile(hops, 0.99), 1) if hops else None,
             "action_p50_ms": round(statistics.median(round_trips), 1) if round_trips else None,
             "action_p99_ms": round(percentile(round_trips, 0.99), 1) if round_trips else None,
-            # share of one core each process used while the racers played
+            # share of one core each used while the racers played (postgres: the backends
+            # of this database), and CPU ms per action (api, postgres) or per delivered
+            # event (stream, client): what one action costs the machine
             "cpu": {k: round((cpu1[k] - cpu0[k]) / played, 2) for k in cpu0},
+            "cpu_ms_per_action": {
+                k: round((cpu1[k] - cpu0[k]) * 1000 / max(1, counts["actions"]), 2)
+                for k in ("api", "postgres")
+            },
+            "cpu_ms_per_event": {
+                k: round((cpu1[k] - cpu0[k]) * 1000 / max(1, delivered), 3)
+                for k in ("stream", "client")
+            },
         }
 
 
