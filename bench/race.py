@@ -101,8 +101,8 @@ def cpu_s(pid: int) -> float:
     return total
 
 
-def postgres_cpu_s() -> float:
-    """CPU seconds of the PostgreSQL backends serving the bench's database (this machine)."""
+def postgres_cpu_s() -> dict[str, float]:
+    """CPU seconds of each PostgreSQL backend serving the bench's database (this machine)."""
     out = subprocess.run(
         [
             "psql",
@@ -117,14 +117,14 @@ def postgres_cpu_s() -> float:
         text=True,
     )
     tick = os.sysconf("SC_CLK_TCK")
-    total = 0.0
+    each = {}
     for pid in out.stdout.split():
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except (FileNotFoundError, PermissionError):
             continue
-        total += (int(fields[11]) + int(fields[12])) / tick
-    return total
+        each[pid] = (int(fields[11]) + int(fields[12])) / tick
+    return each
 
 
 def client_cpu_s() -> float:
@@ -232,13 +232,30 @@ class Stream:
         return len(expected - set(self.seqs)) + dupes
 
 
-def cpu_now() -> dict[str, float]:
+def cpu_now() -> dict[str, Any]:
     return {
         "client": client_cpu_s(),
         "api": cpu_s(WEB_PID),
         "postgres": postgres_cpu_s(),
         "stream": cpu_s(STREAM_PID),
     }
+
+
+def cpu_used(before: dict[str, Any], after: dict[str, Any]) -> dict[str, float]:
+    """CPU seconds between two samples; a backend's from its first sample (or its start)."""
+    used = {k: after[k] - before[k] for k in ("client", "api", "stream")}
+    pg_before, pg_after = before["postgres"], after["postgres"]
+    used["postgres"] = sum(v - pg_before.get(pid, 0.0) for pid, v in pg_after.items())
+    return used
+
+
+async def loop_lag(lags: list[float], stop: asyncio.Event) -> None:
+    """How late the bench's own event loop wakes (it shares the machine's cores): a late
+    wake-up is latency the bench adds to what it measures."""
+    while not stop.is_set():
+        start = time.monotonic()
+        await asyncio.sleep(0.01)
+        lags.append((time.monotonic() - start - 0.01) * 1000)
 
 
 async def listen(channel: str, on_redis: dict[tuple[str, int], float], ms: list[float]) -> None:
@@ -351,12 +368,17 @@ async def run_round(
         t0 = time.monotonic()
         delivered0 = sum(len(s.seqs) for s in streams)
         cpu0 = cpu_now()
+        lags: list[float] = []
+        stop_lag = asyncio.Event()
+        lag_task = asyncio.create_task(loop_lag(lags, stop_lag))
         await asyncio.gather(
             *[racer(k, n, t) for k in range(races) for n, t in users[4 * k : 4 * k + 4]]
         )
         played = time.monotonic() - t0
         delivered = sum(len(s.seqs) for s in streams) - delivered0
         cpu1 = cpu_now()
+        stop_lag.set()
+        used = cpu_used(cpu0, cpu1)
 
         async def end(k: int) -> None:
             for _, token in users[4 * k + 1 : 4 * k + 4]:
@@ -371,7 +393,7 @@ async def run_round(
         for k, code in enumerate(codes):
             r = await client.get(f"/api/v1/races/{code}", headers=auth(users[4 * k][1]))
             last[code] = r.json()["seq"]
-        for t in [*tasks, probe]:
+        for t in [*tasks, probe, lag_task]:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         lost = sum(s.lost(last[codes[i // 4]]) for i, s in enumerate(streams))
@@ -403,15 +425,16 @@ async def run_round(
             # share of one core each used while the racers played (postgres: the backends
             # of this database), and CPU ms per action (api, postgres) or per delivered
             # event (stream, client): what one action costs the machine
-            "cpu": {k: round((cpu1[k] - cpu0[k]) / played, 2) for k in cpu0},
+            "cpu": {k: round(v / played, 2) for k, v in used.items()},
             "cpu_ms_per_action": {
-                k: round((cpu1[k] - cpu0[k]) * 1000 / max(1, counts["actions"]), 2)
-                for k in ("api", "postgres")
+                k: round(used[k] * 1000 / max(1, counts["actions"]), 2) for k in ("api", "postgres")
             },
             "cpu_ms_per_event": {
-                k: round((cpu1[k] - cpu0[k]) * 1000 / max(1, delivered), 3)
-                for k in ("stream", "client")
+                k: round(used[k] * 1000 / max(1, delivered), 3) for k in ("stream", "client")
             },
+            "offered_actions_per_s": round(races * 4 / pace, 1),
+            "client_lag_p50_ms": round(statistics.median(lags), 1) if lags else None,
+            "client_lag_p99_ms": round(percentile(lags, 0.99), 1) if lags else None,
         }
 
 
