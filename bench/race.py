@@ -13,6 +13,17 @@ transaction that commits it) to its receipt by each OTHER racer's stream (``prog
 events); ``lost``: seqs missing from any stream (each must be contiguous, and reach the
 table's last seq); ``stream_kib``: the stream process's memory per open stream.
 
+Where the time and the CPU go: ``publish_p50/p99_ms`` (event time -> the message seen on
+Redis by the bench's own subscription), ``hop_p50/p99_ms`` (Redis -> the racers' streams),
+``action_p50/p99_ms`` (the acting racer's round trip), ``cpu`` (share of a core: the bench
+client, the API's gunicorn, the PostgreSQL backends of the bench database, the stream
+process), ``cpu_ms_per_action`` / ``cpu_ms_per_event``, ``offered_actions_per_s`` (racers /
+pace) against ``actions_per_s``, and ``client_lag_p50/p99_ms``: how late the bench's own
+event loop wakes, i.e. latency the bench itself adds when it is short of CPU. The players
+are made in one go (no password hash per player through the API); the API runs with
+gunicorn.conf.py as in production (``--web-workers`` overrides WEB_CONCURRENCY). The
+database is ``RACE_BENCH_DB`` (default spider_bench_race), dropped and made afresh.
+
     .venv/bin/python bench/race.py --races 50 --seconds 30
     .venv/bin/python bench/race.py --races 10,25,50,75,100 --seconds 20     # a sweep
 
