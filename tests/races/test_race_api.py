@@ -164,6 +164,7 @@ def test_resigning_ends_the_racers_game_at_once_and_its_deal_stays_secret(racers
     mine = ok(a.get(game_url(games[alice.username])))
     assert (mine["status"], mine["end_reason"]) == ("lost", "resigned")
     assert mine["finished_at"] is not None and mine["deal"] is None
+    assert ok(a.get(f"{game_url(games[alice.username])}/actions"))["deal"] is None
     body = ok(b.post(f"{game_url(games[bob.username])}/resign"))
     assert (body["status"], body["end_reason"], body["deal"]) == ("lost", "resigned", None)
     assert Race.objects.get().status == "racing"
@@ -175,6 +176,7 @@ def test_resigning_ends_the_racers_game_at_once_and_its_deal_stays_secret(racers
     for game in (games[alice.username], games[bob.username]):
         refused(c.get(game_url(game)), 404, "not_found")
         refused(c.get(f"{game_url(game)}/positions/0"), 404, "not_found")
+        refused(c.get(f"{game_url(game)}/actions"), 404, "not_found")
         refused(c.post(f"{API}/games", {"replay_of": game}, format="json"), 404, "not_found")
     refused(
         a.post(f"{API}/games", {"replay_of": games[alice.username]}, format="json"),
