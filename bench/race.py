@@ -13,6 +13,17 @@ transaction that commits it) to its receipt by each OTHER racer's stream (``prog
 events); ``lost``: seqs missing from any stream (each must be contiguous, and reach the
 table's last seq); ``stream_kib``: the stream process's memory per open stream.
 
+Where the time and the CPU go: ``publish_p50/p99_ms`` (event time -> the message seen on
+Redis by the bench's own subscription), ``hop_p50/p99_ms`` (Redis -> the racers' streams),
+``action_p50/p99_ms`` (the acting racer's round trip), ``cpu`` (share of a core: the bench
+client, the API's gunicorn, the PostgreSQL backends of the bench database, the stream
+process), ``cpu_ms_per_action`` / ``cpu_ms_per_event``, ``offered_actions_per_s`` (racers /
+pace) against ``actions_per_s``, and ``client_lag_p50/p99_ms``: how late the bench's own
+event loop wakes, i.e. latency the bench itself adds when it is short of CPU. The players
+are made in one go (no password hash per player through the API); the API runs with
+gunicorn.conf.py as in production (``--web-workers`` overrides WEB_CONCURRENCY). The
+database is ``RACE_BENCH_DB`` (default spider_bench_race), dropped and made afresh.
+
     .venv/bin/python bench/race.py --races 50 --seconds 30
     .venv/bin/python bench/race.py --races 10,25,50,75,100 --seconds 20     # a sweep
 
@@ -28,6 +39,7 @@ import asyncio
 import json
 import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -39,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import redis.asyncio as aioredis
 
 try:  # imported as bench.<module>
     from bench.servers import free_port, server_env
@@ -49,7 +62,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 sys.path.insert(0, str(ROOT))
 SEED = 11  # a 1-suit deal the solver wins in well under a second
-DB = "spider_bench_race"
+DB = os.environ.get("RACE_BENCH_DB", "spider_bench_race")
 
 
 def log(message: str) -> None:
@@ -86,9 +99,85 @@ def rss_kib(pid: int) -> int:
     return total
 
 
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds of a process and its children (gunicorn's workers)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for p in [pid, *children(pid)]:
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return total
+
+
+def postgres_cpu_s() -> dict[str, float]:
+    """CPU seconds of each PostgreSQL backend serving the bench's database (this machine)."""
+    out = subprocess.run(
+        [
+            "psql",
+            "-h",
+            "127.0.0.1",
+            "-U",
+            "postgres",
+            "-Atc",
+            f"SELECT pid FROM pg_stat_activity WHERE datname = '{DB}'",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    tick = os.sysconf("SC_CLK_TCK")
+    each = {}
+    for pid in out.stdout.split():
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, PermissionError):
+            continue
+        each[pid] = (int(fields[11]) + int(fields[12])) / tick
+    return each
+
+
+def client_cpu_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def children(pid: int) -> list[int]:
     out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True)
     return [int(p) for p in out.stdout.split()]
+
+
+MAKE_PLAYERS = """
+import json, sys
+from django.contrib.auth.hashers import make_password
+from accounts.models import User
+from rest_framework.authtoken.models import Token
+names, every = json.loads(sys.argv[-1])
+hashed = make_password("bench pass 123!")
+made = User.objects.bulk_create(
+    [User(username=n, password=hashed, is_staff=(i % every == 0)) for i, n in enumerate(names)]
+)
+tokens = Token.objects.bulk_create([Token(user=u, key=Token.generate_key()) for u in made])
+print(json.dumps([[u.username, t.key] for u, t in zip(made, tokens)]))
+"""
+
+
+def make_players(names: list[str], staff_every: int) -> list[tuple[str, str]]:
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"import django; django.setup(); exec({MAKE_PLAYERS!r})",
+            json.dumps([names, staff_every]),
+        ],
+        env={**ENV, "DJANGO_SETTINGS_MODULE": "spider_api.settings"},
+        check=True,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    return [tuple(x) for x in json.loads(out.stdout.strip().splitlines()[-1])]
 
 
 def wait_up(url: str) -> None:
@@ -113,8 +202,10 @@ def percentile(values: list[float], q: float) -> float:
 class Stream:
     """One racer's open stream: every event's seq and, for others' progress, the latency."""
 
-    def __init__(self, player: str) -> None:
+    def __init__(self, player: str, code: str) -> None:
         self.player = player
+        self.code = code
+        self.received: list[tuple[int, float]] = []  # (seq, time) of others' progress
         self.seqs: list[int] = []
         self.latencies: list[float] = []
         self.finished = asyncio.Event()
@@ -135,6 +226,7 @@ class Stream:
                 if event["event"] == "progress" and event["data"]["player"] != self.player:
                     at = datetime.fromisoformat(event["at"].replace("Z", "+00:00")).timestamp()
                     self.latencies.append((now - at) * 1000)
+                    self.received.append((event["seq"], now))
                 if event["event"] == "finished":
                     self.finished_seq = event["seq"]
                     self.finished.set()
@@ -151,6 +243,51 @@ class Stream:
         return len(expected - set(self.seqs)) + dupes
 
 
+def cpu_now() -> dict[str, Any]:
+    return {
+        "client": client_cpu_s(),
+        "api": cpu_s(WEB_PID),
+        "postgres": postgres_cpu_s(),
+        "stream": cpu_s(STREAM_PID),
+    }
+
+
+def cpu_used(before: dict[str, Any], after: dict[str, Any]) -> dict[str, float]:
+    """CPU seconds between two samples; a backend's from its first sample (or its start)."""
+    used = {k: after[k] - before[k] for k in ("client", "api", "stream")}
+    pg_before, pg_after = before["postgres"], after["postgres"]
+    used["postgres"] = sum(v - pg_before.get(pid, 0.0) for pid, v in pg_after.items())
+    return used
+
+
+async def loop_lag(lags: list[float], stop: asyncio.Event) -> None:
+    """How late the bench's own event loop wakes (it shares the machine's cores): a late
+    wake-up is latency the bench adds to what it measures."""
+    while not stop.is_set():
+        start = time.monotonic()
+        await asyncio.sleep(0.01)
+        lags.append((time.monotonic() - start - 0.01) * 1000)
+
+
+async def listen(channel: str, on_redis: dict[tuple[str, int], float], ms: list[float]) -> None:
+    client = aioredis.Redis.from_url(REDIS_URL)
+    try:
+        async with client.pubsub() as pubsub:
+            await pubsub.subscribe(channel)
+            async for message in pubsub.listen():
+                if message["type"] != "message":
+                    continue
+                now = time.time()
+                code, seq, body = message["data"].decode().split(" ", 2)
+                on_redis[(code, int(seq))] = now
+                at = json.loads(body)["at"]
+                ms.append(
+                    (now - datetime.fromisoformat(at.replace("Z", "+00:00")).timestamp()) * 1000
+                )
+    finally:
+        await client.aclose()
+
+
 async def run_round(
     api: str, stream_base: str, races: int, seconds: float, pace: float, line: list[dict]
 ) -> dict[str, Any]:
@@ -160,37 +297,14 @@ async def run_round(
         httpx.AsyncClient(limits=limits) as streams_client,
     ):
         tag = uuid.uuid4().hex[:6]
-        users: list[tuple[str, str]] = []
-
-        async def register(i: int) -> tuple[str, str]:
-            name = f"r{tag}{i}"
-            r = await client.post(
-                "/api/v1/auth/register", json={"username": name, "password": "bench pass 123!"}
-            )
-            assert r.status_code == 201, r.text
-            return name, r.json()["token"]
-
+        # The players, made in one go (registering 200 of them through the API costs a
+        # password hash each and is not what this bench measures); openers are staff (seed).
+        users = make_players([f"r{tag}{i}" for i in range(races * 4)], staff_every=4)
         sem = asyncio.Semaphore(16)
 
         async def limited(coro):
             async with sem:
                 return await coro
-
-        users = list(await asyncio.gather(*[limited(register(i)) for i in range(races * 4)]))
-        openers = [users[4 * k][0] for k in range(races)]
-        subprocess.run(
-            [
-                sys.executable,
-                str(ROOT / "manage.py"),
-                "shell",
-                "-c",
-                "from accounts.models import User; "
-                f"User.objects.filter(username__in={openers!r}).update(is_staff=True)",
-            ],
-            env=ENV,
-            check=True,
-            cwd=ROOT,
-        )
 
         def auth(token: str) -> dict[str, str]:
             return {"Authorization": f"Bearer {token}"}
@@ -214,7 +328,7 @@ async def run_round(
         tasks = []
         for k, code in enumerate(codes):
             for name, token in users[4 * k : 4 * k + 4]:
-                s = Stream(name)
+                s = Stream(name, code)
                 streams.append(s)
                 url = f"{stream_base}/api/v1/races/{code}/events"
                 tasks.append(asyncio.create_task(s.run(streams_client, url, token)))
@@ -229,6 +343,12 @@ async def run_round(
             return {rr["player"]: rr["game"] for rr in r.json()["race"]["racers"]}
 
         games = list(await asyncio.gather(*[limited(start(k)) for k in range(races)]))
+        # The bench's own subscription to the fan-out channel: when each event reached Redis
+        # (as seen here), to split the latency into commit -> Redis and Redis -> stream.
+        on_redis: dict[tuple[str, int], float] = {}
+        publish_ms: list[float] = []
+        probe = asyncio.create_task(listen(ENV["RACE_EVENTS_CHANNEL"], on_redis, publish_ms))
+        round_trips: list[float] = []
         await asyncio.sleep(1.2)  # the countdown
         stop_at = time.monotonic() + seconds
         counts = {"actions": 0, "errors": 0}
@@ -240,11 +360,13 @@ async def run_round(
             for version, body in enumerate(line):
                 if time.monotonic() >= stop_at:
                     return
+                sent = time.monotonic()
                 r = await client.post(
                     f"/api/v1/games/{game}/actions",
                     json={**body, "version": version},
                     headers=auth(token),
                 )
+                round_trips.append((time.monotonic() - sent) * 1000)
                 if r.status_code == 200:
                     counts["actions"] += 1
                 elif r.status_code == 422 and r.json()["code"] == "race_over":
@@ -255,10 +377,19 @@ async def run_round(
                 await asyncio.sleep(pace * rnd.uniform(0.8, 1.2))
 
         t0 = time.monotonic()
+        delivered0 = sum(len(s.seqs) for s in streams)
+        cpu0 = cpu_now()
+        lags: list[float] = []
+        stop_lag = asyncio.Event()
+        lag_task = asyncio.create_task(loop_lag(lags, stop_lag))
         await asyncio.gather(
             *[racer(k, n, t) for k in range(races) for n, t in users[4 * k : 4 * k + 4]]
         )
         played = time.monotonic() - t0
+        delivered = sum(len(s.seqs) for s in streams) - delivered0
+        cpu1 = cpu_now()
+        stop_lag.set()
+        used = cpu_used(cpu0, cpu1)
 
         async def end(k: int) -> None:
             for _, token in users[4 * k + 1 : 4 * k + 4]:
@@ -273,11 +404,17 @@ async def run_round(
         for k, code in enumerate(codes):
             r = await client.get(f"/api/v1/races/{code}", headers=auth(users[4 * k][1]))
             last[code] = r.json()["seq"]
-        for t in tasks:
+        for t in [*tasks, probe, lag_task]:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         lost = sum(s.lost(last[codes[i // 4]]) for i, s in enumerate(streams))
         latencies = [x for s in streams for x in s.latencies]
+        hops = [
+            (at - on_redis[(s.code, seq)]) * 1000
+            for s in streams
+            for seq, at in s.received
+            if (s.code, seq) in on_redis
+        ]
         return {
             "races": races,
             "streams": len(streams),
@@ -288,21 +425,45 @@ async def run_round(
             "stream_kib": round((rss_after - rss_before) / max(1, len(streams)), 1),
             "actions_per_s": round(counts["actions"] / played, 1),
             "errors": counts["errors"],
+            # where the time goes: commit -> Redis (as the bench sees it), Redis -> stream,
+            # and the acting racer's round trip for an action
+            "publish_p50_ms": round(statistics.median(publish_ms), 1) if publish_ms else None,
+            "publish_p99_ms": round(percentile(publish_ms, 0.99), 1) if publish_ms else None,
+            "hop_p50_ms": round(statistics.median(hops), 1) if hops else None,
+            "hop_p99_ms": round(percentile(hops, 0.99), 1) if hops else None,
+            "action_p50_ms": round(statistics.median(round_trips), 1) if round_trips else None,
+            "action_p99_ms": round(percentile(round_trips, 0.99), 1) if round_trips else None,
+            # share of one core each used while the racers played (postgres: the backends
+            # of this database), and CPU ms per action (api, postgres) or per delivered
+            # event (stream, client): what one action costs the machine
+            "cpu": {k: round(v / played, 2) for k, v in used.items()},
+            "cpu_ms_per_action": {
+                k: round(used[k] * 1000 / max(1, counts["actions"]), 2) for k in ("api", "postgres")
+            },
+            "cpu_ms_per_event": {
+                k: round(used[k] * 1000 / max(1, delivered), 3) for k in ("stream", "client")
+            },
+            "offered_actions_per_s": round(races * 4 / pace, 1),
+            "client_lag_p50_ms": round(statistics.median(lags), 1) if lags else None,
+            "client_lag_p99_ms": round(percentile(lags, 0.99), 1) if lags else None,
         }
 
 
 def main() -> None:
-    global ENV, STREAM_PID
+    global ENV, STREAM_PID, WEB_PID, REDIS_URL
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--races", default="50", help="races at once; a comma list sweeps")
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--pace", type=float, default=2.0, help="seconds between a racer's actions")
-    parser.add_argument("--web-workers", type=int, default=3)
+    parser.add_argument(
+        "--web-workers", type=int, default=0, help="API workers (default: gunicorn.conf.py's)"
+    )
     parser.add_argument(
         "--redis", default=os.environ.get("CELERY_BROKER_URL") or "redis://127.0.0.1:6379/0"
     )
     args = parser.parse_args()
     ENV = race_server_env(args.redis)
+    REDIS_URL = args.redis
     if shutil.which("createdb"):
         subprocess.run(
             ["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", DB], check=True
@@ -314,18 +475,14 @@ def main() -> None:
     line = solver_line()
     log(f"solver line: {len(line)} actions")
     api_port, stream_port = free_port(), free_port()
+    # The API as production runs it (gunicorn.conf.py: gthread workers, keep-alive), so the
+    # racers' connections are reused rather than opened per action.
+    web_env = {**ENV, "GUNICORN_BIND": f"127.0.0.1:{api_port}", "LOG_LEVEL": "WARNING"}
+    if args.web_workers:
+        web_env["WEB_CONCURRENCY"] = str(args.web_workers)
     web = subprocess.Popen(
-        [
-            str(BIN / "gunicorn"),
-            "spider_api.wsgi",
-            "-b",
-            f"127.0.0.1:{api_port}",
-            "-w",
-            str(args.web_workers),
-            "--log-level",
-            "warning",
-        ],
-        env=ENV,
+        [str(BIN / "gunicorn"), "-c", str(ROOT / "gunicorn.conf.py"), "spider_api.wsgi"],
+        env=web_env,
         cwd=ROOT,
     )
     stream = subprocess.Popen(
@@ -342,7 +499,7 @@ def main() -> None:
         env=ENV,
         cwd=ROOT,
     )
-    STREAM_PID = stream.pid
+    STREAM_PID, WEB_PID = stream.pid, web.pid
     rounds = []
     try:
         wait_up(f"http://127.0.0.1:{api_port}/health/live")
@@ -381,7 +538,8 @@ def main() -> None:
 
 
 ENV: dict[str, str] = {}
-STREAM_PID = 0
+STREAM_PID = WEB_PID = 0
+REDIS_URL = ""
 
 if __name__ == "__main__":
     main()

@@ -26,7 +26,12 @@ class KindPolicy(Protocol):
         """Raise a DomainError to refuse the hint."""
 
     def resign(self, *, game: Game, now: datetime) -> None:
-        """Resign this game the kind's way (in the caller's transaction)."""
+        """Resign this game the kind's way (in the caller's transaction); the game service
+        then ends the game (lost, resigned)."""
+
+    def deal_secret(self, *, game: Game) -> bool:
+        """True while the deal of this game, over as it is, must stay hidden (a race still
+        running: the others play the same deal)."""
 
 
 _POLICIES: dict[str, KindPolicy] = {}
@@ -38,3 +43,10 @@ def register_policy(kind: str, policy: KindPolicy) -> None:
 
 def policy_for(kind: str) -> KindPolicy | None:
     return _POLICIES.get(kind)
+
+
+def deal_secret(game: Game) -> bool:
+    """A game that is over shows its deal, log and positions to all, unless its kind says the
+    deal is still secret."""
+    policy = _POLICIES.get(game.kind)
+    return policy is not None and policy.deal_secret(game=game)

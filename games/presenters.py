@@ -11,6 +11,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from games import kinds
 from games.daily import daily_closed
 from games.engine import Board, Outcome, load, public_view
 from games.models import Action, Game
@@ -73,6 +74,8 @@ def deal_info(game: Game) -> dict[str, Any] | None:
     """The deal's identity, revealed only once the game is over (so it can be replayed); for
     a daily challenge, only once its day has closed."""
     if not game.over or (game.kind == Game.Kind.DAILY and not daily_closed(game.daily_date)):
+        return None
+    if kinds.deal_secret(game):  # a racer out of a race still running
         return None
     deal = game.deal
     info: dict[str, Any] = {

@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 
+from games import kinds
 from games.daily import daily_closed
 from games.engine import Action as EngineAction
 from games.engine import Board, apply_action, public_view
@@ -36,7 +37,7 @@ def game_get_readable(*, viewer: Any, game_id: Any) -> Game:
 def public(game: Game) -> bool:
     """Anyone may read a game once it is over, except a daily game before its day closes
     (its final position would give the day's deal away)."""
-    if not game.over:
+    if not game.over or kinds.deal_secret(game):  # a race game: not before the race ends
         return False
     return game.kind != Game.Kind.DAILY or daily_closed(game.daily_date)
 

@@ -91,7 +91,9 @@ def game_create(
         source_game = game_get_readable(viewer=player, game_id=replay_of)
         if source_game.kind == Game.Kind.DAILY and not daily_closed(source_game.daily_date):
             raise GameNotFound()  # a daily deal stays secret until its day closes
-        if source_game.kind == Game.Kind.RACE and not source_game.over:
+        if source_game.kind == Game.Kind.RACE and (
+            not source_game.over or kinds.deal_secret(source_game)
+        ):
             raise GameNotFound()  # races: a racer's deal stays secret until the race ends
         deal = source_game.deal
     elif layout is not None:
@@ -316,10 +318,10 @@ def game_resign(*, player: Any, game_id: str) -> Game:
     if game.over:
         raise GameOver()
     policy = kinds.policy_for(game.kind)
+    now = timezone.now()
     if policy is not None:
-        policy.resign(game=game, now=timezone.now())  # a race: out of the race, ends with it
-        return game
-    _finish(game, Game.Status.LOST, Game.EndReason.RESIGNED, timezone.now())
+        policy.resign(game=game, now=now)  # a race: out of the race (the others race on)
+    _finish(game, Game.Status.LOST, Game.EndReason.RESIGNED, now)
     return game
 
 
@@ -381,7 +383,9 @@ def _finish(game: Game, status: str, reason: str, now: datetime) -> CoinAward | 
     game.end_reason = reason
     game.finished_at = now
     # The clock stops at the win or the loss (RULES.md), whatever ended the game.
-    game.elapsed_ms = int((now - game.started_at).total_seconds() * 1000) if game.started_at else 0
+    # (A race game resigned in the countdown has started_at ahead of now: 0, not negative.)
+    elapsed = (now - game.started_at).total_seconds() if game.started_at else 0
+    game.elapsed_ms = max(0, int(elapsed * 1000))
     if not game.staff_made and game.kind != Game.Kind.RACE:  # races keep their own stats
         stats.record_game_end(game)
     game.save()  # receivers see, and may refer to, the final row

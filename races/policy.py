@@ -10,7 +10,7 @@ from datetime import datetime
 
 from games.engine import Board
 from games.models import Game
-from races import services
+from races import selectors, services
 from races.errors import HintsNotAllowed, RaceNotStarted, UndoNotAllowed
 from spider_api.errors import DomainError
 
@@ -37,6 +37,9 @@ class RacePolicy:
 
     def before_hint(self, *, game: Game) -> None:
         raise HintsNotAllowed()
+
+    def deal_secret(self, *, game: Game) -> bool:
+        return selectors.race_running_for_game(game_id=game.pk)
 
     def resign(self, *, game: Game, now: datetime) -> None:
         if game.started_at is not None and now < game.started_at:

@@ -11,7 +11,7 @@ from games.selectors import player_by_username
 from races import presenters
 from races.errors import TableNotFound
 from races.events import encode_row
-from races.models import RaceStats, Table, TableEvent
+from races.models import Race, RaceStats, Table, TableEvent
 
 
 def table_by_code(*, code: str) -> Table:
@@ -33,6 +33,13 @@ def events_after(*, table_id: int, seq: int, limit: int = 1000) -> list[tuple[in
     """Events after ``seq``, in order, encoded as on the wire."""
     rows = TableEvent.objects.filter(table_id=table_id, seq__gt=seq).order_by("seq")[:limit]
     return [(row.seq, encode_row(row)) for row in rows]
+
+
+def race_running_for_game(*, game_id: Any) -> bool:
+    """Whether the race of this racer's game is still on (its deal is then still secret)."""
+    return (
+        Race.objects.filter(racers__game_id=game_id).exclude(status=Race.Status.FINISHED).exists()
+    )
 
 
 def race_stats(*, username: str) -> dict[str, Any]:

@@ -235,11 +235,27 @@ def _race_deal(table: Table) -> Deal:
 
 @transaction.atomic
 def race_resign(*, player: Any, code: str) -> Table:
-    """The racer is out and loses; the others race on. The last one left racing wins."""
+    """The racer is out and loses, and their game ends at once (lost, resigned); the others
+    race on. The last one left racing wins."""
+    # The racer's Game row first, then the Table (the one lock order, as for an action).
+    game_id = (
+        Racer.objects.filter(
+            race__table__code=code.upper(), race__status__in=RUNNING, player=player
+        )
+        .values_list("game_id", flat=True)
+        .first()
+    )
+    if game_id is not None:
+        Game.objects.select_for_update().filter(pk=game_id).exists()
     table = _locked(code)
     race = _running_race(table)
+    now = timezone.now()
+    _due(table, race, now)  # the cards turned over, or the time is up, first
+    if race.status == Race.Status.FINISHED:
+        raise NoRace()
     racer = _racing(race, player)
-    _racer_out(table, race, racer, Racer.OutReason.RESIGNED, timezone.now())
+    _racer_out(table, race, racer, Racer.OutReason.RESIGNED, now)
+    game_conclude(game_id=racer.game_id, won=False, reason=Game.EndReason.RESIGNED, now=now)
     return table
 
 
@@ -387,12 +403,17 @@ def race_settle(*, race_id: int) -> None:
 
 # -- called by the game service for race games (races.policy), Game row locked ---------------
 def racer_check_act(*, game: Game, now: datetime) -> tuple[Table, Race, Racer]:
-    racer = Racer.objects.filter(game=game).select_related("player").first()
-    if racer is None:  # a race game is always created with its racer
+    # Two round trips (every action of every racer comes here): the table row locked, found
+    # through the racer's race; then the racer and the race, read once the lock is held.
+    table = (
+        Table.objects.select_for_update()
+        .filter(pk__in=Race.objects.filter(racers__game=game).values("table_id")[:1])
+        .first()
+    )
+    racer = Racer.objects.select_related("race", "player").filter(game=game).first()
+    if table is None or racer is None:  # a race game is always created with its racer
         raise RaceOver()
-    table = Table.objects.select_for_update().get(pk=Race.objects.get(pk=racer.race_id).table_id)
-    race = Race.objects.get(pk=racer.race_id)
-    racer.refresh_from_db(fields=["state", "out_reason"])
+    race = racer.race
     _due(table, race, now)
     if race.status == Race.Status.FINISHED:
         raise RaceOver()

@@ -107,8 +107,8 @@ class RaceDetailApi(APIView):
         responses={200: TableSerializer, 401: UNAUTHORIZED, 404: UNKNOWN_CODE},
     )
     def get(self, request: Request, code: str) -> Response:
-        table = selectors.table_by_code(code=code)
-        services.table_tick(table_id=table.pk)  # whatever timer is due, even with no sweep
+        # A read writes nothing: the timers fire from the sweep (every stream process each
+        # RACE_TICK_SECONDS, and Celery beat's sweep_races), and from any action at the table.
         return _answer(code)
 
 

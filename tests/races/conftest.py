@@ -60,6 +60,9 @@ def start_race(clients: list, **body: Any) -> dict[str, Any]:
     table = open_table(clients, **body)
     response = post(clients[0], table["code"], "start")
     assert response.status_code == 200, response.content
+    from races.services import races_tick
+
+    races_tick()  # the sweep turns the cards over (a read no longer does)
     return response.json()
 
 

@@ -72,8 +72,8 @@ def test_events_are_numbered_without_gaps(racers):
     table = start_race([a, b], layout=WIN2)
     seqs = list(TableEvent.objects.order_by("seq").values_list("seq", "kind"))
     assert [s for s, _ in seqs] == list(range(1, len(seqs) + 1))
-    assert [k for _, k in seqs] == ["seated", "seated", "ready", "countdown"]
-    assert table["seq"] == len(seqs)
+    assert [k for _, k in seqs] == ["seated", "seated", "ready", "countdown", "started"]
+    assert table["seq"] == len(seqs) - 1  # the answer to start; the sweep then started it
 
 
 def test_undo_and_hints_are_refused_and_nothing_before_the_start(racers, settings):
@@ -151,6 +151,44 @@ def test_resign_leaving_one_racer_makes_them_the_winner(racers):
     assert out[alice.username] == ("out", "resigned")
     games = {r["player"]: r["game"] for r in body["race"]["racers"]}
     assert Game.objects.get(pk=games[alice.username]).end_reason == "resigned"
+
+
+def test_resigning_ends_the_racers_game_at_once_and_its_deal_stays_secret(racers):
+    (alice, a), (bob, b), (carol, c), (dave, d) = racers(4)
+    table = start_race([a, b, c, d], layout=WIN2)
+    code = table["code"]
+    games = {r["player"]: r["game"] for r in table["race"]["racers"]}
+    # Alice resigns at the table, Bob on his game: each game ends there and then.
+    body = ok(post(a, code, "resign"))
+    assert body["status"] == "racing"
+    mine = ok(a.get(game_url(games[alice.username])))
+    assert (mine["status"], mine["end_reason"]) == ("lost", "resigned")
+    assert mine["finished_at"] is not None and mine["deal"] is None
+    assert ok(a.get(f"{game_url(games[alice.username])}/actions"))["deal"] is None
+    body = ok(b.post(f"{game_url(games[bob.username])}/resign"))
+    assert (body["status"], body["end_reason"], body["deal"]) == ("lost", "resigned", None)
+    assert Race.objects.get().status == "racing"
+    out = {e.data["player"] for e in TableEvent.objects.filter(kind="out")}
+    assert out == {alice.username, bob.username}
+    refused(act(a, games[alice.username], "move", from_=1, to=0), 422, "not_racing")
+    # The race runs on: the resigned games are not anyone's to read or replay yet (the
+    # others play the same deal), nor are their positions.
+    for game in (games[alice.username], games[bob.username]):
+        refused(c.get(game_url(game)), 404, "not_found")
+        refused(c.get(f"{game_url(game)}/positions/0"), 404, "not_found")
+        refused(c.get(f"{game_url(game)}/actions"), 404, "not_found")
+        refused(c.post(f"{API}/games", {"replay_of": game}, format="json"), 404, "not_found")
+    refused(
+        a.post(f"{API}/games", {"replay_of": games[alice.username]}, format="json"),
+        404,
+        "not_found",
+    )
+    # Carol resigns too: Dave wins; now every game and the deal are laid open.
+    body = ok(post(c, code, "resign"))
+    assert body["status"] == "finished" and body["race"]["winner"] == dave.username
+    seen = ok(c.get(game_url(games[alice.username])))
+    assert seen["deal"] is not None and seen["end_reason"] == "resigned"
+    ok(c.get(f"{game_url(games[alice.username])}/positions/0"))
 
 
 def test_draw_only_when_all_racing_accept_and_an_action_declines(racers):

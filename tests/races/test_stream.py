@@ -127,6 +127,8 @@ def test_resuming_with_last_event_id_delivers_each_missed_event_once(server, rac
     resumed = Reader(url, headers={**bearer(carol), "Last-Event-ID": str(last)})
     resumed.wait_open()
     resumed.wait_for("progress", player=bob.username)
+    resumed.wait_for("back", player=carol.username)
+    ok(act(c, game[carol.username], "move", from_=1, to=0))  # back within 60 s: plays on
     ok(act(a, game[alice.username], "move", from_=1, to=0))  # live again
     resumed.wait_for("finished")
     resumed.close()
@@ -136,7 +138,12 @@ def test_resuming_with_last_event_id_delivers_each_missed_event_once(server, rac
     total = TableEvent.objects.filter(table__code=code).count()
     assert seqs[-1] <= total
     kinds = [e["event"] for e in resumed.events]
-    assert kinds.count("finished") == 1 and kinds.count("progress") == 3
+    assert kinds.count("finished") == 1 and kinds.count("progress") == 4
+    # Carol's drop and return are among them, and she was never out.
+    assert [e["event"] for e in resumed.events if e["data"].get("player") == carol.username][
+        :2
+    ] == ["gone", "back"]
+    assert "out" not in kinds
 
 
 @needs_redis

@@ -15,7 +15,7 @@ from races.models import Presence, Race, Racer, TableEvent
 from races.services import presence_close, presence_open
 from races.tasks import sweep_races
 from tests.games.api.helpers import act, ok, refused
-from tests.races.conftest import race_url, start_race
+from tests.races.conftest import open_table, post, race_url, start_race
 from tests.races.test_race_api import WIN2
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -157,3 +157,39 @@ def test_acting_counts_as_connected(racers, clock):
     races_tick(now=clock.advance(seconds=15))  # 65 s: Bob gone, Alice acted 15 s ago
     assert Racer.objects.get(player=bob).state == "out"
     assert Racer.objects.get(player=alice).state == "won"
+
+
+def test_a_read_writes_nothing_the_sweep_fires_the_timers(racers, settings, clock):
+    settings.RACE_COUNTDOWN_SECONDS = 3
+    (_, a), (_, b) = racers(2)
+    table = open_table([a, b], layout=SLOW, time_limit_s=60)
+    ok(post(a, table["code"], "start"))
+    code = table["code"]
+    clock.advance(seconds=70)  # the countdown and the time limit both passed
+    before = list(TableEvent.objects.values_list("seq", "kind"))
+    for client in (a, b):
+        body = ok(client.get(race_url(code)))
+        assert body["race"]["status"] == "countdown"  # as committed: reads change nothing
+    assert list(TableEvent.objects.values_list("seq", "kind")) == before
+    assert Race.objects.get().status == "countdown"
+    sweep_races()  # the beat's sweep (the stream processes run the same every second)
+    race = Race.objects.get()
+    assert (race.status, race.end_reason, race.result) == ("finished", "time", "draw")
+    kinds = list(TableEvent.objects.order_by("seq").values_list("kind", flat=True))
+    assert kinds[len(before) :] == ["started", "finished"]
+
+
+def test_a_racer_gone_for_60_seconds_is_out_and_the_others_race_on(racers):
+    (alice, a), (bob, b), (carol, c) = racers(3)
+    table = start_race([a, b, c], layout=SLOW)
+    race = Race.objects.get()
+    pids = [presence_open(table_id=race.table_id, player=p) for p in (alice, carol)]
+    from races.services import presence_heartbeat, races_tick
+
+    presence_heartbeat(presence_ids=pids, now=later(55))
+    races_tick(now=later(61))
+    assert Racer.objects.get(player=bob).state == "out"
+    assert Race.objects.get().status == "racing"  # Alice and Carol race on
+    games = {r["player"]: r["game"] for r in table["race"]["racers"]}
+    ok(act(c, games[carol.username], "move", from_=2, to=0))
+    refused(act(b, games[bob.username], "move", from_=2, to=0), 422, "not_racing")
