@@ -54,11 +54,11 @@ class Budget:
     """What the solver may spend on one deal."""
 
     max_nodes: int
-    max_seconds: float
+    max_seconds: float | None  # None: the solver's cap derived from the node budget
 
     @classmethod
     def from_settings(cls, suits: int) -> Budget:
-        return cls(settings.POOL_SOLVER_MAX_NODES[suits], settings.POOL_SOLVER_MAX_SECONDS)
+        return cls(settings.POOL_SOLVER_MAX_NODES[suits], settings.POOL_SOLVER_MAX_SECONDS or None)
 
 
 def random_seeds() -> Iterator[int]:
@@ -170,7 +170,9 @@ def pool_vet_if_empty(*, suits: int) -> None:
         if left <= 0:
             return
         deal = vet_seed(
-            suits=suits, seed=seed, budget=Budget(budget.max_nodes, min(budget.max_seconds, left))
+            suits=suits,
+            seed=seed,
+            budget=Budget(budget.max_nodes, min(budget.max_seconds or left, left)),
         )
         if deal is not None and deal.state == Deal.State.POOLED:
             return

@@ -337,13 +337,15 @@ IDEMPOTENCY_WINDOW_SECONDS = env_int("IDEMPOTENCY_WINDOW_SECONDS", 24 * 3600, mi
 # as it drops below POOL_LOW_WATER.
 POOL_TARGET = env_int("POOL_TARGET", 50, minimum=1)
 POOL_LOW_WATER = env_int("POOL_LOW_WATER", 20, minimum=0)
-# The solver's budget per deal (nodes are the deterministic budget; seconds a safety cap).
+# The solver's budget per deal: nodes are the budget (deterministic, whatever the machine's
+# load); seconds a safety cap, 0 for the solver's own, derived from the node budget (a busy
+# machine then still spends the whole node budget instead of losing deals to the clock).
 POOL_SOLVER_MAX_NODES = {
     1: env_int("POOL_SOLVER_MAX_NODES_1", 2_000_000, minimum=1000),
     2: env_int("POOL_SOLVER_MAX_NODES_2", 4_000_000, minimum=1000),
     4: env_int("POOL_SOLVER_MAX_NODES_4", 8_000_000, minimum=1000),
 }
-POOL_SOLVER_MAX_SECONDS = env_int("POOL_SOLVER_MAX_SECONDS", 120, minimum=1)
+POOL_SOLVER_MAX_SECONDS = env_int("POOL_SOLVER_MAX_SECONDS", 0, minimum=0)
 # How long one fill task may run, and how long a game request may vet when the pool is empty.
 POOL_FILL_MAX_SECONDS = env_int("POOL_FILL_MAX_SECONDS", 240, minimum=1)
 POOL_SYNC_VET_SECONDS = env_int("POOL_SYNC_VET_SECONDS", 10, minimum=0)

@@ -20,7 +20,13 @@ from .search import (
 from .shorten import shorten
 
 DEFAULT_MAX_NODES: Final = 2_000_000
-DEFAULT_MAX_SECONDS: Final = 120.0
+# No seconds given: the cap is derived from the node budget (``seconds_cap``).
+DEFAULT_MAX_SECONDS: Final[float | None] = None
+# The derived seconds cap assumes no slower than this many positions a second: several
+# times below a loaded 2-core machine's rate (about 60 000 to 160 000), so on any machine
+# short of a stall the node budget, not the clock, ends a search and the result is
+# reproducible (a 4-suit deal used to be lost to a 120 s cap when the machine was busy).
+MIN_NODES_PER_SECOND: Final = 5_000
 # Beam widths (per deal group) of the successive passes, each tried with every heuristic
 # of HEURISTICS in turn; after the last width, the width grows x4 while the budget lasts.
 WIDTHS: Final = (8, 24, 64, 160, 400, 1000)
@@ -84,7 +90,7 @@ def solve(
     layout: Layout,
     *,
     max_nodes: int = DEFAULT_MAX_NODES,
-    max_seconds: float = DEFAULT_MAX_SECONDS,
+    max_seconds: float | None = DEFAULT_MAX_SECONDS,
     widths: tuple[int, ...] = WIDTHS,
     heuristics: tuple[Weights, ...] = HEURISTICS,
     shorten_ratio: float = SHORTEN_RATIO,
@@ -93,10 +99,12 @@ def solve(
 
     ``max_nodes`` is the primary, deterministic budget: positions generated (every
     candidate move counts, duplicates included); the search stops within one position's
-    move list of it. ``max_seconds`` is a safety cap only: when it stops the search first,
-    the result depends on the machine's speed and is no longer reproducible
-    (``timed_out`` says so). A ``won`` result's line has been replayed through
-    ``games.engine.replay`` and wins; ``unknown`` means no win was found in the budget,
+    move list of it; the shortening of a found line may generate up to ``shorten_ratio``
+    times what the search generated on top. ``max_seconds`` is a safety cap only (None:
+    ``seconds_cap``, derived from the node budget): when it stops the search first, the
+    result depends on the machine's speed and is no longer reproducible (``timed_out``
+    says so). A ``won`` result's line has been replayed through ``games.engine.replay``
+    and wins; ``unknown`` means no win was found in the budget,
     not that the deal is unwinnable.
     """
     t0 = time.perf_counter()
@@ -111,6 +119,8 @@ def solve(
         root_node(board.cols, board.down, board.dealt, len(board.removed), w, len(stock))
         for w in heuristics
     ]
+    if max_seconds is None:
+        max_seconds = seconds_cap(int(max_nodes * (1 + shorten_ratio)))
     budget = Budget(max_nodes, max_seconds)
     for width, k in _schedule(widths, len(heuristics)):
         if budget.spent():
@@ -137,6 +147,11 @@ def solve(
     result.timed_out = budget.timed_out and result.status != "won"
     result.seconds = time.perf_counter() - t0
     return result
+
+
+def seconds_cap(max_nodes: int) -> float:
+    """The seconds cap of a solve given none: ``max_nodes`` at MIN_NODES_PER_SECOND."""
+    return 10.0 + max_nodes / MIN_NODES_PER_SECOND
 
 
 def _schedule(widths: tuple[int, ...], heuristics: int):

@@ -203,17 +203,28 @@ class Budget:
 
 
 def beam_pass(
-    root: Node, stock: tuple[int, ...], width: int, budget: Budget, w: Weights = DEFAULT_WEIGHTS
+    root: Node,
+    stock: tuple[int, ...],
+    width: int,
+    budget: Budget,
+    w: Weights = DEFAULT_WEIGHTS,
+    max_depth: int | None = None,
 ) -> Node | None:
     """One beam pass at ``width`` per deal group; returns a won node or None.
 
-    ``root`` must have been built with the same weights ``w``."""
+    ``root`` must have been built with the same weights ``w``. With ``max_depth`` the pass
+    gives up rather than look at lines longer than that (a known line bounds a re-search:
+    each level of the beam is one action deeper, so the first win is the pass's shortest)."""
     W_DOWN, W_HARD, W_SOFT, W_EMPTY, W_RUN, W_BURY, W_TAIL = w
     stock_len = len(stock)
     seen = {root.hsum * 8 + root.dealt // 10}
     beam = [root]
     seq = 0
+    depth = 0
     while beam:
+        if max_depth is not None and depth >= max_depth:
+            return None
+        depth += 1
         groups: dict[int, list] = {}
         for node in beam:
             if budget.spent():

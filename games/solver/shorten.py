@@ -165,22 +165,26 @@ def _resolve_suffixes(
     heuristics: tuple[Weights, ...],
     budget: Budget,
 ) -> list[Move]:
-    """Search the line's end again, wider, from the position after each deal (the latest
-    first: the later the start, the cheaper the search), and keep a shorter end found.
+    """Search the line's end again from positions on it (the latest first: the later the
+    start, the cheaper the search), each search bounded by the length of the end it may
+    replace, and keep a shorter end found.
 
-    The first search stops at its first win, found by its narrowest beam; a wider beam from
-    a later position, where few levels remain, often wins in fewer moves."""
+    The first search stops at its first win, found by its narrowest beam; a beam from a
+    later position, where few levels remain, often wins in fewer moves."""
     trail = positions(start, line, stock)
     assert trail is not None
-    cuts = [i + 1 for i, move in enumerate(line) if move[0] < 0]
     for width in RESOLVE_WIDTHS:
-        for cut in reversed(cuts):  # the prefix up to a cut never changes: cuts stay valid
+        # The cuts of the line as it is now (an end replaced at one width has its own
+        # deals); latest first, so the prefix up to each later cut never changes.
+        for cut in reversed(_cuts(line)):
+            if cut >= len(line):
+                continue
             cols, down, dealt = trail[cut]
             for weights in heuristics:
                 if budget.spent():
                     return line
                 root = root_node(cols, down, dealt, 0, weights, len(stock))
-                node = beam_pass(root, stock, width, budget, weights)
+                node = beam_pass(root, stock, width, budget, weights, len(line) - cut - 1)
                 if node is None:
                     continue
                 end = node.line()
@@ -190,6 +194,12 @@ def _resolve_suffixes(
                         line = line[:cut] + end
                         trail = trail[:cut] + tail
     return line
+
+
+def _cuts(line: list[Move]) -> list[int]:
+    """Where the re-searches start: after each deal (the line's end is cheapest to re-search
+    from there; cuts every few actions were tried and spent the budget for less)."""
+    return [i + 1 for i, move in enumerate(line) if move[0] < 0]
 
 
 def _cut_loops(start: Pos, line: list[Move], stock: tuple[int, ...]) -> list[Move]:
