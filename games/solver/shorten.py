@@ -13,6 +13,9 @@ a winning line and rewrites it, keeping it a win at every step, never longer:
   those cards on (``a -> b`` ... ``b -> d``) becomes one move ``a -> d`` at the later
   point, when nothing in between touches ``a`` or the parked cards (``a -> b`` ...
   ``b -> a`` just disappears).
+* Re-searched ends: from the position after each deal (the latest first), beam passes of
+  the search's own kind, each bounded by the length of the end it may replace (a pass
+  gives up at that depth), look for a shorter way to the win.
 
 Every rewrite is checked by playing it through this module's compact model of the rules
 (``step``), and ``api.solve`` replays the final line through the engine, so a bug here can
@@ -140,11 +143,13 @@ def shorten(
     trail = positions(start, line, stock)
     if trail is None or not won(trail[-1], stock):
         return list(line)  # not a win: nothing to keep
-    best = _local(start, list(line), stock, budget)
-    shorter = _resolve_suffixes(start, best, stock, heuristics, budget)
-    if len(shorter) < len(best):
-        best = _local(start, shorter, stock, budget)
-    return best
+    # The cheap rewrites first, then the re-searches of the end while the budget is whole
+    # (they win most on a long line, where the shortcut search would spend it all), then
+    # the local rewrites on what they left (figures: bench/NOTES.md).
+    best = _cut_loops(start, list(line), stock)
+    best = _unpark(start, best, stock, budget)
+    best = _resolve_suffixes(start, best, stock, heuristics, budget)
+    return _local(start, best, stock, budget)
 
 
 def _local(start: Pos, line: list[Move], stock: tuple[int, ...], budget: Budget) -> list[Move]:
