@@ -10,8 +10,16 @@ from hypothesis import strategies as st
 from games.engine import Board, Move, deal_layout, replay
 from games.solver import solve
 from games.solver.api import HEURISTICS, to_actions
-from games.solver.search import Budget
-from games.solver.shorten import Pos, positions, shorten, step, won
+from games.solver.search import Budget, beam_pass, root_node
+from games.solver.shorten import (
+    Pos,
+    _local,
+    _resolve_suffixes,
+    positions,
+    shorten,
+    step,
+    won,
+)
 
 
 def start_of(board: Board) -> tuple[Pos, tuple[int, ...]]:
@@ -119,3 +127,29 @@ def test_detours_added_to_a_winning_line_are_taken_out(
     short = shortened(1, seed, padded, budget)
     assert len(short) <= len(line)
     assert_wins(1, seed, short)
+
+
+def test_re_searching_ends_at_two_widths_keeps_its_cuts_on_the_line() -> None:
+    """A wider re-search after a narrower one shortened the end: the cuts are the shorter
+    line's (with stale cuts this budget indexed past the line's end: IndexError)."""
+    line = list(found_line(1, 3))
+    start, stock = start_of(Board(deal_layout(1, 3)))
+    budget = Budget(600_000, 600.0)
+    local = _local(start, line, stock, budget)
+    short = _resolve_suffixes(start, local, stock, HEURISTICS, budget)
+    assert len(short) <= len(local) < len(line)
+    assert_wins(1, 3, short)
+
+
+def test_a_re_search_bounded_by_the_end_it_may_replace_never_returns_a_longer_one() -> None:
+    line = list(found_line(2, 1))
+    start, stock = start_of(Board(deal_layout(2, 1)))
+    trail = positions(start, line, stock)
+    assert trail is not None
+    cut = max(i + 1 for i, move in enumerate(line) if move[0] < 0)
+    cols, down, dealt = trail[cut]
+    for bound in (0, 5, len(line) - cut - 1):
+        root = root_node(cols, down, dealt, 0, HEURISTICS[0], len(stock))
+        node = beam_pass(root, stock, 64, Budget(10**6, 600.0), HEURISTICS[0], bound)
+        assert node is None or len(node.line()) <= bound
+    assert bound > 5

@@ -190,3 +190,27 @@ def test_position_key_sees_column_order_only_while_cards_remain_in_the_stock() -
     a = search.root_node(cols, down, 50, 0, stock_len=50)
     b = search.root_node(swapped_cols, swapped_down, 50, 0, stock_len=50)
     assert a.hsum == b.hsum
+
+
+def test_a_pass_bounded_below_the_shortest_line_finds_nothing() -> None:
+    import games.solver.search as search
+
+    start = layout(1, {0: "KsQsJsTs9s8s7s6s5s4s", 1: "3s", 2: "2s|As"})  # 4 moves at best
+    board = Board(start)
+    for bound, wins in ((3, False), (4, True)):
+        root = search.root_node(board.cols, board.down, board.dealt, 0, stock_len=0)
+        node = search.beam_pass(root, (), 16, search.Budget(10_000, 60.0), max_depth=bound)
+        assert (node is not None) == wins
+        if node is not None:
+            assert len(node.line()) == 4
+
+
+# -- the seconds cap follows the node budget ------------------------------------------------
+def test_without_seconds_the_cap_is_derived_from_the_node_budget() -> None:
+    # At the slowest rate the solver assumes, the whole budget (search and shortening)
+    # fits under the cap: a busy machine spends nodes, it does not run out of seconds.
+    for nodes in (2_000_000, 8_000_000):
+        assert api.seconds_cap(2 * nodes) >= 2 * nodes / api.MIN_NODES_PER_SECOND
+    result = solve(deal_layout(4, 12), max_nodes=5_000)
+    assert result.status == "unknown" and not result.timed_out
+    assert 5_000 <= result.nodes <= 5_200

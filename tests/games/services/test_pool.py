@@ -8,6 +8,7 @@ from games import pool
 from games.engine import DEAL_VERSION, Action, Board, deal_layout, replay
 from games.models import Deal, Game
 from games.pool import Budget, pool_fill, pool_level, vet_seed
+from games.solver import solve
 from tests.games.api.helpers import (
     GAMES_URL,
     act,
@@ -135,6 +136,26 @@ def test_fill_vets_until_the_target_and_stores_winning_lines():
     # The same seeds again add nothing: each seed is stored once.
     assert pool_fill(suits=1, target=5, seeds=iter([11, 12])) == 0
     assert Deal.objects.count() == 2
+
+
+def test_the_stored_line_is_the_shortened_one_and_its_length_the_par():
+    deal = vet_seed(suits=2, seed=3)
+
+    result = solve(deal_layout(2, 3), max_nodes=Budget.from_settings(2).max_nodes)
+    assert result.found_par is not None and result.par is not None
+    assert result.par <= result.found_par  # shortened (never longer than found)
+    assert deal.solver_line == [a.to_json() for a in result.line]
+    assert deal.par == result.par == len(deal.solver_line)
+    assert replay(deal_layout(2, 3), result.line).won
+
+
+def test_the_solver_budget_is_nodes_unless_seconds_are_configured(settings):
+    # 0 (the default): the solver's own cap, derived from the node budget, so a busy
+    # machine spends the whole node budget rather than lose deals to the clock.
+    settings.POOL_SOLVER_MAX_SECONDS = 0
+    assert Budget.from_settings(4) == Budget(settings.POOL_SOLVER_MAX_NODES[4], None)
+    settings.POOL_SOLVER_MAX_SECONDS = 30
+    assert Budget.from_settings(4).max_seconds == 30
 
 
 def test_a_deal_the_solver_cannot_win_in_budget_is_rejected_and_never_dealt(player_client):
