@@ -4,7 +4,7 @@ Read from the environment (every variable is in the README's Deployment section)
 
 - ``PORT`` (8000) or ``GUNICORN_BIND`` (e.g. ``unix:/run/spider.sock``): where to listen.
 - ``WEB_CONCURRENCY``: worker processes; default 2 per core plus one.
-- ``GUNICORN_WORKER_CLASS`` (``gthread``): gunicorn's worker class.
+- ``GUNICORN_WORKER_CLASS`` (``sync``): gunicorn's worker class.
 - ``GUNICORN_THREADS`` (1): threads per worker. Each thread holds its own database connection,
   so a web process needs ``GUNICORN_THREADS`` connections (see the README's Scaling section).
 - ``GUNICORN_TIMEOUT`` (30): a worker silent for this long is killed and replaced.
@@ -26,9 +26,12 @@ def _int(name: str, default: int) -> int:
 bind = os.environ.get("GUNICORN_BIND") or f"0.0.0.0:{_int('PORT', 8000)}"
 workers = _int("WEB_CONCURRENCY", 2 * multiprocessing.cpu_count() + 1)
 threads = _int("GUNICORN_THREADS", 1)
-# gthread even with one thread: it keeps client connections alive (the sync worker closes each
-# one after its request, so every API call would pay a new TCP connection on both sides).
-worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
+# sync: a worker takes the next connection only when it is free, so requests spread over the
+# workers as they free up, and the proxy in front keeps the clients' connections alive. gthread
+# keeps connections alive itself but pins each one to the worker that accepted it: in the
+# anchor comparison it did 2.0x the naive endpoint's actions/s where sync did 1.6x, but with a
+# p99 at parity (0.99x) where sync's was 0.74x (bench/NOTES.md). Threads > 1 means gthread.
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "sync")
 timeout = _int("GUNICORN_TIMEOUT", 30)
 graceful_timeout = _int("GUNICORN_GRACEFUL_TIMEOUT", 20)  # finish requests in flight on TERM
 keepalive = 5

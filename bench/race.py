@@ -475,8 +475,7 @@ def main() -> None:
     line = solver_line()
     log(f"solver line: {len(line)} actions")
     api_port, stream_port = free_port(), free_port()
-    # The API as production runs it (gunicorn.conf.py: gthread workers, keep-alive), so the
-    # racers' connections are reused rather than opened per action.
+    # The API as production runs it (gunicorn.conf.py and its worker class).
     web_env = {**ENV, "GUNICORN_BIND": f"127.0.0.1:{api_port}", "LOG_LEVEL": "WARNING"}
     if args.web_workers:
         web_env["WEB_CONCURRENCY"] = str(args.web_workers)
