@@ -3,14 +3,16 @@
     python bench/hint.py                          # 50 vetted deals each of 1, 2 and 4 suits
     python bench/hint.py --games 10 --suits 1     # a quick subset
     python bench/hint.py --suits 2 --games 5 --profile
-    python bench/hint.py --first-seed 5001        # a second set of deals (not tuned on)
-    python bench/hint.py --samples 4              # hints with determinization (see hint.py)
+    python bench/hint.py --sets 1                 # only the first set (the one tuned on)
+    python bench/hint.py --level deep             # the deeper, slower hint level
+    python bench/hint.py --jobs 2                 # games in 2 processes (win rates only)
 
 For each suit mode:
 
-1. Vetted deals: seeds 1, 2, 3, ... (from ``--first-seed``) are given to the full-information solver
-   (``games.solver.solve`` with ``--vet-nodes`` / ``--vet-seconds``); the first ``--games``
-   seeds it wins are the deals (printed, and listed in the final JSON).
+1. Vetted deals, per set: seeds s, s+1, ... from each ``--sets`` start s (default 1, the set
+   the hint constants were tuned on, and 5001, a second set never tuned on) are given to the
+   full-information solver (``games.solver.solve`` with ``--vet-nodes`` / ``--vet-seconds``);
+   the first ``--games`` seeds it wins are the deals (printed, and listed in the final JSON).
 2. The hint-follower plays each deal with no undo: at every step it sees only the public
    view (``VisiblePosition.from_view(public_view(board))``), takes the top hint and plays
    it on the true Board (``board.play``). If that would repeat a position of this game (a
@@ -35,6 +37,8 @@ import pstats
 import random
 import sys
 import time
+from multiprocessing import Pool
+from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -53,34 +57,47 @@ def quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-SAMPLES: dict[str, int] = {}  # hints(..., samples=n) when set (--samples)
+OPTIONS: dict[str, object] = {}  # hints(..., **OPTIONS): --level, --samples
 
 
 def timed_hints(board: Board, times: list[float]) -> list:
     t0 = time.perf_counter()
     visible = VisiblePosition.from_view(public_view(board))
-    found = hints(visible, last_move=board.last_move, **SAMPLES)
+    found = hints(visible, last_move=board.last_move, **OPTIONS)  # type: ignore[arg-type]
     times.append((time.perf_counter() - t0) * 1000)
     return found
 
 
+def _wins(job: tuple[int, int, int, float]) -> bool:
+    suits, seed, nodes, seconds = job
+    layout = deal_layout(suits, seed)
+    return solve(layout, max_nodes=nodes, max_seconds=seconds, shorten_ratio=0).won
+
+
 def vetted_seeds(
-    suits: int, count: int, nodes: int, seconds: float, first: int = 1
+    suits: int, count: int, nodes: int, seconds: float, first: int = 1, pool: Any = None
 ) -> tuple[list[int], int]:
     """The first ``count`` seeds from ``first`` up that the solver wins, and the last seed
     it tried (the line is not needed: no shortening)."""
     seeds: list[int] = []
     seed = first - 1
+    batch = getattr(pool, "_processes", 1) if pool else 1
     while len(seeds) < count:
-        seed += 1
-        layout = deal_layout(suits, seed)
-        if solve(layout, max_nodes=nodes, max_seconds=seconds, shorten_ratio=0).won:
-            seeds.append(seed)
+        todo = list(range(seed + 1, seed + 1 + batch))
+        jobs = [(suits, s, nodes, seconds) for s in todo]
+        won = pool.map(_wins, jobs) if pool else [_wins(j) for j in jobs]
+        for s, w in zip(todo, won, strict=True):
+            seed = s
+            if w:
+                seeds.append(s)
+                if len(seeds) == count:
+                    break
     return seeds, seed
 
 
-def follow(suits: int, seed: int, max_actions: int, times: list[float]) -> dict:
+def follow(suits: int, seed: int, max_actions: int, times: list[float] | None = None) -> dict:
     """Play deal (suits, seed) by always taking the top hint (the next one on a cycle)."""
+    times = [] if times is None else times
     board = Board(deal_layout(suits, seed))
     seen = {board.key()}
     avoided = 0
@@ -109,7 +126,15 @@ def follow(suits: int, seed: int, max_actions: int, times: list[float]) -> dict:
         "hidden_left": sum(board.down),
         "deals_left": board.deals_left,
         "cycles_avoided": avoided,
+        "times": times,
     }
+
+
+def _follow_job(job: tuple[int, int, int, dict]) -> dict:
+    suits, seed, max_actions, options = job
+    OPTIONS.clear()
+    OPTIONS.update(options)
+    return follow(suits, seed, max_actions)
 
 
 def random_positions(suits: int, count: int, times: list[float]) -> None:
@@ -135,98 +160,113 @@ def random_positions(suits: int, count: int, times: list[float]) -> None:
                 done += 1
 
 
+def play_set(args: Any, suits: int, first: int, pool: Any, times: list[float]) -> dict:
+    """Vet and follow one set's deals in one suit mode; the mode's figures."""
+    t0 = time.perf_counter()
+    if args.seeds:
+        seeds = [int(s) for s in args.seeds.split(",")]
+        tried = None
+    else:
+        seeds, tried = vetted_seeds(
+            suits, args.games, args.vet_nodes, args.vet_seconds, first, pool
+        )
+    vet_s = time.perf_counter() - t0
+    print(
+        f"suits={suits} set={first}: seeds {seeds}"
+        + (f" (solver won {len(seeds)} of seeds {first}..{tried}, {vet_s:.0f}s)" if tried else ""),
+        flush=True,
+    )
+    jobs = [(suits, seed, args.max_actions, dict(OPTIONS)) for seed in seeds]
+    results = pool.imap(_follow_job, jobs) if pool else map(_follow_job, jobs)
+    done = []
+    mode_times: list[float] = []
+    for r in results:
+        mode_times.extend(r.pop("times"))
+        done.append(r)
+        if not args.quiet:
+            print(f"  {suits} suit seed {r['seed']}: {json.dumps(r)}", flush=True)
+    times.extend(mode_times)
+    won = sum(r["result"] == "won" for r in done)
+    return {
+        "win_rate": round(won / len(done), 3) if done else 0.0,
+        "won": won,
+        "games": len(done),
+        "stuck": sum(r["result"] == "stuck" for r in done),
+        "capped": sum(r["result"] == "cap" for r in done),
+        "mean_runs": round(sum(r["runs"] for r in done) / max(1, len(done)), 2),
+        "follow_hints": len(mode_times),
+        "p50_ms": round(quantile(mode_times, 0.5), 1),
+        "p99_ms": round(quantile(mode_times, 0.99), 1),
+        "seconds": round(time.perf_counter() - t0, 1),
+        "seeds": seeds,
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--suits", default="1,2,4", help="suit modes, e.g. 1 or 2,4")
-    parser.add_argument("--games", type=int, default=50, help="vetted deals per suit mode")
+    parser.add_argument("--games", type=int, default=50, help="vetted deals per suit mode and set")
+    parser.add_argument("--sets", default="1,5001", help="each set's first seed (1: tuned on)")
     parser.add_argument("--random", type=int, default=300, help="random-play positions per mode")
     parser.add_argument("--max-actions", type=int, default=1000)
     parser.add_argument("--vet-nodes", type=int, default=VET_NODES)
     parser.add_argument("--vet-seconds", type=float, default=VET_SECONDS)
     parser.add_argument("--seeds", help="play these seeds (comma-separated) instead of vetting")
-    parser.add_argument("--first-seed", type=int, default=1, help="vet seeds from this one up")
-    parser.add_argument("--samples", type=int, help="hints(..., samples=N); default: hint's")
-    parser.add_argument("--profile", action="store_true", help="cProfile the hint calls")
+    parser.add_argument("--level", help="hints(..., level=LEVEL); default: the default level")
+    parser.add_argument("--samples", type=int, help="hints(..., samples=N)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes (times are then contended)")
+    parser.add_argument("--profile", action="store_true", help="cProfile the random-play hints")
     parser.add_argument("--quiet", action="store_true", help="no line per game")
     args = parser.parse_args()
 
     modes = [int(s) for s in args.suits.split(",")]
+    sets = [int(s) for s in args.sets.split(",")]
+    if args.level is not None:
+        OPTIONS["level"] = args.level
     if args.samples is not None:
-        SAMPLES["samples"] = args.samples
+        OPTIONS["samples"] = args.samples
+    pool = Pool(args.jobs) if args.jobs > 1 else None
     times: list[float] = []
-    summary: dict[str, object] = {}
-    win_rates: dict[str, float | None] = {f"win_rate_{s}": None for s in (1, 2, 4)}
-    seeds_used: dict[str, list[int]] = {}
+    random_times: list[float] = []
+    by_set: dict[str, dict[str, dict]] = {}
+    win_rates: dict[str, float | None] = {}
     games = 0
     profiler = cProfile.Profile() if args.profile else None
     t_start = time.perf_counter()
+    for first in sets:
+        for suits in modes:
+            mode = play_set(args, suits, first, pool, times)
+            by_set.setdefault(str(first), {})[str(suits)] = mode
+            games += mode["games"]
+            key = f"win_rate_{suits}" + ("" if first == sets[0] else f"_set{first}")
+            win_rates[key] = mode["win_rate"]
+            figures = {k: v for k, v in mode.items() if k != "seeds"}
+            print(f"suits={suits} set={first}: {json.dumps(figures)}", flush=True)
     for suits in modes:
-        t0 = time.perf_counter()
-        if args.seeds:
-            seeds = [int(s) for s in args.seeds.split(",")]
-            tried = None
-        else:
-            seeds, tried = vetted_seeds(
-                suits, args.games, args.vet_nodes, args.vet_seconds, args.first_seed
-            )
-        vet_s = time.perf_counter() - t0
-        print(
-            f"suits={suits}: seeds {seeds}"
-            + (
-                f" (solver won {len(seeds)} of seeds {args.first_seed}..{tried}, {vet_s:.0f}s)"
-                if tried
-                else ""
-            ),
-            flush=True,
-        )
-        seeds_used[str(suits)] = seeds
         if profiler:
             profiler.enable()
-        mode_times: list[float] = []
-        results = []
-        for seed in seeds:
-            r = follow(suits, seed, args.max_actions, mode_times)
-            results.append(r)
-            if not args.quiet:
-                print(f"  {suits} suit seed {seed}: {json.dumps(r)}", flush=True)
-        follow_n = len(mode_times)
-        random_positions(suits, args.random, mode_times)
+        random_positions(suits, args.random, random_times)
         if profiler:
             profiler.disable()
-        times.extend(mode_times)
-        won = sum(r["result"] == "won" for r in results)
-        games += len(results)
-        rate = won / len(results) if results else 0.0
-        win_rates[f"win_rate_{suits}"] = round(rate, 3)
-        mode = {
-            "won": won,
-            "games": len(results),
-            "stuck": sum(r["result"] == "stuck" for r in results),
-            "capped": sum(r["result"] == "cap" for r in results),
-            "mean_runs": round(sum(r["runs"] for r in results) / max(1, len(results)), 2),
-            "hints_timed": len(mode_times),
-            "follow_hints": follow_n,
-            "p50_ms": round(quantile(mode_times, 0.5), 1),
-            "p99_ms": round(quantile(mode_times, 0.99), 1),
-            "max_ms": round(max(mode_times, default=0.0), 1),
-            "seconds": round(time.perf_counter() - t0, 1),
-        }
-        summary[str(suits)] = mode
-        print(f"suits={suits}: win rate {rate:.0%} ({won}/{len(results)}) {json.dumps(mode)}")
+    if pool:
+        pool.close()
     if profiler:
         out = io.StringIO()
         pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(25)
         print(out.getvalue())
+    times.extend(random_times)
     final = {
         "p50_ms": round(quantile(times, 0.5), 1),
         "p99_ms": round(quantile(times, 0.99), 1),
+        "random_p50_ms": round(quantile(random_times, 0.5), 1),
+        "random_p99_ms": round(quantile(random_times, 0.99), 1),
         **win_rates,
         "games": games,
         "hints_timed": len(times),
+        "jobs": args.jobs,
         "seconds": round(time.perf_counter() - t_start, 1),
-        "modes": summary,
-        "seeds": seeds_used,
-        "samples": SAMPLES.get("samples"),
+        "sets": by_set,
+        "options": OPTIONS,
     }
     print(json.dumps(final))
     return 0

@@ -77,6 +77,9 @@ W_DEAL: Final = 300
 # filling a column by splitting a run, then joining it back (emptying the column) both look
 # useful, and a hint-follower goes round in circles.
 W_FILL: Final = 12
+# What an empty column is worth at the look-ahead's horizon while deals are left, over the
+# cost of filling it before the deal: room to rearrange runs in the moves after it.
+W_SPACE: Final = 0
 LOST: Final = -1_000_000  # deals left but fewer than ten cards on the table
 
 MAX_DEPTH: Final = 6
@@ -84,6 +87,13 @@ NODE_BUDGET: Final = 20000  # positions generated per hint search (deterministic
 # One suit is won with less look-ahead, and answers sooner (bench/NOTES.md).
 MAX_DEPTH_1: Final = 5
 NODE_BUDGET_1: Final = 12000
+# The levels a hint may be asked at: (node budget, depth) per suit count. "deep" looks
+# further and answers slower (bench/NOTES.md has the figures of each).
+LEVELS: Final = ("default", "deep")
+DEEP_DEPTH: Final = 8
+DEEP_BUDGET: Final = 150000
+DEEP_DEPTH_1: Final = 6
+DEEP_BUDGET_1: Final = 60000
 # Determinization (``sampling``): how many guesses of the face-down cards the default hint
 # searches on top of the look-ahead above (0: none), and each guess's budget and depth.
 SAMPLES: Final = 0
@@ -158,14 +168,22 @@ class Hint:
 
 
 # -- the public functions ----------------------------------------------------------------
-def hints(visible: VisiblePosition, *, last_move: Any = None, samples: int = SAMPLES) -> list[Hint]:
+def hints(
+    visible: VisiblePosition,
+    *,
+    last_move: Any = None,
+    samples: int = SAMPLES,
+    level: str = "default",
+) -> list[Hint]:
     """The useful actions of ``visible``, best first (``[n]`` is the n-th best alternative).
 
     ``last_move`` is the move just made (a ``(src, dst, count)`` tuple, an engine
     ``Action`` or its JSON); its reverse is never suggested. ``[]`` when nothing useful is
-    left: ``no_hint_reason`` says what to do then.
+    left: ``no_hint_reason`` says what to do then. ``level`` is one of ``LEVELS``.
     """
-    return _rank(visible, _as_move(last_move), samples)
+    if level not in LEVELS:
+        raise ValueError(f"unknown hint level {level!r}")
+    return _rank(visible, _as_move(last_move), samples, level)
 
 
 def no_hint_reason(visible: VisiblePosition, *, last_move: Any = None) -> str:
@@ -200,12 +218,21 @@ def _reverse(last: Move | None) -> Move | None:
     return (last[1], last[0], last[2])
 
 
-def _rank(visible: VisiblePosition, last: Move | None, n_samples: int = 0) -> list[Hint]:
+def _limits(suits: int, level: str) -> tuple[int, int]:
+    """(node budget, depth) of a hint search at ``level``."""
+    if level == "deep":
+        return (DEEP_BUDGET, DEEP_DEPTH) if suits > 1 else (DEEP_BUDGET_1, DEEP_DEPTH_1)
+    return (NODE_BUDGET, MAX_DEPTH) if suits > 1 else (NODE_BUDGET_1, MAX_DEPTH_1)
+
+
+def _rank(
+    visible: VisiblePosition, last: Move | None, n_samples: int = 0, level: str = "default"
+) -> list[Hint]:
     cols: Cols = visible.cards
     hid = visible.hidden
     if visible.won or (visible.deals_left and sum(hid) + sum(map(len, cols)) < COLUMNS):
         return []  # won; or lost: too few cards left to fill every column for a deal
-    search = _Search(visible.deals_left, visible.suits)
+    search = _Search(visible.deals_left, visible.suits, *_limits(visible.suits, level))
     base = search.value(cols, hid)
     reverse = _reverse(last)
     roots = [m for m in _moves(cols, hid) if m != reverse]
@@ -379,14 +406,15 @@ class _Search:
     empty-column count and its card count, so a move costs two column values (cached).
     """
 
-    def __init__(self, deals_left: int, suits: int = 4) -> None:
+    def __init__(self, deals_left: int, suits: int = 4, budget: int = 0, depth: int = 0) -> None:
         self.deals_left = deals_left
         # With one suit every join is in suit and runs are long anyway: valuing length
         # there only makes splitting a run (often needed late in the game) look costly.
         self.w_len = W_LEN if suits > 1 else 0
         self.nodes = 0
-        self.budget = NODE_BUDGET if suits > 1 else NODE_BUDGET_1
-        self.max_depth = MAX_DEPTH if suits > 1 else MAX_DEPTH_1
+        default_budget, default_depth = _limits(suits, "default")
+        self.budget = budget or default_budget
+        self.max_depth = depth or default_depth
         self.table: dict[tuple[Cols, tuple[int, ...], int], tuple[int, int, tuple]] = {}
 
     def value(self, cols: Cols, hid: tuple[int, ...]) -> int:
@@ -408,7 +436,7 @@ class _Search:
             return v, ()
         if cards < COLUMNS:
             return LOST, (DEAL,)
-        return v - empty * (W_EMPTY + W_FILL + C_MOVE) + W_DEAL - C_MOVE, (DEAL,)
+        return v - empty * (W_EMPTY + W_FILL + C_MOVE - W_SPACE) + W_DEAL - C_MOVE, (DEAL,)
 
     def run(self, cols: Cols, hid: tuple[int, ...], roots: list[Move]) -> dict[Move, tuple]:
         """The best (value, line) each root move leads to, from the deepest look-ahead that

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -346,6 +347,24 @@ def test_every_hint_is_legal_ranked_and_never_the_reverse(pos: tuple[int, int, i
             NOTHING_LEFT,
             NOTHING_WON,
         )
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions)
+def test_the_deep_level_cannot_see_the_hidden_cards_either(pos: tuple[int, int, int, int]) -> None:
+    suits, seed, steps, r = pos
+    rng = random.Random(r)
+    b = _random_play(suits, seed, steps, rng)
+    other = _remasked(b, rng)
+    v, w = visible(b), visible(other)
+    assert v == w
+    last = b.last_move
+    assert hints(w, last_move=last, level="deep") == hints(v, last_move=last, level="deep")
+
+
+def test_an_unknown_level_is_refused() -> None:
+    with pytest.raises(ValueError, match="level"):
+        hints(visible(Board(deal_layout(1, 3))), level="fast")
 
 
 # -- determinization: guesses of the face-down cards, drawn from what is visible ----------
