@@ -1,6 +1,6 @@
 """Hint benchmark (no Django): speed per hint, and how often following the top hint wins.
 
-    python bench/hint.py                          # 50 vetted deals each of 1, 2 and 4 suits
+    python bench/hint.py                          # 50 vetted deals per suit mode and set
     python bench/hint.py --games 10 --suits 1     # a quick subset
     python bench/hint.py --suits 2 --games 5 --profile
     python bench/hint.py --sets 1                 # only the first set (the one tuned on)
@@ -22,8 +22,10 @@ For each suit mode:
 
 Times are wall milliseconds per hint on one core, from the public view dict to the ranked
 list (``public_view`` + ``VisiblePosition.from_view`` + ``hints``), over every hint of
-steps 2 and 3. The LAST line is one JSON object:
-``{"p50_ms", "p99_ms", "win_rate_1", "win_rate_2", "win_rate_4", "games", ...}``.
+steps 2 and 3 (with ``--jobs`` above 1 the games' times are contended: time with one job,
+under the bench lock). The LAST line is one JSON object: ``{"p50_ms", "p99_ms",
+"win_rate_1", "win_rate_2", "win_rate_4", "win_rate_4_set5001", ..., "sets": {...}}`` (the
+first set's rates unsuffixed, every other set's suffixed with its first seed).
 """
 
 from __future__ import annotations

@@ -28,7 +28,9 @@ How it ranks (RULES.md "Hints"):
   top hint only when no useful move is left. With an empty column blocking the deal and
   nothing else useful, the hint fills it.
 * The move just made is never suggested back.
-* ``hints(..., samples=n)``, a deeper and slower level: each candidate is also searched on
+* ``hints(..., level="deep")``: the same look-ahead with a larger node budget and depth
+  (``DEEP_*``), for the API's slower ``deep`` hint; it sees no more than the default.
+* ``hints(..., samples=n)``, an experiment (not exposed): each candidate is also searched on
   ``n`` guesses of the face-down cards (``sampling``: drawn from the cards the player
   cannot see, seeded by the visible position only), where a card turned over is known and
   the look-ahead goes on through it; moves are ranked by their mean value over the guesses
@@ -77,9 +79,6 @@ W_DEAL: Final = 300
 # filling a column by splitting a run, then joining it back (emptying the column) both look
 # useful, and a hint-follower goes round in circles.
 W_FILL: Final = 12
-# What an empty column is worth at the look-ahead's horizon while deals are left, over the
-# cost of filling it before the deal: room to rearrange runs in the moves after it.
-W_SPACE: Final = 0
 LOST: Final = -1_000_000  # deals left but fewer than ten cards on the table
 
 MAX_DEPTH: Final = 6
@@ -436,7 +435,7 @@ class _Search:
             return v, ()
         if cards < COLUMNS:
             return LOST, (DEAL,)
-        return v - empty * (W_EMPTY + W_FILL + C_MOVE - W_SPACE) + W_DEAL - C_MOVE, (DEAL,)
+        return v - empty * (W_EMPTY + W_FILL + C_MOVE) + W_DEAL - C_MOVE, (DEAL,)
 
     def run(self, cols: Cols, hid: tuple[int, ...], roots: list[Move]) -> dict[Move, tuple]:
         """The best (value, line) each root move leads to, from the deepest look-ahead that
