@@ -214,8 +214,8 @@ class HintAskSerializer(serializers.Serializer):
         choices=list(HINT_LEVELS),
         required=False,
         default="default",
-        help_text="How hard to look: `default` answers in well under a second; `deep` looks "
-        "further ahead and may take a few seconds (it follows to a win more often).",
+        help_text="How hard to look: `default` answers in well under a second; `deep` "
+        "searches a larger look-ahead and may take a few seconds.",
     )
 
 

@@ -338,9 +338,9 @@ class GameHintApi(APIView):
         "carries that new version and is the body of `POST /games/{id}/actions` as it is. "
         "Asking the same n again straight away is answered the same and not counted twice. "
         "Send `version` to ask only about the position you have (else 409).\n\n"
-        "`level`: `default` answers fast (typically tens of milliseconds); `deep` searches "
-        "further ahead, so following its top hint wins more games, and takes longer (up to a "
-        "few seconds).",
+        "`level`: `default` answers fast (typically tens of milliseconds); `deep` searches a "
+        "larger look-ahead (more positions, more moves deep) and takes longer (up to a few "
+        "seconds).",
         request=HintAskSerializer,
         responses={
             200: HintSerializer,
