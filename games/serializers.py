@@ -18,7 +18,6 @@ from coins.serializers import CoinAwardSerializer, CoinSummarySerializer
 from games.engine import MAX_SEED, SUIT_MODES
 from games.engine.layout import COLUMNS
 from games.models import Game
-from games.solver.hint import LEVELS as HINT_LEVELS
 from spider_api.openapi import ErrorSerializer
 from spider_api.pagination import page_serializer
 
@@ -209,13 +208,6 @@ class HintAskSerializer(serializers.Serializer):
         min_value=0,
         required=False,
         help_text="Ask only if the game is at this version, else 409 `version_conflict`.",
-    )
-    level = serializers.ChoiceField(
-        choices=list(HINT_LEVELS),
-        required=False,
-        default="default",
-        help_text="How hard to look: `default` answers in well under a second; `deep` "
-        "searches a larger look-ahead and may take a few seconds.",
     )
 
 

@@ -239,12 +239,7 @@ HINT_SEARCH_TRIES = 3
 
 
 def game_hint(
-    *,
-    player: Any,
-    game_id: str,
-    n: int = 0,
-    expected_version: int | None = None,
-    level: str = "default",
+    *, player: Any, game_id: str, n: int = 0, expected_version: int | None = None
 ) -> HintResult:
     """The n-th best suggestion for the player's game, seen from the player's side only.
 
@@ -261,13 +256,13 @@ def game_hint(
         if game is None:
             raise GameNotFound()
         _check_playable(game, expected_version)
-        searched = _hint_search(game, n, level)
+        searched = _hint_search(game, n)
         with transaction.atomic():
             locked = _locked_own_game(player, game_id)
             _check_playable(locked, expected_version)
             if locked.version == game.version or attempt == HINT_SEARCH_TRIES - 1:
                 if locked.version != game.version:  # busy game: search under the lock
-                    searched = _hint_search(locked, n, level)
+                    searched = _hint_search(locked, n)
                 return _hint_record(locked, searched)
     raise AssertionError("unreachable")  # the last try always returns
 
@@ -282,11 +277,11 @@ def _check_playable(game: Game, expected_version: int | None) -> None:
         policy.before_hint(game=game)  # races: no hints
 
 
-def _hint_search(game: Game, n: int, level: str = "default") -> HintResult:
+def _hint_search(game: Game, n: int) -> HintResult:
     """Rank the suggestions for ``game``'s position (no lock, no write)."""
     board = load(game.snapshot)
     visible = VisiblePosition.from_board(board)  # the hint search never sees hidden cards
-    found = hints(visible, last_move=board.last_move, level=level)
+    found = hints(visible, last_move=board.last_move)
     if n >= len(found):
         reason = (
             no_hint_reason(visible, last_move=board.last_move)

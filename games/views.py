@@ -337,10 +337,7 @@ class GameHintApi(APIView):
         "is no longer perfect) and is logged, so the version moves on. The answer's `action` "
         "carries that new version and is the body of `POST /games/{id}/actions` as it is. "
         "Asking the same n again straight away is answered the same and not counted twice. "
-        "Send `version` to ask only about the position you have (else 409).\n\n"
-        "`level`: `default` answers fast (typically tens of milliseconds); `deep` searches a "
-        "larger look-ahead (more positions, more moves deep) and takes longer (up to a few "
-        "seconds).",
+        "Send `version` to ask only about the position you have (else 409).",
         request=HintAskSerializer,
         responses={
             200: HintSerializer,
@@ -356,7 +353,6 @@ class GameHintApi(APIView):
             OpenApiExample(
                 "The second best at version 12", value={"n": 1, "version": 12}, request_only=True
             ),
-            OpenApiExample("The best, looking deeper", value={"level": "deep"}, request_only=True),
         ],
     )
     def post(self, request: Request, game_id: str) -> Response:
@@ -367,7 +363,6 @@ class GameHintApi(APIView):
             game_id=game_id,
             n=serializer.validated_data["n"],
             expected_version=serializer.validated_data.get("version"),
-            level=serializer.validated_data["level"],
         )
         return Response(hint_json(result))
 

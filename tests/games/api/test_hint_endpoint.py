@@ -153,21 +153,6 @@ def test_hidden_cards_cannot_change_the_hint(staff_client, make_user, auth_clien
         assert (hint_a["action"], hint_a["reason"]) == (hint_b["action"], hint_b["reason"])
 
 
-def test_the_deep_level_is_asked_in_the_body_and_sees_no_more(staff_client, make_user, auth_client):
-    """`level: "deep"` answers in the same shape, counts the same, and cannot see the
-    face-down cards either."""
-    second_staff = auth_client(make_user(is_staff=True))
-    a = staff_game(staff_client, TEACHING)
-    b = staff_game(second_staff, [c.replace("9s|", "2d|") for c in TEACHING])
-    deep_a = ok(ask(staff_client, a["id"], level="deep"))
-    deep_b = ok(ask(second_staff, b["id"], level="deep"))
-    assert deep_a == deep_b
-    assert deep_a["action"] == {"type": "move", "from": 1, "to": 0, "count": 1, "version": 1}
-    assert deep_a["hints"] == 1
-    ok(submit(staff_client, a["id"], deep_a["action"]))
-    assert ok(ask(staff_client, a["id"], level="default"))["hints"] == 2
-
-
 def test_a_hint_costs_the_perfect_flag_and_replays_from_the_log(staff_client):
     game = staff_game(staff_client, ["|KsQsJsTs9s8s7s6s5s4s3s2s", "|As"], suits=1)
     hint = ok(ask(staff_client, game["id"]))
@@ -185,8 +170,6 @@ def test_refusals(staff_client, other_client):
     for bad in (-1, "x", "1", 1.5, True, 101):
         refused(ask(staff_client, game["id"], bad), 400, "invalid")
     refused(ask(staff_client, game["id"], version=-1), 400, "invalid")
-    for level in ("fast", "", "DEEP", 1):
-        refused(ask(staff_client, game["id"], level=level), 400, "invalid")
     ok(staff_client.post(resign_url(game["id"])))
     refused(ask(staff_client, game["id"]), 422, "game_over")
 
