@@ -29,7 +29,8 @@ How it ranks (RULES.md "Hints"):
   nothing else useful, the hint fills it.
 * The move just made is never suggested back.
 * ``hints(..., level="deep")``: the same look-ahead with a larger node budget and depth
-  (``DEEP_*``), for the API's slower ``deep`` hint; it sees no more than the default.
+  (``DEEP_*``); it sees no more than the default. A bench knob (``bench/hint.py --level
+  deep``), not offered by the API: followed, it has not won more deals (bench/NOTES.md).
 * ``hints(..., samples=n)``, an experiment (not exposed): each candidate is also searched on
   ``n`` guesses of the face-down cards (``sampling``: drawn from the cards the player
   cannot see, seeded by the visible position only), where a card turned over is known and
