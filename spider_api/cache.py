@@ -16,12 +16,29 @@ import time
 from typing import Any
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis.exceptions import RedisError
 
 log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 5.0
+
+
+# INCRBY only if the key exists (a missing key must raise, as Django's contract says).
+_INCR_EXISTING = (
+    "if redis.call('exists', KEYS[1]) == 1 then "
+    "return redis.call('incrby', KEYS[1], ARGV[1]) end return false"
+)
+
+
+class _Client(RedisCacheClient):
+    def incr(self, key: Any, delta: int) -> int:
+        """One round trip: Django's client sends EXISTS, then INCRBY; every throttled
+        request increments a counter (spider_api.throttling)."""
+        value = self.get_client(key, write=True).eval(_INCR_EXISTING, 1, key, delta)
+        if value is None:
+            raise ValueError(f"Key '{key}' not found.")
+        return int(value)
 
 
 class FailSoftRedisCache(RedisCache):
@@ -30,6 +47,7 @@ class FailSoftRedisCache(RedisCache):
         timeouts = {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}
         params["OPTIONS"] = {**timeouts, **params.get("OPTIONS", {})}
         super().__init__(server, params)
+        self._class = _Client
         self._down_until = 0.0  # monotonic time before which Redis is not tried
         self._down = False
         self._lock = threading.Lock()
