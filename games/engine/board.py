@@ -8,7 +8,8 @@ deal but leaves every card it turned face up (RULES.md: undo is for mistakes, no
 Representation: ``cols[i]`` is a list of card ints, bottom to top; the first ``down[i]`` of
 them are face down, the rest face up. The stock is the full list of stock cards in dealing
 order and ``dealt`` says how many have gone out, so a deal and its undo only move an index.
-Every push leaves one record on ``_stack`` holding just what is needed to reverse it.
+Every push leaves one record on ``_stack`` holding just what is needed to reverse it
+(``records.py``).
 """
 
 from __future__ import annotations
@@ -22,30 +23,10 @@ from .cards import ACE, RANK_MASK, RUN_LENGTH, SUITS, Card, format_card
 from .errors import IllegalAction
 from .layout import COLUMNS, DEAL_SIZE, Layout, run_cards
 from .moves import legal_moves
+from .records import FLIPPED, DealRecord, Record, Settled, parse_record
 
 START_SCORE: Final = 500
 RUN_POINTS: Final = 100
-
-# What settling a column did: the suits of the runs it removed, and whether it then turned
-# the new last card face up. ``None`` means nothing happened (the common case).
-Settled = tuple[tuple[int, ...], bool]
-FLIPPED: Final[Settled] = ((), True)
-
-
-# The undo record of a move: (src, dst, cards moved, what settling src did, ... dst did).
-# A plain tuple, typed: as a NamedTuple it made push/pop pairs about half as fast
-# (bench/NOTES.md). Deals are rare, so their record is a class of its own.
-MoveRecord = tuple[int, int, int, Settled | None, Settled | None]
-
-
-@dataclass(frozen=True, slots=True)
-class DealRecord:
-    """The undo record of a deal: the columns whose settling did something, in order."""
-
-    settled: tuple[tuple[int, Settled], ...]
-
-
-Record = MoveRecord | DealRecord
 
 
 @dataclass(slots=True)
@@ -80,6 +61,7 @@ class Board:
         "undos",
         "hints",
         "_stack",
+        "_shelved",
     )
 
     def __init__(self, layout: Layout) -> None:
@@ -93,6 +75,10 @@ class Board:
         self.undos = 0
         self.hints = 0
         self._stack: list[Record] = []
+        # Records older than ``_stack``'s, still in their stored text form (records.py):
+        # ``snapshot.load`` leaves a game's history unparsed, for only an undo reaches into it
+        # and the history grows with every action.
+        self._shelved: list[str] = []
         # A layout may show a completed run; the rules remove it before play starts.
         for i in range(COLUMNS):
             self._settle(i)
@@ -121,15 +107,27 @@ class Board:
 
     @property
     def can_undo(self) -> bool:
-        return bool(self._stack)
+        return bool(self._stack or self._shelved)
 
     @property
     def last_move(self) -> Move | None:
         """The last move or deal not yet undone, or None."""
-        if not self._stack:
+        record = self._top()
+        if record is None:
             return None
-        record = self._stack[-1]
         return DEAL if isinstance(record, DealRecord) else record[:3]
+
+    def _top(self) -> Record | None:
+        """The newest undo record (taken off the shelf if need be), or None."""
+        if not self._stack:
+            if not self._shelved:
+                return None
+            self._stack.append(parse_record(self._shelved.pop()))
+        return self._stack[-1]
+
+    def history(self) -> list[Record]:
+        """Every undo record, oldest first (the shelved ones parsed)."""
+        return [parse_record(text) for text in self._shelved] + self._stack
 
     def can_deal(self) -> bool:
         return self.dealt < len(self.stock) and all(self.cols)
@@ -303,10 +301,10 @@ class Board:
         rules demand, and the undo history before it is cleared: those cards are gone.
         """
         self._check_not_over()
-        if not self._stack:
+        record = self._top()
+        if record is None:
             raise IllegalAction(E.NOTHING_TO_UNDO, "there is no move or deal left to undo")
         before = self.score
-        record = self._stack[-1]
         self._reverse(exact=False)
         self.actions += 1
         self.undos += 1
@@ -322,6 +320,7 @@ class Board:
                     outcome.turned.append((i, self.cols[i][self.down[i]]))
                 if settled[0]:
                     self._stack.clear()
+                    self._shelved.clear()
         outcome.score_change = self.score - before
         return outcome
 
@@ -382,7 +381,12 @@ class Board:
 
     def _reverse(self, *, exact: bool) -> Move:
         """Take the last record off the stack and reverse it; returns its move."""
-        record = self._stack.pop()
+        try:
+            record = self._stack.pop()
+        except IndexError:  # a loaded board's history: off the shelf (never on the search's path)
+            if not self._shelved:
+                raise
+            record = parse_record(self._shelved.pop())
         cols = self.cols
         if isinstance(record, DealRecord):
             for i, result in reversed(record.settled):
@@ -451,6 +455,7 @@ class Board:
         other.undos = self.undos
         other.hints = self.hints
         other._stack = list(self._stack) if stack else []
+        other._shelved = list(self._shelved) if stack else []
         return other
 
     def layout(self) -> Layout:
@@ -482,7 +487,7 @@ class Board:
             and self.dealt == other.dealt
             and self.removed == other.removed
             and (self.actions, self.undos, self.hints) == (other.actions, other.undos, other.hints)
-            and self._stack == other._stack
+            and self.history() == other.history()
         )
 
     __hash__ = None  # type: ignore[assignment]  # mutable

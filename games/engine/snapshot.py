@@ -4,26 +4,30 @@ Unlike the public view this holds everything — face-down cards, the stock orde
 undo stack — so it is for storage only (the Game row's snapshot), never for a client.
 ``load(dump(board)) == board`` for every reachable board (a property test holds it to that).
 
-Shape (version 1)::
+Shape (version 2)::
 
-    {"v": 1, "suits": 2, "cols": ["9h8s|KsQs", ...10], "stock": "AhAs...", "dealt": 10,
-     "removed": "sh", "actions": 12, "undos": 1, "hints": 0,
-     "stack": [[3, 7, 2, "^", ""], [-1, -1, 0, [[4, "s^"]], ""], ...]}
+    {"v": 2, "suits": 2, "cols": ["9h8s|KsQs", ...10], "stock": "AhAs...", "dealt": 10,
+     "removed": "sh", "actions": 12, "undos": 1, "hints": 0, "stack": "372:^ D4s^ 01"}
 
-A settle result is written as the suit letters of the runs removed plus ``^`` if a card
-was then turned face up; ``""`` is nothing.
+``stack`` is the undo records oldest first, in their text form (``records.py``), joined by
+spaces. It is one string, not a list, because a game's history grows with every action
+while an action reads at most its newest record: ``load`` leaves the records unparsed (the
+board parses one when an undo reaches it) and ``dump`` joins the stored ones back unchanged,
+so a long game costs an action little more than a short one. Version 1 (``stack`` as lists,
+``[[3, 7, 2, "^", ""], [-1, -1, 0, [[4, "s^"]], ""]]``) still loads; ``dump`` writes version 2.
 """
 
 from __future__ import annotations
 
 from typing import Any, Final
 
-from .board import Board, DealRecord, Record, Settled
+from .board import Board
 from .cards import SUITS, format_cards, parse_cards
 from .errors import LayoutError
 from .layout import COLUMNS
+from .records import STACK_TEXT, Record, parse_record, record_text
 
-SNAPSHOT_VERSION: Final = 1
+SNAPSHOT_VERSION: Final = 2
 
 
 def dump(board: Board) -> dict[str, Any]:
@@ -40,14 +44,15 @@ def dump(board: Board) -> dict[str, Any]:
         "actions": board.actions,
         "undos": board.undos,
         "hints": board.hints,
-        "stack": [_dump_record(r) for r in board._stack],
+        "stack": " ".join(board._shelved + [record_text(r) for r in board._stack]),
     }
 
 
 def load(data: dict[str, Any]) -> Board:
     """Rebuild a Board from ``dump``'s output; raises LayoutError on anything else."""
-    if not isinstance(data, dict) or data.get("v") != SNAPSHOT_VERSION:
-        raise LayoutError("bad_snapshot", f"not a version {SNAPSHOT_VERSION} snapshot")
+    version = data.get("v") if isinstance(data, dict) else None
+    if version not in (1, SNAPSHOT_VERSION):
+        raise LayoutError("bad_snapshot", f"not a version 1 or {SNAPSHOT_VERSION} snapshot")
     try:
         board = Board.__new__(Board)
         board.suits = int(data["suits"])
@@ -66,42 +71,25 @@ def load(data: dict[str, Any]) -> Board:
         board.actions = int(data["actions"])
         board.undos = int(data["undos"])
         board.hints = int(data["hints"])
-        board._stack = [_load_record(r) for r in data["stack"]]
-    except (KeyError, TypeError, ValueError) as exc:
+        stack = data["stack"]
+        if version == 1:
+            board._stack = [_load_v1_record(r) for r in stack]
+            board._shelved = []
+        else:
+            if not isinstance(stack, str):
+                raise TypeError("the stack is a string")
+            board._stack = []
+            board._shelved = stack.split(" ") if stack else []
+            # Parsed only when an undo reaches them: here just their shape is checked.
+            if stack and not STACK_TEXT.fullmatch(stack):
+                raise ValueError("the stack holds something other than undo records")
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise LayoutError("bad_snapshot", f"malformed snapshot: {exc}") from None
     return board
 
 
-def _dump_settled(settled: Settled | None) -> str:
-    if settled is None:
-        return ""
-    runs, flipped = settled
-    return "".join(SUITS[s] for s in runs) + ("^" if flipped else "")
-
-
-def _load_settled(text: str) -> Settled | None:
-    if not text:
-        return None
-    flipped = text.endswith("^")
-    return (tuple(SUITS.index(ch) for ch in text.rstrip("^")), flipped)
-
-
-def _dump_record(record: Record) -> list[Any]:
-    # The stored shape predates the record types: a deal is [-1, -1, 0, columns, ""].
-    if isinstance(record, DealRecord):
-        return [-1, -1, 0, [[i, _dump_settled(s)] for i, s in record.settled], ""]
-    src, dst, n, settled_src, settled_dst = record
-    return [src, dst, n, _dump_settled(settled_src), _dump_settled(settled_dst)]
-
-
-def _load_record(item: list[Any]) -> Record:
+def _load_v1_record(item: list[Any]) -> Record:
     src, dst, n, a, b = item
-    if src < 0:
-        return DealRecord(tuple((int(i), _settled(_load_settled(s))) for i, s in a))
-    return (int(src), int(dst), int(n), _load_settled(a), _load_settled(b))
-
-
-def _settled(settled: Settled | None) -> Settled:
-    if settled is None:
-        raise ValueError("a deal's record lists only the columns where settling did something")
-    return settled
+    if src < 0:  # a deal: [-1, -1, 0, [[column, settled], ...], ""]
+        return parse_record("D" + ",".join(f"{int(i)}{t}" for i, t in a))
+    return parse_record(f"{int(src)}{int(dst)}{int(n)}:{a}:{b}")

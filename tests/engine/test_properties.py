@@ -212,6 +212,28 @@ def test_serialise_and_parse_round_trip(start: str, picks: list[int]) -> None:
 
 
 @SETTINGS
+@given(start=starts(), picks=choices, split=st.integers(min_value=0, max_value=200))
+def test_a_game_reloaded_every_action_plays_as_one_kept_in_memory(
+    start: str, picks: list[int], split: int
+) -> None:
+    """The service loads the snapshot, applies one action and dumps it again; a loaded
+    board's history stays stored text until undos reach it. Played either way, every step
+    gives the same board and the same snapshot."""
+    kept = play(start, picks[:split]).board
+    stored = dump(kept)
+    for choice in picks[split:]:
+        action = pick(kept, choice)
+        if action is None:
+            break
+        apply_action(kept, action)
+        board = load(json.loads(json.dumps(stored)))
+        apply_action(board, action)
+        stored = dump(board)
+        assert stored == dump(kept)
+        assert board == kept and board.last_move == kept.last_move
+
+
+@SETTINGS
 @given(start=starts(), picks=choices)
 def test_undo_restores_everything_but_the_face_up_flags(start: str, picks: list[int]) -> None:
     def each(board: Board, action: Action) -> None:
