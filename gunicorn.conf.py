@@ -36,7 +36,10 @@ timeout = _int("GUNICORN_TIMEOUT", 30)
 graceful_timeout = _int("GUNICORN_GRACEFUL_TIMEOUT", 20)  # finish requests in flight on TERM
 keepalive = 5
 # Recycle workers now and then: a slow leak never grows without bound.
-max_requests = _int("GUNICORN_MAX_REQUESTS", 5000)
+# A worker is replaced after this many requests (a bound on any slow leak). A replacement
+# imports the app again (about 0.5 s of CPU): at 5000, under full load that was 5-10 % of
+# the web CPU (bench/NOTES.md), so the bound is set where it costs well under 1 %.
+max_requests = _int("GUNICORN_MAX_REQUESTS", 50000)
 max_requests_jitter = max_requests // 10
 # Heartbeat files on tmpfs where there is one (Docker's /tmp may be an overlay on disk).
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None

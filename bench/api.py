@@ -141,7 +141,9 @@ class Player(threading.Thread):
 
 def cpu_seconds(names: tuple[str, ...]) -> float:
     """User + system CPU seconds of every process whose command name starts with one of
-    ``names`` (Linux /proc), to split a run's CPU between server, database and client."""
+    ``names`` (Linux /proc), to split a run's CPU between server, database and client.
+    Children that have exited count through their parent (cutime, cstime): gunicorn
+    replaces a worker after GUNICORN_MAX_REQUESTS, and its CPU must not vanish with it."""
     tick = os.sysconf("SC_CLK_TCK")
     total = 0
     for entry in Path("/proc").iterdir():
@@ -154,7 +156,7 @@ def cpu_seconds(names: tuple[str, ...]) -> float:
         comm = stat[stat.index("(") + 1 : stat.rindex(")")]
         if comm.startswith(names):
             fields = stat[stat.rindex(")") + 2 :].split()
-            total += int(fields[11]) + int(fields[12])  # utime, stime
+            total += sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
     return total / tick
 
 
