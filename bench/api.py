@@ -173,11 +173,17 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--db", default="spider_bench_api")
+    parser.add_argument(
+        "--deals",
+        type=int,
+        help="vetted deals to pool first (default 8 per player: one per new game, so the web "
+        "workers never vet a deal inline, which is the no-broker fallback, not the action path)",
+    )
     args = parser.parse_args()
 
     db_url = f"postgres://postgres@127.0.0.1:5432/{args.db}"
     env = server_env(db_url)
-    prepare_database(args.db, env, deals=args.players * 4)
+    prepare_database(args.db, env, deals=args.deals or args.players * 8)
     server = start_server(env, args.port, args.workers, args.threads)
     try:
         players = [
@@ -216,6 +222,7 @@ def main() -> None:
         "threads": args.threads,
         "seconds": round(wall, 1),
         "actions": len(latencies),
+        "games": sum(len(p.accepted) for p in players),
         "actions_per_s": round(len(latencies) / wall, 1),
         "p50_ms": round(statistics.median(latencies), 1),
         "p99_ms": round(percentile(latencies, 0.99), 1),
