@@ -75,10 +75,10 @@ class Board:
         self.undos = 0
         self.hints = 0
         self._stack: list[Record] = []
-        # Records older than ``_stack``'s, still in their stored text form (records.py):
-        # ``snapshot.load`` leaves a game's history unparsed, for only an undo reaches into it
-        # and the history grows with every action.
-        self._shelved: list[str] = []
+        # Records older than ``_stack``'s, still in their stored text form (records.py, joined
+        # by spaces): ``snapshot.load`` leaves a game's history unparsed, for only an undo
+        # reaches into it and the history grows with every action.
+        self._shelved = ""
         # A layout may show a completed run; the rules remove it before play starts.
         for i in range(COLUMNS):
             self._settle(i)
@@ -122,12 +122,20 @@ class Board:
         if not self._stack:
             if not self._shelved:
                 return None
-            self._stack.append(parse_record(self._shelved.pop()))
+            self._stack.append(self._unshelve())
         return self._stack[-1]
+
+    def _unshelve(self) -> Record:
+        """Parse the newest shelved record and take it off the shelf."""
+        cut = self._shelved.rfind(" ")
+        record = parse_record(self._shelved[cut + 1 :])  # a broken record changes nothing
+        self._shelved = self._shelved[:cut] if cut >= 0 else ""
+        return record
 
     def history(self) -> list[Record]:
         """Every undo record, oldest first (the shelved ones parsed)."""
-        return [parse_record(text) for text in self._shelved] + self._stack
+        shelved = self._shelved.split(" ") if self._shelved else []
+        return [parse_record(text) for text in shelved] + self._stack
 
     def can_deal(self) -> bool:
         return self.dealt < len(self.stock) and all(self.cols)
@@ -320,7 +328,7 @@ class Board:
                     outcome.turned.append((i, self.cols[i][self.down[i]]))
                 if settled[0]:
                     self._stack.clear()
-                    self._shelved.clear()
+                    self._shelved = ""
         outcome.score_change = self.score - before
         return outcome
 
@@ -386,7 +394,7 @@ class Board:
         except IndexError:  # a loaded board's history: off the shelf (never on the search's path)
             if not self._shelved:
                 raise
-            record = parse_record(self._shelved.pop())
+            record = self._unshelve()
         cols = self.cols
         if isinstance(record, DealRecord):
             for i, result in reversed(record.settled):
@@ -455,7 +463,7 @@ class Board:
         other.undos = self.undos
         other.hints = self.hints
         other._stack = list(self._stack) if stack else []
-        other._shelved = list(self._shelved) if stack else []
+        other._shelved = self._shelved if stack else ""
         return other
 
     def layout(self) -> Layout:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .cards import SUITS
+from .errors import LayoutError
 
 # What settling a column did: the suits of the runs it removed, and whether it then turned
 # the new last card face up. ``None`` means nothing happened (the common case).
@@ -42,11 +43,9 @@ class DealRecord:
 Record = MoveRecord | DealRecord
 
 
-_SETTLED = rf"[{SUITS}]*\^?"
-_DEALT = rf"\d(?:[{SUITS}]+\^?|\^)"  # a deal lists only the columns where settling did something
-_RECORD = rf"\d\d\d\d?(?::{_SETTLED}(?::{_SETTLED})?)?|D(?:{_DEALT}(?:,{_DEALT})*)?"
-# A whole stack's text (records joined by spaces), checked in one pass when it is loaded.
-STACK_TEXT: Final = re.compile(rf"(?:{_RECORD})(?: (?:{_RECORD}))*")
+# The characters a stack's text (records joined by spaces) may hold; each record is checked
+# in full when it is parsed.
+STACK_CHARS: Final = re.compile(rf"[0-9D{SUITS}^:, ]*")
 
 
 def settled_text(settled: Settled | None) -> str:
@@ -75,12 +74,19 @@ def record_text(record: Record) -> str:
 
 
 def parse_record(text: str) -> Record:
-    """The inverse of ``record_text``; raises ValueError on anything else."""
+    """The inverse of ``record_text``; raises LayoutError (bad_snapshot) on anything else."""
+    try:
+        return _parse(text)
+    except (ValueError, IndexError):
+        raise LayoutError("bad_snapshot", f"not an undo record: {text!r}") from None
+
+
+def _parse(text: str) -> Record:
     if text[:1] == "D":
         columns = text[1:].split(",") if len(text) > 1 else []
         return DealRecord(tuple((int(c[0]), _some(parse_settled(c[1:]))) for c in columns))
     head, *settled = text.split(":")
-    if len(head) < 3 or len(settled) > 2 or not head.isdigit():
+    if not 3 <= len(head) <= 4 or len(settled) > 2 or not head.isdigit():
         raise ValueError(f"not an undo record: {text!r}")
     src_text = settled[0] if settled else ""
     dst_text = settled[1] if len(settled) > 1 else ""

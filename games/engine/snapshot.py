@@ -25,7 +25,7 @@ from .board import Board
 from .cards import SUITS, format_cards, parse_cards
 from .errors import LayoutError
 from .layout import COLUMNS
-from .records import STACK_TEXT, Record, parse_record, record_text
+from .records import STACK_CHARS, Record, parse_record, record_text
 
 SNAPSHOT_VERSION: Final = 2
 
@@ -44,12 +44,17 @@ def dump(board: Board) -> dict[str, Any]:
         "actions": board.actions,
         "undos": board.undos,
         "hints": board.hints,
-        "stack": " ".join(board._shelved + [record_text(r) for r in board._stack]),
+        "stack": " ".join(
+            [board._shelved, *map(record_text, board._stack)]
+            if board._shelved
+            else map(record_text, board._stack)
+        ),
     }
 
 
 def load(data: dict[str, Any]) -> Board:
-    """Rebuild a Board from ``dump``'s output; raises LayoutError on anything else."""
+    """Rebuild a Board from ``dump``'s output; raises LayoutError on anything else (on an
+    undo record that is not one, when an undo or ``Board.history`` reaches it)."""
     version = data.get("v") if isinstance(data, dict) else None
     if version not in (1, SNAPSHOT_VERSION):
         raise LayoutError("bad_snapshot", f"not a version 1 or {SNAPSHOT_VERSION} snapshot")
@@ -74,15 +79,16 @@ def load(data: dict[str, Any]) -> Board:
         stack = data["stack"]
         if version == 1:
             board._stack = [_load_v1_record(r) for r in stack]
-            board._shelved = []
+            board._shelved = ""
         else:
             if not isinstance(stack, str):
                 raise TypeError("the stack is a string")
-            board._stack = []
-            board._shelved = stack.split(" ") if stack else []
-            # Parsed only when an undo reaches them: here just their shape is checked.
-            if stack and not STACK_TEXT.fullmatch(stack):
+            # Parsed (and so checked) only when an undo reaches them: a full check here
+            # would cost every action in proportion to the game's length.
+            if not STACK_CHARS.fullmatch(stack):
                 raise ValueError("the stack holds something other than undo records")
+            board._stack = []
+            board._shelved = stack
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise LayoutError("bad_snapshot", f"malformed snapshot: {exc}") from None
     return board

@@ -135,6 +135,9 @@ def _broken(**changes: object) -> dict:
         (_broken(dealt="ten"), "bad_snapshot"),
         (_broken(stack=[[1, 2]]), "bad_snapshot"),  # version 2 stores a string
         (_broken(stack="372 "), "bad_snapshot"),
+        (_broken(stack="372  372"), "bad_snapshot"),
+        (_broken(stack="37123"), "bad_snapshot"),
+        (_broken(stack="372\n"), "bad_snapshot"),
         (_broken(stack="37"), "bad_snapshot"),
         (_broken(stack="372:x"), "bad_snapshot"),
         (_broken(stack="372:::"), "bad_snapshot"),
@@ -147,7 +150,7 @@ def _broken(**changes: object) -> dict:
 )
 def test_bad_snapshots_are_refused(data: object, code: str) -> None:
     with pytest.raises(LayoutError) as info:
-        load(data)  # type: ignore[arg-type]
+        load(data).history()  # type: ignore[arg-type]  # records are parsed when reached
     assert info.value.code == code
 
 
@@ -157,12 +160,12 @@ def test_a_loaded_history_is_parsed_only_as_undos_reach_it() -> None:
         actions = board.legal_actions()
         board.play(actions[step * 5 % len(actions)])
     loaded = load(dump(board))
-    assert loaded._stack == [] and len(loaded._shelved) == 40
+    assert loaded._stack == [] and len(loaded._shelved.split(" ")) == 40
     loaded.play(loaded.legal_actions()[0])
     assert len(loaded._stack) == 1  # the new record only; the stored ones untouched
     loaded.undo()
     loaded.undo()  # reaches one stored record
-    assert len(loaded._shelved) == 39
+    assert len(loaded._shelved.split(" ")) == 39
     board.undo()
     assert loaded.history() == board.history()
     assert loaded.last_move == board.last_move
@@ -186,3 +189,18 @@ def _v1(record: Record) -> list[object]:
         return [-1, -1, 0, [[i, settled_text(s)] for i, s in record.settled], ""]
     src, dst, n, a, b = record
     return [src, dst, n, settled_text(a), settled_text(b)]
+
+
+def test_an_undo_that_reaches_a_broken_record_is_refused_and_changes_nothing() -> None:
+    board = Board(deal_layout(1, 1))
+    board.play(board.legal_moves()[0])
+    data = dump(board)
+    data["stack"] = "D0 " + data["stack"]  # the oldest record is not one (a deal did nothing)
+    loaded = load(data)
+    loaded.undo()  # the newest record is sound
+    before = dump(loaded)
+    assert loaded.can_undo
+    with pytest.raises(LayoutError) as info:
+        loaded.undo()
+    assert info.value.code == "bad_snapshot"
+    assert dump(loaded) == before
