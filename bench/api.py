@@ -49,9 +49,13 @@ def prepare_database(db: str, env: dict[str, str], deals: int) -> None:
         subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", db], check=True)
     manage = [sys.executable, str(ROOT / "manage.py")]
     subprocess.run([*manage, "migrate", "-v0"], env=env, check=True, cwd=ROOT)
-    subprocess.run(
-        [*manage, "fill_pool", "--suits", "1", "--count", str(deals)], env=env, check=True, cwd=ROOT
-    )
+    if deals:
+        subprocess.run(
+            [*manage, "fill_pool", "--suits", "1", "--count", str(deals)],
+            env=env,
+            check=True,
+            cwd=ROOT,
+        )
 
 
 def start_server(env: dict[str, str], port: int, workers: int, threads: int) -> subprocess.Popen:
