@@ -50,7 +50,11 @@ def legal_moves(cols: Columns, down: Sequence[int]) -> list[Move]:
 
 
 def pruned_moves(
-    cols: Columns, down: Sequence[int], hidden: Sequence[object] | None = None
+    cols: Columns,
+    down: Sequence[int],
+    hidden: Sequence[object] | None = None,
+    *,
+    deal_pending: bool = False,
 ) -> list[Move]:
     """The moves worth searching: a subset of ``legal_moves`` that loses no win.
 
@@ -58,6 +62,11 @@ def pruned_moves(
       same-suit join there; an off-suit split gains nothing a whole move would not).
     * Into an empty column: only the whole liftable run, only into the first empty column
       (they are all alike), and never a whole column (that only renumbers it).
+    * Except when a deal is still to come (``deal_pending``) and there are more empty
+      columns than runs with cards under them: a deal needs every column filled, and
+      moving whole runs cannot fill them all, so splitting a run into an empty column
+      (any count) is tried too. (Late in a game, with few cards left, that is the only
+      way to the last deal.)
 
     ``hidden[i]`` (a count, or the cards themselves) is what lies face down under column
     i and ``cols[i]`` does not list (the hints' models, whose columns are the face-up cards
@@ -72,6 +81,8 @@ def pruned_moves(
             first_empty = i
             break
     out: list[Move] = []
+    fillers = 0  # runs with cards under them: moved whole, each fills an empty column
+    splits: list[tuple[int, int]] = []  # (src, liftable run length) of the runs to split
     for src in range(COLUMNS):
         c = cols[src]
         n = len(c)
@@ -97,4 +108,9 @@ def pruned_moves(
                 out.append((src, dst, cnt))
         if first_empty >= 0 and (j > 0 or (hidden is not None and hidden[src])):
             out.append((src, first_empty, k))
+            fillers += 1
+        if k > 1:
+            splits.append((src, k))
+    if deal_pending and first_empty >= 0 and tops.count(0) > fillers:
+        out.extend((src, first_empty, cnt) for src, k in splits for cnt in range(1, k))
     return out

@@ -176,7 +176,7 @@ def root_node(
 def moves_of(node: Node, stock_len: int) -> list[tuple[int, int, int]]:
     """The pruned move list of a position (``games.engine.moves.pruned_moves``), and the
     deal when it is allowed."""
-    out = pruned_moves(node.cols, node.down)
+    out = pruned_moves(node.cols, node.down, deal_pending=node.dealt < stock_len)
     if node.dealt < stock_len and all(node.cols):
         out.append(DEAL)
     return out

@@ -330,7 +330,7 @@ def _reach(
     for depth in range(1, SHORTCUT_DEPTH + 1):
         nxt_frontier = []
         for moves, p in frontier:
-            cand = pruned_moves(p[0], p[1])
+            cand = pruned_moves(p[0], p[1], deal_pending=p[2] < n)
             if p[2] < n and all(p[0]):
                 cand.append(DEAL)
             budget.nodes += len(cand)

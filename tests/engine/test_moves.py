@@ -162,3 +162,27 @@ def test_legal_moves_is_exactly_what_check_move_allows(board: Board) -> None:
                 allowed.add((src, dst, count))
     assert set(board.legal_moves()) == allowed
     assert len(board.legal_moves()) == len(allowed)  # no duplicates
+
+
+# -- the search's pruned list ---------------------------------------------------------------
+def _pruned(cols: dict[int, str], *, deal_pending: bool) -> set[tuple[int, int, int]]:
+    from games.engine.moves import pruned_moves
+
+    board = board_of(2, cols)
+    return set(pruned_moves(board.cols, board.down, deal_pending=deal_pending))
+
+
+def test_pruned_moves_split_runs_into_an_empty_column_only_when_a_deal_needs_it() -> None:
+    # Two runs with nothing under them and eight empty columns: whole runs cannot fill a
+    # column, so with a deal to come every split into the first empty column is listed.
+    cols = {0: "KsQsJs", 1: "9h8h"}
+    splits = {(0, 2, 1), (0, 2, 2), (1, 2, 1)}
+    assert _pruned(cols, deal_pending=True) >= splits
+    assert not _pruned(cols, deal_pending=False) & splits
+    # With as many runs over other cards as empty columns, whole moves fill them all.
+    full = {i: "5h" if i < 6 else "6h" for i in range(2, 9)} | {0: "4hKsQsJs", 1: "Ts|9h8h"}
+    assert (0, 9, 3) in _pruned(full, deal_pending=True)
+    assert (0, 9, 1) not in _pruned(full, deal_pending=True)
+    # Every move listed is legal.
+    board = board_of(2, cols)
+    assert _pruned(cols, deal_pending=True) <= set(board.legal_moves())

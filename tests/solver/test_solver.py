@@ -55,6 +55,22 @@ def test_four_move_win_is_found_at_its_shortest() -> None:
     assert_wins(start, result.line)
 
 
+def test_a_last_deal_that_needs_a_run_split_to_fill_the_columns_is_won() -> None:
+    # Nine columns hold cards and one is empty; a deal needs all ten. No run has anything
+    # under it, so moving a whole run never fills the gap: the Jack must leave its Queen.
+    # Then the deal drops each stock card where the runs can be rebuilt.
+    start = layout(
+        2,
+        {0: "KsQsJsTs9s8s7s", 1: "Kh", 2: "4s", 3: "5s", 4: "6s", 5: "8h", 6: "9h", 7: "Th"}
+        | {8: "QhJh"},
+        stock="2sAs3s6h5h7h4h3h2hAh",
+        removed="shshsh",
+    )
+    result = solve(start, max_nodes=100_000)
+    assert result.status == "won"
+    assert_wins(start, result.line)
+
+
 # -- unwinnable layouts are never won -----------------------------------------------------
 def test_stuck_layout_with_buried_king_is_unknown() -> None:
     # Every column holds a card, nothing fits anywhere (Aces take nothing, Kings need an
