@@ -27,6 +27,11 @@ How it ranks (RULES.md "Hints"):
   not listed). Useful moves come first, best first; the deal comes after them, and is the
   top hint only when no useful move is left. With an empty column blocking the deal and
   nothing else useful, the hint fills it.
+* Before a deal, a move that empties a column (completing no run) is not useful when the
+  column would have to be filled again for nothing: when only splitting a run could fill
+  it, or when nothing is face down (every card known, so it only shuffles them). When
+  filling the columns takes splitting runs, the fillers are the hints. (Without this the
+  hints went round in circles at the last deal: fill a column, empty one, fill it again.)
 * The move just made is never suggested back.
 * ``hints(..., level="deep")``: the same look-ahead with a larger node budget and depth
   (``DEEP_*``); it sees no more than the default. A bench knob (``bench/hint.py --level
@@ -235,6 +240,8 @@ def _rank(
     search = _Search(visible.deals_left, visible.suits, *_limits(visible.suits, level))
     base = search.value(cols, hid)
     reverse = _reverse(last)
+    if visible.deals_left and _must_split(cols, hid):
+        return _fillers(search, cols, hid, reverse, base)
     roots = [m for m in _moves(cols, hid) if m != reverse]
     values = search.run(cols, hid, roots)
     floor = search.leaf(cols, hid)[0]
@@ -246,6 +253,8 @@ def _rank(
         if score <= floor:
             continue
         child = _apply(cols, hid, move)
+        if visible.deals_left and not child[2] and _refill_churn(hid, child[0], child[1]):
+            continue
         delta = search.value(child[0], child[1]) + W_RUN * child[2] - base
         if delta <= 0 and not _needed(search, cols, hid, line, total):
             continue
@@ -283,6 +292,28 @@ def _needed(search: _Search, cols: Cols, hid: tuple[int, ...], line: tuple, tota
     rest, played without it, is illegal or reaches less."""
     rest = search.line_value(cols, hid, line[1:])
     return rest is None or rest < total
+
+
+def _must_split(cols: Cols, hid: tuple[int, ...]) -> bool:
+    """Whether filling the empty columns for a deal takes splitting runs: there are more
+    empty columns than runs with cards under them (each of those, moved whole, fills one).
+    Then every other move only shuffles the same cards around (and the look-ahead, valuing
+    empty columns and joins, would empty the columns as fast as they are filled)."""
+    empty = sum(1 for c in cols if not c)
+    if not empty:
+        return False
+    fillers = sum(1 for i, c in enumerate(cols) if c and (hid[i] or _tail(c) < len(c)))
+    return empty > fillers
+
+
+def _refill_churn(hid: tuple[int, ...], cols: Cols, child_hid: tuple[int, ...]) -> bool:
+    """Whether a move (which completed no run) reached ``cols`` by emptying a column that
+    must be filled again before the deal for nothing gained: only splitting a run could
+    fill it, or nothing is face down (every card is known, so moving cards into the empty
+    column and out again only shuffles them: the hints went round in such circles)."""
+    if all(cols):
+        return False
+    return _must_split(cols, child_hid) or not any(hid)
 
 
 def _fillers(

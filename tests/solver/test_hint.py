@@ -22,6 +22,7 @@ from games.solver.hint import (
     hints,
     no_hint_reason,
 )
+from tests.engine.conftest import position
 
 # Lone Kings fill the columns that must not take part: nothing goes on a King except a
 # Queen, and a King with nothing under it never moves usefully.
@@ -401,3 +402,33 @@ def test_samples_put_unseen_cards_on_the_face_down_places() -> None:
 def test_a_position_that_is_not_from_a_full_deck_is_not_sampled() -> None:
     start = Layout.parse("1 " + "/".join(["As|Ks"] * 5 + ["|"] * 5) + " - -")
     assert sampling.samples(visible(Board(start)), 3) == []
+
+
+# -- the last deal: every card face up, columns to fill --------------------------------------
+ENDGAME_STOCK = "2sAs3s6h5h7h4h3h2hAh"
+
+
+@pytest.mark.parametrize(
+    "cols",
+    [
+        {0: "KsQsJsTs9s8s7s6s5s4s", 1: "KhQhJhTh9h8h"},
+        {0: "KsQsJsTs9s8s7s", 1: "KhQhJhTh9h8h", 2: "4s", 3: "5s", 4: "6s"},
+        {0: "KsQsJsTs9s8s7s", 1: "Kh", 2: "4s", 3: "5s", 4: "6s", 5: "8h", 6: "9h", 7: "Th"}
+        | {8: "QhJh"},
+    ],
+    ids=["two-runs", "five-columns", "nine-columns"],
+)
+def test_following_the_hints_before_the_last_deal_fills_the_columns_and_wins(
+    cols: dict[int, str],
+) -> None:
+    """Sixteen cards, all face up, one deal left: the columns can be filled only by
+    splitting runs. The hints used to fill a column and empty another for ever (the look-
+    ahead values empty columns and joins); now they fill the columns, deal, and win."""
+    game = Board(Layout.parse(position(2, cols, stock=ENDGAME_STOCK, removed="shshsh")))
+    for _ in range(60):
+        if game.won:
+            break
+        found = hints(VisiblePosition.from_board(game), last_move=game.last_move)
+        assert found, game.notation()
+        game.play(found[0].move)
+    assert game.won
