@@ -31,6 +31,11 @@ MIN_NODES_PER_SECOND: Final = 5_000
 # of HEURISTICS in turn; after the last width, the width grows x4 while the budget lasts.
 WIDTHS: Final = (8, 24, 64, 160, 400, 1000)
 HEURISTICS: Final = (DEFAULT_WEIGHTS, ALT_WEIGHTS, TAIL_WEIGHTS)
+# The search's heuristics per suit mode. With four suits empty columns are the room to sort
+# suits in: at 3 the narrow passes lose more four-suit deals and the search costs about
+# twice as much, so it searches with 8 there and leaves the rest to the shortening, which
+# re-searches with HEURISTICS (figures: bench/NOTES.md).
+SEARCH_HEURISTICS: Final = {4: tuple(w._replace(empty=8) for w in HEURISTICS)}
 # Shortening a found line (``shorten.py``) may generate this many positions per position
 # the search generated to find it (so a deal costs at most about twice the search), and at
 # least SHORTEN_MIN_NODES. 0: no shortening.
@@ -92,7 +97,7 @@ def solve(
     max_nodes: int = DEFAULT_MAX_NODES,
     max_seconds: float | None = DEFAULT_MAX_SECONDS,
     widths: tuple[int, ...] = WIDTHS,
-    heuristics: tuple[Weights, ...] = HEURISTICS,
+    heuristics: tuple[Weights, ...] | None = None,
     shorten_ratio: float = SHORTEN_RATIO,
 ) -> SolveResult:
     """Search for a winning line of ``layout`` with every card known.
@@ -105,7 +110,9 @@ def solve(
     result depends on the machine's speed and is no longer reproducible (``timed_out``
     says so). A ``won`` result's line has been replayed through ``games.engine.replay``
     and wins; ``unknown`` means no win was found in the budget,
-    not that the deal is unwinnable.
+    not that the deal is unwinnable. ``heuristics`` (None: SEARCH_HEURISTICS for the
+    layout's suit mode, else HEURISTICS) are the search's; the shortening re-searches with
+    them when given, else with HEURISTICS.
     """
     t0 = time.perf_counter()
     board = Board(layout)
@@ -115,6 +122,9 @@ def solve(
         result.seconds = time.perf_counter() - t0
         return result
     stock = tuple(board.stock)
+    polishing = heuristics or HEURISTICS
+    if heuristics is None:
+        heuristics = SEARCH_HEURISTICS.get(layout.suits, HEURISTICS)
     roots = [
         root_node(board.cols, board.down, board.dealt, len(board.removed), w, len(stock))
         for w in heuristics
@@ -136,7 +146,7 @@ def solve(
                     max(0.0, budget.deadline - time.perf_counter()),
                 )
                 start = (roots[0].cols, roots[0].down, board.dealt)
-                moves = shorten(start, moves, stock, heuristics, polish)
+                moves = shorten(start, moves, stock, polishing, polish)
                 result.shorten_nodes = polish.nodes
             line = to_actions(moves)
             verify(layout, line)

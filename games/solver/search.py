@@ -9,7 +9,9 @@ How it searches (one "pass" at beam width ``W``):
 
 * Level by level: every position of the beam is expanded with the pruned move list
   (``moves_of``), each child is scored and checked against a set of position hashes so a
-  position is never expanded twice in one pass. The key sees column order while cards
+  position is never expanded twice in one pass. When some of a position's moves lower its
+  score, its other moves are dropped (a sideways move there only makes the line longer;
+  deals always stay). The key sees column order while cards
   remain in the stock (the next deal puts stock card i onto column i) and is column-order
   blind once the stock is dealt.
 * The children are grouped by how many deals have been made, and the best ``W`` of each
@@ -52,14 +54,19 @@ class Weights(NamedTuple):
 
 
 # A break above face-down cards costs one more than a break in a column with none: it
-# stands between the search and a hidden card (figures: bench/NOTES.md).
-DEFAULT_WEIGHTS: Final = Weights(bury=1)
+# stands between the search and a hidden card. An empty column earns little (3): with more
+# the beam keeps columns empty, and emptying and refilling them costs moves (the lines
+# found are 15-20% shorter with 3 than with 12; figures: bench/NOTES.md).
+DEFAULT_WEIGHTS: Final = Weights(down=5, empty=3, bury=1)
 # A second opinion: rank breaks cost less next to suit breaks. Passes alternate between
 # the two, which finds wins that a wider beam with one heuristic misses.
-ALT_WEIGHTS: Final = Weights(hard=3, soft=2, bury=1)
+ALT_WEIGHTS: Final = Weights(hard=3, soft=2, empty=3, bury=1)
 # A third: a long same-suit run on top of a column earns a bonus per card. Alone it wins
 # fewer deals at width 64 than the others, but largely different ones.
-TAIL_WEIGHTS: Final = Weights(bury=1, tail=1)
+TAIL_WEIGHTS: Final = Weights(empty=3, bury=1, tail=1)
+# Expanding a position, keep only the moves that lower its score when there are some (a
+# sideways move then only lengthens the line); deals are always kept.
+PROGRESS: Final = True
 
 
 def col_chaos(col: tuple[int, ...], d: int, w: Weights = DEFAULT_WEIGHTS) -> int:
@@ -209,12 +216,19 @@ def beam_pass(
     budget: Budget,
     w: Weights = DEFAULT_WEIGHTS,
     max_depth: int | None = None,
+    progress: bool = PROGRESS,
+    targets: dict[int, int] | None = None,
+    hits: list[tuple[int, int, tuple]] | None = None,
 ) -> Node | None:
     """One beam pass at ``width`` per deal group; returns a won node or None.
 
     ``root`` must have been built with the same weights ``w``. With ``max_depth`` the pass
     gives up rather than look at lines longer than that (a known line bounds a re-search:
-    each level of the beam is one action deeper, so the first win is the pass's shortest)."""
+    each level of the beam is one action deeper, so the first win is the pass's shortest).
+
+    ``targets`` maps position keys (as in ``seen``) to a distance: a position met at a
+    depth below its distance is a shortcut, and ``hits`` keeps the one that saves most as
+    ``[(saving, distance, candidate)]`` (``materialise(candidate).line()`` reaches it)."""
     W_DOWN, W_HARD, W_SOFT, W_EMPTY, W_RUN, W_BURY, W_TAIL = w
     stock_len = len(stock)
     seen = {root.hsum * 8 + root.dealt // 10}
@@ -239,6 +253,7 @@ def beam_pass(
             mv = moves_of(node, stock_len)
             ordered = dealt < stock_len
             budget.nodes += len(mv)
+            kids = []
             for move in mv:
                 src, dst, cnt = move
                 if src >= 0:
@@ -263,7 +278,6 @@ def beam_pass(
                     key = (hsum - hashes[src] - hashes[dst] + hs + hd) * 8 + dealt // 10
                     if key in seen:
                         continue
-                    seen.add(key)
                     # Chaos of the two columns, incrementally: the lifted cards are a
                     # same-suit run (no breaks inside), so only the two seams change.
                     if not ns:
@@ -315,7 +329,6 @@ def beam_pass(
                     key = sum(nh) * 8 + dealt // 10 + 1
                     if key in seen:
                         continue
-                    seen.add(key)
                     nc = []
                     for i in range(COLUMNS):
                         col = ncols[i]
@@ -344,6 +357,18 @@ def beam_pass(
                     child = materialise(cand)
                     if not any(child.cols):
                         return child
+                kids.append((cand, key))
+            if progress and any(c[0] < base and c[6] == dealt for c, _ in kids):
+                kids = [(c, k) for c, k in kids if c[0] < base or c[6] != dealt]
+            for cand, key in kids:
+                if key in seen:
+                    continue
+                seen.add(key)
+                if targets is not None and hits is not None:
+                    far = targets.get(key)
+                    if far is not None and far - depth > (hits[0][0] if hits else 0):
+                        hits[:] = [(far - depth, far, cand)]
+                g = cand[6]
                 grp = groups.get(g)
                 if grp is None:
                     groups[g] = [cand]

@@ -15,7 +15,8 @@ a winning line and rewrites it, keeping it a win at every step, never longer:
   ``b -> a`` just disappears).
 * Re-searched ends: from the position after each deal (the latest first), beam passes of
   the search's own kind, each bounded by the length of the end it may replace (a pass
-  gives up at that depth), look for a shorter way to the win.
+  gives up at that depth), look for a shorter way to the win, or to a later position of
+  the line (once the stock is dealt, up to column order), whichever saves more.
 
 Every rewrite is checked by playing it through this module's compact model of the rules
 (``step``), and ``api.solve`` replays the final line through the engine, so a bug here can
@@ -31,7 +32,7 @@ from games.engine.cards import RANK_MASK
 from games.engine.layout import COLUMNS, DEAL_SIZE
 from games.engine.moves import pruned_moves
 
-from .search import Budget, Weights, beam_pass, root_node, settle
+from .search import Budget, Weights, beam_pass, col_hash, materialise, root_node, settle
 
 Cols = tuple[tuple[int, ...], ...]
 # A position: columns (card ints, bottom to top), face-down counts, stock cards dealt.
@@ -172,7 +173,8 @@ def _resolve_suffixes(
 ) -> list[Move]:
     """Search the line's end again from positions on it (the latest first: the later the
     start, the cheaper the search), each search bounded by the length of the end it may
-    replace, and keep a shorter end found.
+    replace, and keep a shorter end found, or a shorter way to a later position of the
+    line met on the way (``_research``).
 
     The first search stops at its first win, found by its narrowest beam; a beam from a
     later position, where few levels remain, often wins in fewer moves."""
@@ -184,21 +186,66 @@ def _resolve_suffixes(
         for cut in reversed(_cuts(line)):
             if cut >= len(line):
                 continue
-            cols, down, dealt = trail[cut]
             for weights in heuristics:
                 if budget.spent():
                     return line
-                root = root_node(cols, down, dealt, 0, weights, len(stock))
-                node = beam_pass(root, stock, width, budget, weights, len(line) - cut - 1)
-                if node is None:
-                    continue
-                end = node.line()
-                if len(end) < len(line) - cut:
-                    tail = positions(trail[cut], end, stock)
-                    if tail is not None and won(tail[-1], stock):
-                        line = line[:cut] + end
-                        trail = trail[:cut] + tail
+                line, trail = _research(line, trail, cut, len(line), width, weights, stock, budget)
     return line
+
+
+def _research(
+    line: list[Move],
+    trail: list[Pos],
+    cut: int,
+    end: int,
+    width: int,
+    weights: Weights,
+    stock: tuple[int, ...],
+    budget: Budget,
+) -> tuple[list[Move], list[Pos]]:
+    """One beam pass from ``trail[cut]``, no deeper than ``end - cut - 1`` levels: the line
+    (and its positions) with the stretch from ``cut`` replaced by a shorter win found, or
+    by a shorter way to a position ``trail[j]`` (``cut + 1 < j <= end``) that the pass met
+    (once the stock is dealt, up to column order), whichever saves more; else unchanged."""
+    n = len(stock)
+    cols, down, dealt = trail[cut]
+    root = root_node(cols, down, dealt, 0, weights, n)
+    targets = {_beam_key(trail[k], n): k - cut for k in range(end, cut + 1, -1)}
+    hits: list = []
+    node = beam_pass(root, stock, width, budget, weights, end - cut - 1, targets=targets, hits=hits)
+    saved = hits[0][0] if hits else 0
+    if node is not None:
+        win = node.line()
+        if len(line) - cut - len(win) > saved:
+            tail = positions(trail[cut], win, stock)
+            if tail is not None and won(tail[-1], stock):
+                return line[:cut] + win, trail[:cut] + tail
+    if not hits:
+        return line, trail
+    _, far, cand = hits[0]
+    mid = materialise(cand).line()
+    j = cut + far
+    got = positions(trail[cut], mid, stock)
+    if got is None or _key(got[-1], n) != _key(trail[j], n):
+        return line, trail  # a hash collision, not the same position
+    rest = line[j:]
+    if got[-1] != trail[j]:
+        rest = _mapped(rest, _renumber(trail[j], got[-1]))
+    new = line[:cut] + mid + rest
+    tail = positions(trail[cut], new[cut:], stock)
+    if tail is None or not won(tail[-1], stock):
+        return line, trail
+    return new, trail[:cut] + tail
+
+
+def _beam_key(pos: Pos, stock_len: int) -> int:
+    """The beam search's key of ``pos`` (``search.beam_pass``'s ``seen`` set)."""
+    cols, down, dealt = pos
+    ordered = dealt < stock_len
+    return (
+        sum(col_hash(i, c, d, ordered) for i, (c, d) in enumerate(zip(cols, down, strict=True))) * 8
+        + dealt // 10
+    )
 
 
 def _cuts(line: list[Move]) -> list[int]:

@@ -137,7 +137,8 @@ def test_re_searching_ends_at_two_widths_keeps_its_cuts_on_the_line() -> None:
     budget = Budget(600_000, 600.0)
     local = _local(start, line, stock, budget)
     short = _resolve_suffixes(start, local, stock, HEURISTICS, budget)
-    assert len(short) <= len(local) < len(line)
+    assert len(short) <= len(local) <= len(line)
+    assert len(short) < len(line)
     assert_wins(1, 3, short)
 
 
