@@ -65,7 +65,8 @@ ALT_WEIGHTS: Final = Weights(hard=3, soft=2, empty=3, bury=1)
 # fewer deals at width 64 than the others, but largely different ones.
 TAIL_WEIGHTS: Final = Weights(empty=3, bury=1, tail=1)
 # Expanding a position, keep only the moves that lower its score when there are some (a
-# sideways move then only lengthens the line); deals are always kept.
+# sideways move then only lengthens the line); deals are always kept, and nothing is
+# dropped while an empty column waits for a deal.
 PROGRESS: Final = True
 
 
@@ -358,7 +359,13 @@ def beam_pass(
                     if not any(child.cols):
                         return child
                 kids.append((cand, key))
-            if progress and any(c[0] < base and c[6] == dealt for c, _ in kids):
+            # Not while an empty column waits for a deal: the moves that fill it (a run
+            # split into it, say) may be the only way to the deal, progress or not.
+            if (
+                progress
+                and (dealt >= stock_len or all(cols))
+                and any(c[0] < base and c[6] == dealt for c, _ in kids)
+            ):
                 kids = [(c, k) for c, k in kids if c[0] < base or c[6] != dealt]
             for cand, key in kids:
                 if key in seen:
