@@ -40,6 +40,10 @@ SEARCH_HEURISTICS: Final = {4: tuple(w._replace(empty=8) for w in HEURISTICS)}
 # the search generated to find it (so a deal costs at most about twice the search), and at
 # least SHORTEN_MIN_NODES. 0: no shortening.
 SHORTEN_RATIO: Final = 1.0
+# Per suit mode where it differs: a four-suit search is the slowest, and at 1.0 the deal cost
+# 3.0x the search alone where the bound is 2x (0.5: 2.2x; 0.25: 1.8x, par 165 for 154 at 1.0;
+# seeds 1..30, bench/NOTES.md).
+SHORTEN_RATIOS: Final = {4: 0.25}
 SHORTEN_MIN_NODES: Final = 20_000
 
 
@@ -98,14 +102,15 @@ def solve(
     max_seconds: float | None = DEFAULT_MAX_SECONDS,
     widths: tuple[int, ...] = WIDTHS,
     heuristics: tuple[Weights, ...] | None = None,
-    shorten_ratio: float = SHORTEN_RATIO,
+    shorten_ratio: float | None = None,
 ) -> SolveResult:
     """Search for a winning line of ``layout`` with every card known.
 
     ``max_nodes`` is the primary, deterministic budget: positions generated (every
     candidate move counts, duplicates included); the search stops within one position's
     move list of it; the shortening of a found line may generate up to ``shorten_ratio``
-    times what the search generated on top. ``max_seconds`` is a safety cap only (None:
+    (None: SHORTEN_RATIOS for the suit mode, else SHORTEN_RATIO) times what the search
+    generated on top. ``max_seconds`` is a safety cap only (None:
     ``seconds_cap``, derived from the node budget): when it stops the search first, the
     result depends on the machine's speed and is no longer reproducible (``timed_out``
     says so). A ``won`` result's line has been replayed through ``games.engine.replay``
@@ -122,6 +127,8 @@ def solve(
         result.seconds = time.perf_counter() - t0
         return result
     stock = tuple(board.stock)
+    if shorten_ratio is None:
+        shorten_ratio = SHORTEN_RATIOS.get(layout.suits, SHORTEN_RATIO)
     polishing = heuristics or HEURISTICS
     if heuristics is None:
         heuristics = SEARCH_HEURISTICS.get(layout.suits, HEURISTICS)
