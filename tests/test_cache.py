@@ -3,27 +3,14 @@ contract (a missing key raises; the key's expiry is kept)."""
 
 from __future__ import annotations
 
-import os
 import uuid
 
 import pytest
-import redis
 
 from spider_api.cache import FailSoftRedisCache
+from tests.redis_server import REDIS_URL, redis_up
 
-REDIS_URL = os.environ.get("CELERY_BROKER_URL", "")
-
-
-def _redis_up() -> bool:
-    if not REDIS_URL.startswith("redis://"):
-        return False
-    try:
-        return bool(redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping())
-    except redis.RedisError:
-        return False
-
-
-pytestmark = pytest.mark.skipif(not _redis_up(), reason="needs Redis: set CELERY_BROKER_URL")
+pytestmark = pytest.mark.skipif(not redis_up(), reason="needs Redis: set CELERY_BROKER_URL")
 
 
 def test_incr_counts_an_existing_key_and_refuses_a_missing_one():

@@ -18,13 +18,11 @@ EventSource received, every API answer its fetch read and the DOM are scanned.
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import redis
 
 from tests.browser.web import (
     DESKTOP,
@@ -41,10 +39,10 @@ from tests.conftest import PASSWORD
 from tests.games.api.helpers import CARD_TOKEN
 from tests.ops.procs import free_port
 from tests.races.streams import CHANNEL, stream_server
+from tests.redis_server import REDIS_URL, redis_up
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres, pytest.mark.slow]
 
-REDIS_URL = os.environ.get("CELERY_BROKER_URL", "")
 # Two moves win it: 2s onto 3s (the As under it turns over), then As onto 2s (a run leaves).
 RACE_LAYOUT = ["|KsQsJsTs9s8s7s6s5s4s3s", "As|2s"]
 COUNTDOWN_S = "2"
@@ -76,15 +74,6 @@ window.fetch = async (...args) => {
 DRAWN_CARD = re.compile(r"(?:\b(?:[2-9]|10)|\b[AJQK])[♠♥♦♣]")
 
 
-def _redis_up() -> bool:
-    if not REDIS_URL.startswith("redis://"):
-        return False
-    try:
-        return bool(redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping())
-    except redis.RedisError:
-        return False
-
-
 class Site:
     """Where the pages are, and (make serve) how to restart the stream server."""
 
@@ -108,7 +97,7 @@ def site(request, transactional_db, live_server, tmp_path, settings) -> Iterator
         with stream_server(tmp_path, redis_url="", name="site", DEBUG="1", **env) as base:
             yield Site(base)
         return
-    if not _redis_up():
+    if not redis_up():
         pytest.skip("needs Redis for the fan-out: set CELERY_BROKER_URL")
     port = free_port()
     settings.RACE_EVENTS_REDIS_URL = REDIS_URL

@@ -6,19 +6,17 @@ stream processes; and, without Redis, one process serving the API and the stream
 from __future__ import annotations
 
 import json
-import os
 
 import httpx
 import pytest
-import redis
 
 from races.models import Presence, TableEvent
 from tests.games.api.helpers import act, ok
 from tests.races.conftest import API, open_table, post, race_url
 from tests.races.streams import CHANNEL, Reader, close_all, stream_server
 from tests.races.test_race_api import WIN2
+from tests.redis_server import REDIS_URL, redis_up
 
-REDIS_URL = os.environ.get("CELERY_BROKER_URL", "")
 QUIET = {
     "RACE_TICK_SECONDS": "3600",
     "RACE_HEARTBEAT_SECONDS": "3600",
@@ -26,16 +24,7 @@ QUIET = {
 }
 
 
-def _redis_up() -> bool:
-    if not REDIS_URL.startswith("redis://"):
-        return False
-    try:
-        return bool(redis.Redis.from_url(REDIS_URL, socket_connect_timeout=1).ping())
-    except redis.RedisError:
-        return False
-
-
-needs_redis = pytest.mark.skipif(not _redis_up(), reason="needs Redis: set CELERY_BROKER_URL")
+needs_redis = pytest.mark.skipif(not redis_up(), reason="needs Redis: set CELERY_BROKER_URL")
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres, pytest.mark.slow]
 
 
@@ -48,7 +37,7 @@ def redis_events(settings):
 
 @pytest.fixture(scope="module")
 def _module_server(tmp_path_factory, django_db_setup):
-    if not _redis_up():
+    if not redis_up():
         yield None
         return
     tmp = tmp_path_factory.mktemp("stream")
