@@ -59,7 +59,7 @@ def quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-OPTIONS: dict[str, object] = {}  # hints(..., **OPTIONS): --level, --samples
+OPTIONS: dict[str, object] = {}  # hints(..., **OPTIONS): --level
 
 
 def timed_hints(board: Board, times: list[float]) -> list:
@@ -215,7 +215,6 @@ def main() -> int:
     parser.add_argument("--vet-seconds", type=float, default=VET_SECONDS)
     parser.add_argument("--seeds", help="play these seeds (comma-separated) instead of vetting")
     parser.add_argument("--level", help="hints(..., level=LEVEL); default: the default level")
-    parser.add_argument("--samples", type=int, help="hints(..., samples=N)")
     parser.add_argument("--jobs", type=int, default=1, help="processes (times are then contended)")
     parser.add_argument("--profile", action="store_true", help="cProfile the random-play hints")
     parser.add_argument("--quiet", action="store_true", help="no line per game")
@@ -225,8 +224,6 @@ def main() -> int:
     sets = [int(s) for s in args.sets.split(",")]
     if args.level is not None:
         OPTIONS["level"] = args.level
-    if args.samples is not None:
-        OPTIONS["samples"] = args.samples
     pool = Pool(args.jobs) if args.jobs > 1 else None
     times: list[float] = []
     random_times: list[float] = []

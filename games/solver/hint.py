@@ -32,15 +32,14 @@ How it ranks (RULES.md "Hints"):
   it, or when nothing is face down (every card known, so it only shuffles them). When
   filling the columns takes splitting runs, the fillers are the hints. (Without this the
   hints went round in circles at the last deal: fill a column, empty one, fill it again.)
+* Once the stock is out, an empty column past the second is worth less (``W_EMPTY_NTH``):
+  spare ones are there to be used for turning cards over. And when the look-ahead then
+  sees no gain, before giving the game up the hint looks further: the deep level's look-
+  ahead, then the shortest line to any card turned over (``_dig``).
 * The move just made is never suggested back.
 * ``hints(..., level="deep")``: the same look-ahead with a larger node budget and depth
-  (``DEEP_*``); it sees no more than the default. A bench knob (``bench/hint.py --level
-  deep``), not offered by the API: followed, it has not won more deals (bench/NOTES.md).
-* ``hints(..., samples=n)``, an experiment (not exposed): each candidate is also searched on
-  ``n`` guesses of the face-down cards (``sampling``: drawn from the cards the player
-  cannot see, seeded by the visible position only), where a card turned over is known and
-  the look-ahead goes on through it; moves are ranked by their mean value over the guesses
-  (determinization). ``SAMPLES`` is the default level's ``n``.
+  (``DEEP_*``); it sees no more than the default. Not offered by the API: followed at
+  every step it has not won more deals (bench/NOTES.md); it is the first fallback above.
 """
 
 from __future__ import annotations
@@ -54,8 +53,6 @@ from games.engine.cards import KING, RUN_LENGTH, SUIT_NAMES, SUITS
 from games.engine.layout import COLUMNS
 from games.engine.moves import legal_moves, pruned_moves
 
-from . import sampling
-
 Move = tuple[int, int, int]
 Cols = tuple[tuple[int, ...], ...]
 
@@ -68,6 +65,11 @@ _ALL_UP: Final = (0,) * COLUMNS
 # Position values (higher is better).
 W_REVEAL: Final = 100  # a face-down card turned over (scored as -W_REVEAL per hidden card)
 W_EMPTY: Final = 60  # an empty column
+# Once the stock is out, what the k-th empty column is worth (the rest: the last figure).
+# One or two empty columns are what moving runs about takes; more only pay when put to use
+# (turning cards over), yet at a flat 60 each, filling two of five to turn one card over
+# looked like a loss, and the hints gave up with five empty columns (bench/NOTES.md).
+W_EMPTY_NTH: Final = (W_EMPTY, W_EMPTY, 20)
 W_RUN: Final = 400  # a completed run (13 cards gone for good)
 W_SUIT: Final = 12  # a card on the next-higher card of its suit
 # A run in suit is worth more than its joins one by one: the n-th join of a run (from its
@@ -99,11 +101,8 @@ DEEP_DEPTH: Final = 8
 DEEP_BUDGET: Final = 150000
 DEEP_DEPTH_1: Final = 6
 DEEP_BUDGET_1: Final = 60000
-# Determinization (``sampling``): how many guesses of the face-down cards the default hint
-# searches on top of the look-ahead above (0: none), and each guess's budget and depth.
-SAMPLES: Final = 0
-SAMPLE_BUDGET: Final = 8000
-SAMPLE_DEPTH: Final = 6
+# The last resort's budget (``_dig``): positions generated looking for any card to turn over.
+DIG_BUDGET: Final = 30000
 
 NOTHING_WON: Final = "the game is won"
 NOTHING_DEAL: Final = "no useful move: deal"
@@ -177,7 +176,6 @@ def hints(
     visible: VisiblePosition,
     *,
     last_move: Any = None,
-    samples: int = SAMPLES,
     level: str = "default",
 ) -> list[Hint]:
     """The useful actions of ``visible``, best first (``[n]`` is the n-th best alternative).
@@ -188,7 +186,7 @@ def hints(
     """
     if level not in LEVELS:
         raise ValueError(f"unknown hint level {level!r}")
-    return _rank(visible, _as_move(last_move), samples, level)
+    return _rank(visible, _as_move(last_move), level)
 
 
 def no_hint_reason(visible: VisiblePosition, *, last_move: Any = None) -> str:
@@ -230,9 +228,7 @@ def _limits(suits: int, level: str) -> tuple[int, int]:
     return (NODE_BUDGET, MAX_DEPTH) if suits > 1 else (NODE_BUDGET_1, MAX_DEPTH_1)
 
 
-def _rank(
-    visible: VisiblePosition, last: Move | None, n_samples: int = 0, level: str = "default"
-) -> list[Hint]:
+def _rank(visible: VisiblePosition, last: Move | None, level: str = "default") -> list[Hint]:
     cols: Cols = visible.cards
     hid = visible.hidden
     if visible.won or (visible.deals_left and sum(hid) + sum(map(len, cols)) < COLUMNS):
@@ -245,12 +241,10 @@ def _rank(
     roots = [m for m in _moves(cols, hid) if m != reverse]
     values = search.run(cols, hid, roots)
     floor = search.leaf(cols, hid)[0]
-    voted = _sampled_values(visible, roots, n_samples) if n_samples and roots else None
     ranked = []
     for i, move in enumerate(roots):
         total, line = values[move]
-        score = voted[move] if voted is not None else total
-        if score <= floor:
+        if total <= floor:
             continue
         child = _apply(cols, hid, move)
         if visible.deals_left and not child[2] and _refill_churn(hid, child[0], child[1]):
@@ -258,7 +252,7 @@ def _rank(
         delta = search.value(child[0], child[1]) + W_RUN * child[2] - base
         if delta <= 0 and not _needed(search, cols, hid, line, total):
             continue
-        ranked.append((-score, -delta, i, move, line))
+        ranked.append((-total, -delta, i, move, line))
     ranked.sort()
     out = [
         Hint(_action(move), _reason(cols, hid, line), float(-neg - floor))
@@ -269,22 +263,40 @@ def _rank(
         out.append(Hint({"type": "deal"}, reason, 0.0))
     elif not out and visible.deals_left and any(not c for c in cols):
         out = _fillers(search, cols, hid, reverse, base)
+    elif not out and not visible.deals_left:
+        # Stuck with the stock out: the game is lost unless a longer way is found.
+        if level != "deep":
+            return _rank(visible, last, "deep")
+        line = _dig(cols, hid, reverse)
+        if line:
+            out = [Hint(_action(line[0]), _reason(cols, hid, line), 0.0)]
     return out
 
 
-def _sampled_values(visible: VisiblePosition, roots: list[Move], count: int) -> dict | None:
-    """Each root move's mean value over ``count`` guesses of the face-down cards (see
-    ``sampling``), or None when the position cannot be sampled."""
-    guesses = sampling.samples(visible, count)
-    if not guesses:
-        return None
-    sums = dict.fromkeys(roots, 0)
-    for hidden in guesses:
-        search = _KnownSearch(visible.deals_left, visible.suits, SAMPLE_BUDGET)
-        found = search.run(visible.cards, hidden, roots)
-        for move in roots:
-            sums[move] += found[move][0]
-    return {move: total / len(guesses) for move, total in sums.items()}
+def _dig(cols: Cols, hid: tuple[int, ...], reverse: Move | None) -> tuple[Move, ...]:
+    """The shortest line (breadth first, at most ``DIG_BUDGET`` positions) to a card turned
+    over or a run completed, or ``()``. The last resort once the stock is out and the look-
+    ahead sees no gain: any card turned over is progress there, however many moves and
+    empty columns it takes, and the alternative is giving the game up."""
+    frontier: list[tuple[Cols, tuple[int, ...], tuple[Move, ...]]] = [(cols, hid, ())]
+    seen = {(cols, hid)}
+    hidden = sum(hid)
+    nodes = 0
+    while frontier and nodes < DIG_BUDGET:
+        deeper = []
+        for c, h, line in frontier:
+            for move in _moves(c, h):
+                if not line and move == reverse:
+                    continue
+                nc, nh, runs = _apply(c, h, move)
+                nodes += 1
+                if runs or sum(nh) < hidden:
+                    return (*line, move)
+                if (nc, nh) not in seen:
+                    seen.add((nc, nh))
+                    deeper.append((nc, nh, (*line, move)))
+        frontier = deeper
+    return ()
 
 
 def _needed(search: _Search, cols: Cols, hid: tuple[int, ...], line: tuple, total: int) -> bool:
@@ -450,13 +462,15 @@ class _Search:
 
     def value(self, cols: Cols, hid: tuple[int, ...]) -> int:
         w_len = self.w_len
-        return sum(_col_value(h, c, w_len) for h, c in zip(hid, cols, strict=True))
+        v = sum(_col_value(h, c, w_len) for h, c in zip(hid, cols, strict=True))
+        return v if self.deals_left else v - _EMPTY_EXCESS[sum(1 for c in cols if not c)]
 
     def leaf(self, cols: Cols, hid: tuple[int, ...]) -> tuple[int, tuple]:
         """A position's value where the look-ahead stops (see ``_leaf``)."""
         empty = sum(1 for c in cols if not c)
         cards = sum(hid) + sum(len(c) for c in cols)
-        return self._leaf(self.value(cols, hid), empty, cards)
+        raw = sum(_col_value(h, c, self.w_len) for h, c in zip(hid, cols, strict=True))
+        return self._leaf(raw, empty, cards)
 
     def _leaf(self, v: int, empty: int, cards: int) -> tuple[int, tuple]:
         """With deals left the game goes on only through a deal, so a position is valued as
@@ -464,7 +478,7 @@ class _Search:
         cost), or ``LOST`` when too few cards are left to fill them (the deal, and so the
         win, can never come)."""
         if not self.deals_left:
-            return v, ()
+            return v - _EMPTY_EXCESS[empty], ()
         if cards < COLUMNS:
             return LOST, (DEAL,)
         return v - empty * (W_EMPTY + W_FILL + C_MOVE) + W_DEAL - C_MOVE, (DEAL,)
@@ -589,72 +603,12 @@ class _Search:
 
 
 _UNKNOWN_COL: Final = (UNKNOWN,)
-
-
-class _KnownSearch(_Search):
-    """The look-ahead on one guess of the face-down cards (``sampling``): ``hid`` holds the
-    cards themselves, so a card turned over is known and the line goes on through it."""
-
-    def __init__(self, deals_left: int, suits: int, budget: int) -> None:
-        super().__init__(deals_left, suits)
-        self.budget = budget
-        self.max_depth = SAMPLE_DEPTH
-
-    def value(self, cols, hid) -> int:
-        w_len = self.w_len
-        return sum(_col_value(len(h), c, w_len) for h, c in zip(hid, cols, strict=True))
-
-    def run(self, cols, hid, roots):
-        counts = tuple(map(len, hid))
-        vals = tuple(_col_value(h, c, self.w_len) for h, c in zip(counts, cols, strict=True))
-        empty = sum(1 for c in cols if not c)
-        cards = sum(counts) + sum(len(c) for c in cols)
-        return self._run(cols, hid, roots, vals, empty, cards)
-
-    def child(self, cols, hid, vals, v, empty, cards, move):
-        src, dst, cnt = move
-        s = cols[src]
-        d = cols[dst]
-        ns = s[:-cnt]
-        nd = d + s[-cnt:]
-        hs = hid[src]
-        hd = hid[dst]
-        if not d:
-            empty -= 1
-        if not ns:
-            if hs:
-                ns = hs[-1:]
-                hs = hs[:-1]
-            else:
-                empty += 1
-        bonus = -C_MOVE
-        if nd[-1] & 15 == 1 and len(nd) >= RUN_LENGTH and _completes(nd):
-            nd = nd[:-RUN_LENGTH]
-            bonus += W_RUN
-            cards -= RUN_LENGTH
-            if not nd:
-                if hd:
-                    nd = hd[-1:]
-                    hd = hd[:-1]
-                else:
-                    empty += 1
-        lc = list(cols)
-        lc[src] = ns
-        lc[dst] = nd
-        if hs is not hid[src] or hd is not hid[dst]:
-            lh = list(hid)
-            lh[src] = hs
-            lh[dst] = hd
-            nhid = tuple(lh)
-        else:
-            nhid = hid
-        vs = _col_value(len(hs), ns, self.w_len)
-        vd = _col_value(len(hd), nd, self.w_len)
-        lv = list(vals)
-        nv = v - lv[src] - lv[dst] + vs + vd
-        lv[src] = vs
-        lv[dst] = vd
-        return tuple(lc), nhid, tuple(lv), nv, empty, cards, bonus
+# By empty-column count: how much less than W_EMPTY each they are worth together
+# (``W_EMPTY_NTH``), taken off a position's value once the stock is out.
+_EMPTY_EXCESS: Final = tuple(
+    sum(W_EMPTY - W_EMPTY_NTH[min(k, len(W_EMPTY_NTH) - 1)] for k in range(n))
+    for n in range(COLUMNS + 1)
+)
 
 
 # -- reasons ------------------------------------------------------------------------------
