@@ -10,13 +10,22 @@ Every ``won`` line has been replayed through ``games.engine.replay`` before it i
 returned. Nothing here imports Django or Celery (an import-linter contract enforces it).
 """
 
-from .api import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS, SolverBug, SolveResult, solve, verify
+from .api import (
+    DEFAULT_MAX_NODES,
+    DEFAULT_MAX_SECONDS,
+    SolverBug,
+    SolveResult,
+    improve,
+    solve,
+    verify,
+)
 
 __all__ = [
     "DEFAULT_MAX_NODES",
     "DEFAULT_MAX_SECONDS",
     "SolveResult",
     "SolverBug",
+    "improve",
     "solve",
     "verify",
 ]

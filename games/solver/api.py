@@ -17,7 +17,7 @@ from .search import (
     beam_pass,
     root_node,
 )
-from .shorten import shorten
+from .shorten import deepen, shorten
 
 DEFAULT_MAX_NODES: Final = 2_000_000
 # No seconds given: the cap is derived from the node budget (``seconds_cap``).
@@ -45,6 +45,14 @@ SHORTEN_RATIO: Final = 1.0
 # seeds 1..30, bench/NOTES.md).
 SHORTEN_RATIOS: Final = {4: 0.25}
 SHORTEN_MIN_NODES: Final = 20_000
+# ``improve`` (the daily challenge's par): the beam widths of its passes over the whole line,
+# each with every heuristic, and the share of its budget kept for polishing what they leave.
+# At 2 suits one width-64 round of three passes (some 700 000 positions) cut seeds 1..6 from
+# a median 118 to 103; width 200 after it took 2.4 million more for about one action
+# (bench/NOTES.md).
+IMPROVE_WIDTHS: Final = (64, 200)
+IMPROVE_MAX_NODES: Final = 4_000_000
+IMPROVE_POLISH_SHARE: Final = 0.1
 
 
 class SolverBug(AssertionError):
@@ -162,6 +170,39 @@ def solve(
             break
     result.nodes = budget.nodes
     result.timed_out = budget.timed_out and result.status != "won"
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+def improve(
+    layout: Layout,
+    line: list[Action],
+    *,
+    max_nodes: int = IMPROVE_MAX_NODES,
+    max_seconds: float | None = None,
+    widths: tuple[int, ...] = IMPROVE_WIDTHS,
+) -> SolveResult:
+    """A winning line of ``layout`` no longer than ``line`` (one of its winning lines, such
+    as the one vetting found): the whole line searched again with wider beams, each pass
+    bounded by the best line so far (``shorten.deepen``). Anytime: whatever stops it (the
+    node budget, deterministic; the seconds cap, a safety net as in ``solve``), the result
+    is the shortest line found so far, replayed through the engine. ``found_par`` is the
+    given line's length. Raises SolverBug if ``line`` is not a win of ``layout``."""
+    t0 = time.perf_counter()
+    verify(layout, line)
+    board = Board(layout)
+    stock = tuple(board.stock)
+    moves = [a.as_move for a in line]
+    if max_seconds is None:
+        max_seconds = seconds_cap(max_nodes)
+    budget = Budget(max_nodes, max_seconds)
+    start = (tuple(tuple(c) for c in board.cols), tuple(board.down), board.dealt)
+    reserve = int(max_nodes * IMPROVE_POLISH_SHARE)
+    best = deepen(start, moves, stock, HEURISTICS, widths, budget, reserve)
+    result = SolveResult("won", nodes=budget.nodes, found_par=len(line), widths=list(widths))
+    result.line = to_actions(best) if len(best) < len(line) else list(line)
+    verify(layout, result.line)
+    result.timed_out = budget.timed_out
     result.seconds = time.perf_counter() - t0
     return result
 
