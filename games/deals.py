@@ -1,14 +1,20 @@
 """Where a new game's deal comes from.
 
 ``deal_for_new_game`` is the one door: every casual game takes its deal here, and it is
-always a solver-vetted deal from the pool (games/pool.py).
+always a solver-vetted deal from the pool (games/pool.py). ``deal_improve_line`` spends more
+search on a deal whose line is shown (the daily challenge's par).
 """
 
 from __future__ import annotations
 
-from games.engine import DEAL_VERSION, Layout
+import logging
+
+from games.engine import DEAL_VERSION, Action, Layout
 from games.models import Deal, seed_to_db
 from games.pool import pool_take, pool_vet_if_empty
+from games.solver import improve
+
+log = logging.getLogger(__name__)
 
 
 def deal_for_new_game(*, suits: int) -> Deal:
@@ -51,3 +57,37 @@ def _seeded(suits: int, seed: int, source: str) -> Deal:
         defaults={"source": source, "state": Deal.State.DEALT},
     )
     return deal
+
+
+def deal_improve_line(*, deal: Deal, max_nodes: int, max_seconds: float | None = None) -> bool:
+    """Search ``deal``'s winning line again, wider (``games.solver.improve``, ``max_nodes``
+    positions), and store a shorter line found as its line and par. Once per deal: one
+    searched already (``improved_nodes`` set) or without a line is left alone. Slow (up to
+    about a minute): call it outside any transaction. Two workers at once store one result.
+    True if the line changed.
+    """
+    if deal.improved_nodes is not None or not deal.solver_line or deal.par is None:
+        return False
+    line = [Action.from_json(a) for a in deal.solver_line]
+    result = improve(deal.layout(), line, max_nodes=max_nodes, max_seconds=max_seconds)
+    shorter = result.par is not None and result.par < deal.par
+    new_line = [a.to_json() for a in result.line] if shorter else deal.solver_line
+    # One statement, conditional on the deal not searched yet: of two workers at once, the
+    # first to write wins and the other's update matches no row.
+    stored = Deal.objects.filter(pk=deal.pk, improved_nodes__isnull=True).update(
+        solver_line=new_line,
+        par=result.par if shorter else deal.par,
+        improved_nodes=result.nodes,
+    )
+    log.info(
+        "improved the line of %s: %s -> %s actions in %d nodes, %.1f s%s",
+        deal,
+        deal.par,
+        result.par,
+        result.nodes,
+        result.seconds,
+        "" if stored else " (another worker stored first)",
+    )
+    if stored:
+        deal.refresh_from_db(fields=["solver_line", "par", "improved_nodes"])
+    return bool(stored) and shorter

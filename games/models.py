@@ -54,6 +54,9 @@ class Deal(models.Model):
     par = models.PositiveIntegerField(null=True, blank=True)
     solver_nodes = models.BigIntegerField(null=True, blank=True)
     solver_ms = models.PositiveIntegerField(null=True, blank=True)
+    # Positions the wider search of ``deal_improve_line`` spent on ``solver_line`` (the
+    # daily challenge's par); null while it has not run.
+    improved_nodes = models.BigIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -1,11 +1,12 @@
-"""Daily challenge writes: create a day's challenge, start a player's game on it, and ask the
-worker for a challenge a reader found missing (a GET never makes one itself)."""
+"""Daily challenge writes: create a day's challenge, start a player's game on it, ask the
+worker for a challenge a reader found missing (a GET never makes one itself), and search the
+open challenges' lines again for a shorter par."""
 
 from __future__ import annotations
 
 import logging
 import threading
-from datetime import date
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from celery import current_app
@@ -13,7 +14,10 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
 
+from games.daily import daily_closed
+from games.deals import deal_improve_line
 from games.models import Game
 from games.pool import pool_take, pool_vet_if_empty
 from games.services import game_start
@@ -142,3 +146,29 @@ def _ensure_in_background(day: date) -> None:
         log.warning("in-process creation of the %s daily challenge failed", day, exc_info=True)
     finally:
         connection.close()
+
+
+def daily_improve_pars(*, now: datetime | None = None) -> list[date]:
+    """Search the line of every open daily challenge (its day not closed yet) once more,
+    wider, with DAILY_PAR_MAX_NODES positions (``games.deals.deal_improve_line``), and keep a
+    shorter one. The par is shown only once the day has closed, so a line shortened before
+    then is the par everyone sees: vetting's line proves the deal winnable cheaply, this one
+    is worth a minute of a worker once a day. The days whose par changed, oldest first."""
+    nodes = settings.DAILY_PAR_MAX_NODES
+    if not nodes:
+        return []
+    now = now or timezone.now()
+    pending = (
+        DailyChallenge.objects.select_related("deal")
+        .filter(date__gte=now.date() - timedelta(days=1), deal__improved_nodes__isnull=True)
+        .order_by("date")
+    )
+    changed = []
+    for challenge in pending:
+        if daily_closed(challenge.date, now):
+            continue  # its par is public already: it stays what players were shown
+        if deal_improve_line(
+            deal=challenge.deal, max_nodes=nodes, max_seconds=settings.DAILY_PAR_MAX_SECONDS
+        ):
+            changed.append(challenge.date)
+    return changed
