@@ -4,6 +4,7 @@
     python bench/solver.py --suits 4 --seeds 1-20 --max-nodes 2000000   # one budget for all
     python bench/solver.py --max-nodes 1:2000000,2:4000000,4:8000000     # per suit mode
     python bench/solver.py --suits 2 --seeds 1-5 --profile   # cProfile top entries too
+    python bench/solver.py --suits 2 --seeds 1-30 --improve 2000000  # the daily's par search
 
 One line per deal, then a summary per suit mode; the LAST line is one JSON object:
 {"1": {"solved_share", "median_s", "p90_s", "max_s", "median_par", "median_found_par",
@@ -13,6 +14,10 @@ included. ``median_par`` is the median length of the lines returned (the deal's 
 ``median_found_par`` the same before shortening. ``near_best_share`` is the share of deals
 whose line is within 10% of the shortest line the bench knows for that deal
 (``solver_best.json`` beside this script; ``--update-best`` records shorter ones).
+With ``--improve N`` each won line is then searched again with ``games.solver.improve`` and
+N positions (what the daily challenge's par gets, settings.DAILY_PAR_MAX_NODES): the mode's
+figures add ``median_improved_par``, ``improve_median_s`` and ``improve_max_s``, and
+``near_best_share`` is that of the improved lines.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from games.engine import deal_layout  # noqa: E402
-from games.solver import solve  # noqa: E402
+from games.solver import improve, solve  # noqa: E402
 
 # Per suit mode, the pool's budgets (settings.POOL_SOLVER_MAX_NODES), so the figures say
 # what vetting a deal costs.
@@ -75,9 +80,15 @@ def quantile(values: list[float], q: float) -> float:
 
 
 def bench_mode(
-    suits: int, seeds: list[int], max_nodes: int, max_seconds: float | None, best: dict[str, int]
+    suits: int,
+    seeds: list[int],
+    max_nodes: int,
+    max_seconds: float | None,
+    best: dict[str, int],
+    improve_nodes: int = 0,
 ) -> dict:
-    """Solve every seed; ``best`` (seed -> shortest known line) is updated in place."""
+    """Solve every seed (and improve each line found with ``improve_nodes`` positions, if
+    any); ``best`` (seed -> shortest known line) is updated in place."""
     times: list[float] = []
     pars: list[int] = []
     found: list[int] = []
@@ -87,8 +98,16 @@ def bench_mode(
     solved = 0
     timed_out = 0
     unsolved: list[int] = []
+    improved: list[int] = []
+    improve_times: list[float] = []
     for seed in seeds:
         result = solve(deal_layout(suits, seed), max_nodes=max_nodes, max_seconds=max_seconds)
+        better = None
+        if improve_nodes and result.won:
+            better = improve(deal_layout(suits, seed), result.line, max_nodes=improve_nodes)
+            improve_times.append(better.seconds)
+            assert better.par is not None
+            improved.append(better.par)
         times.append(result.seconds)
         nodes += result.nodes + result.shorten_nodes
         shorten_nodes += result.shorten_nodes
@@ -98,19 +117,29 @@ def bench_mode(
             assert result.par is not None  # a won solve has its line's length
             pars.append(result.par)
             found.append(result.found_par or result.par)
+            par = better.par if better is not None and better.par is not None else result.par
             known = best.get(str(seed))
-            if known is None or result.par < known:
-                best[str(seed)] = known = result.par
-            near += result.par <= NEAR_BEST * known
+            if known is None or par < known:
+                best[str(seed)] = known = par
+            near += par <= NEAR_BEST * known
         else:
             unsolved.append(seed)
         print(
             f"suits={suits} seed={seed} {result.status} par={result.par} "
             f"found={result.found_par} best={best.get(str(seed))} nodes={result.nodes} "
-            f"shorten_nodes={result.shorten_nodes} s={result.seconds:.2f} widths={result.widths}",
+            f"shorten_nodes={result.shorten_nodes} s={result.seconds:.2f} widths={result.widths}"
+            + (f" improved={better.par} improve_s={better.seconds:.2f}" if better else ""),
             flush=True,
         )
     total = sum(times)
+    extra: dict[str, object] = {}
+    if improve_nodes:
+        extra = {
+            "median_improved_par": statistics.median(improved) if improved else None,
+            "improve_median_s": round(statistics.median(improve_times), 3) if improved else 0.0,
+            "improve_max_s": round(max(improve_times), 3) if improved else 0.0,
+            "improve_nodes": improve_nodes,
+        }
     return {
         "deals": len(seeds),
         "solved_share": round(solved / len(seeds), 4) if seeds else 0.0,
@@ -126,6 +155,7 @@ def bench_mode(
         "total_s": round(total, 1),
         "timed_out": timed_out,
         "unsolved": unsolved,
+        **extra,
     }
 
 
@@ -138,6 +168,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument(
         "--max-seconds", type=float, default=DEFAULT_MAX_SECONDS, help="default: from the budget"
+    )
+    parser.add_argument(
+        "--improve", type=int, default=0, help="improve each line with this many positions"
     )
     parser.add_argument("--profile", action="store_true", help="print cProfile's top entries")
     parser.add_argument(
@@ -155,7 +188,9 @@ def main(argv: list[str] | None = None) -> None:
         if profiler:
             profiler.enable()
         known = best.setdefault(str(suits), {})
-        summary[str(suits)] = bench_mode(suits, seeds, budgets[suits], args.max_seconds, known)
+        summary[str(suits)] = bench_mode(
+            suits, seeds, budgets[suits], args.max_seconds, known, args.improve
+        )
         if profiler:
             profiler.disable()
         print(f"# suits={suits}: {summary[str(suits)]}", flush=True)
