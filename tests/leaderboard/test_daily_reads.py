@@ -119,6 +119,7 @@ def test_with_a_broker_a_reader_queues_the_task_and_a_real_worker_makes_it(
         "CELERY_TASK_ALWAYS_EAGER": "0",
         "POOL_AUTOFILL": "0",
         "POOL_SYNC_VET_SECONDS": "0",
+        "DAILY_PAR_MAX_NODES": "0",  # no par search queued onto the shared broker's queue
     }
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "spider_api", "worker", "-Q", queue]
