@@ -5,17 +5,12 @@ daily_improve_pars, games.deals.deal_improve_line)."""
 from __future__ import annotations
 
 import logging
-import os
-import subprocess
-import sys
 import threading
 import time
-import uuid
 from datetime import timedelta
 from unittest import mock
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from games import deals
@@ -28,7 +23,7 @@ from leaderboard.selectors import daily_info
 from leaderboard.services import daily_ensure, daily_improve_pars
 from leaderboard.tasks import create_daily_challenges
 from spider_api import celery_app
-from tests.conftest import ROOT
+from tests.celery_worker import celery_worker, needs_redis
 from tests.games.conftest import pooled_deal
 from tests.leaderboard.helpers import DAILY
 from tests.leaderboard.test_daily_concurrency import run_threads
@@ -145,55 +140,22 @@ def test_two_workers_at_once_store_one_result(settings, caplog):
     assert deal.improved_nodes is not None and wins(deal)
 
 
-BROKER = os.environ.get("CELERY_BROKER_URL", "")
-
-
 @pytest.mark.postgres
 @pytest.mark.slow
-@pytest.mark.skipif(not BROKER.startswith("redis://"), reason="needs CELERY_BROKER_URL=redis://")
+@needs_redis
 @pytest.mark.django_db(transaction=True)
-def test_a_real_worker_runs_the_search_from_the_broker(settings, monkeypatch):
+def test_a_real_worker_runs_the_search_from_the_broker():
     """The task by its name, through Redis, on a worker process of its own queue."""
     pooled_deal(2, SEED)
     challenge = daily_ensure(day=timezone.now().date())
-    queue = f"test-{uuid.uuid4().hex[:12]}"  # this run's own queue: no other worker takes it
-    db = connection.settings_dict
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"postgres://{db['USER'] or 'postgres'}@{db['HOST']}:{db['PORT']}/"
-        f"{db['NAME']}",
-        "CELERY_BROKER_URL": BROKER,
-        "CELERY_TASK_ALWAYS_EAGER": "0",
-        "POOL_AUTOFILL": "0",
-        "DAILY_PAR_MAX_NODES": "20000",
-    }
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "spider_api", "worker", "-Q", queue]
-        + ["--pool", "solo", "--loglevel", "INFO"]
-        + ["--without-heartbeat", "--without-gossip", "--without-mingle"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    settings.CELERY_TASK_ALWAYS_EAGER = False
-    monkeypatch.setitem(celery_app.conf, "task_always_eager", False)
-    try:
-        celery_app.send_task("leaderboard.tasks.improve_daily_pars", queue=queue)
+    with celery_worker(DAILY_PAR_MAX_NODES="20000") as worker:
+        celery_app.send_task("leaderboard.tasks.improve_daily_pars", queue=worker.queue)
         deal = Deal.objects.get(pk=challenge.deal_id)
         deadline = time.monotonic() + 90
         while deal.improved_nodes is None and time.monotonic() < deadline:
             time.sleep(0.3)
             deal.refresh_from_db()
-    finally:
-        worker.terminate()
-        try:
-            output, _ = worker.communicate(timeout=20)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            output, _ = worker.communicate()
-    assert deal.improved_nodes is not None, output[-2000:]
+    assert deal.improved_nodes is not None, worker.output[-2000:]
     assert 0 < deal.improved_nodes <= 20_000 + 200
     assert wins(deal)
-    assert "leaderboard.tasks.improve_daily_pars" in output, output[-2000:]
+    assert "leaderboard.tasks.improve_daily_pars" in worker.output, worker.output[-2000:]

@@ -4,11 +4,7 @@ Retry-After, and its creation is asked for (the worker's task; a thread without 
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
-import uuid
 
 import pytest
 from django.db import connection
@@ -19,7 +15,7 @@ from games.models import Deal
 from leaderboard import services
 from leaderboard.models import DailyChallenge
 from spider_api import celery_app
-from tests.conftest import ROOT
+from tests.celery_worker import celery_worker, needs_redis
 from tests.leaderboard.helpers import DAILY, daily_board
 
 WRITES = ("INSERT", "UPDATE", "DELETE")
@@ -99,43 +95,18 @@ def test_a_burst_of_readers_asks_for_the_challenge_once(api_client, settings, mo
     assert started == [timezone.now().date()]
 
 
-BROKER = os.environ.get("CELERY_BROKER_URL", "")
-
-
 @pytest.mark.postgres
 @pytest.mark.slow
-@pytest.mark.skipif(not BROKER.startswith("redis://"), reason="needs CELERY_BROKER_URL=redis://")
+@needs_redis
 @pytest.mark.django_db(transaction=True)
 def test_with_a_broker_a_reader_queues_the_task_and_a_real_worker_makes_it(
     api_client, stock_pool, settings, monkeypatch
 ) -> None:
-    queue = f"test-{uuid.uuid4().hex[:12]}"  # this run's own queue: no other worker takes it
-    db = connection.settings_dict
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"postgres://{db['USER'] or 'postgres'}@{db['HOST']}:{db['PORT']}/"
-        f"{db['NAME']}",
-        "CELERY_BROKER_URL": BROKER,
-        "CELERY_TASK_ALWAYS_EAGER": "0",
-        "POOL_AUTOFILL": "0",
-        "POOL_SYNC_VET_SECONDS": "0",
-        "DAILY_PAR_MAX_NODES": "0",  # no par search queued onto the shared broker's queue
-    }
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "spider_api", "worker", "-Q", queue]
-        + ["--pool", "solo", "--loglevel", "INFO"]
-        + ["--without-heartbeat", "--without-gossip", "--without-mingle"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    settings.CELERY_TASK_ALWAYS_EAGER = False
-    monkeypatch.setitem(celery_app.conf, "task_always_eager", False)
-    monkeypatch.setitem(celery_app.conf, "task_default_queue", queue)
     stock_pool(2, 2)
-    try:
+    # no par search queued onto the shared broker's default queue
+    with celery_worker(POOL_SYNC_VET_SECONDS="0", DAILY_PAR_MAX_NODES="0") as worker:
+        settings.CELERY_TASK_ALWAYS_EAGER = False  # daily_request reads it: publish for real
+        monkeypatch.setitem(celery_app.conf, "task_default_queue", worker.queue)
         first = api_client.get(DAILY)
         assert first.status_code == 503
         assert first.json()["code"] == "daily_not_ready"
@@ -143,11 +114,4 @@ def test_with_a_broker_a_reader_queues_the_task_and_a_real_worker_makes_it(
         while not DailyChallenge.objects.exists() and time.monotonic() < deadline:
             time.sleep(0.2)
         assert api_client.get(DAILY).status_code == 200, "the worker did not make the challenge"
-    finally:
-        worker.terminate()
-        try:
-            output, _ = worker.communicate(timeout=20)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            output, _ = worker.communicate()
-    assert "leaderboard.tasks.create_daily_challenges" in output, output[-2000:]
+    assert "leaderboard.tasks.create_daily_challenges" in worker.output, worker.output[-2000:]
