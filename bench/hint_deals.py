@@ -1,0 +1,108 @@
+"""Where the hint-follower deals: per game, the actions between deals, the face-down cards
+at each deal, and whether any line over the visible model could still have turned a card
+over, emptied a column or completed a run when the follower dealt.
+
+    python bench/hint_deals.py --suits 4 --seeds 1,3,4,5,6
+
+The follower is ``bench/hint.py``'s (top hint, the next one on a repeated position). The
+probe is a breadth-first search over the hints' model (``_moves`` / ``_apply`` of
+games/solver/hint.py: face-down cards unknown, a card turned over ends its column) from
+the position the follower dealt in, up to ``--depth`` moves and ``--nodes`` positions;
+``probe`` lists the fewest moves to each gain it found (``{}``: none reachable at all when
+``exhausted``). One JSON line per game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from games.engine import DEAL, Board, deal_layout, public_view  # noqa: E402
+from games.solver.hint import VisiblePosition, _apply, _moves, hints  # noqa: E402
+
+
+def probe(visible: VisiblePosition, depth: int, nodes: int) -> dict:
+    """The fewest moves (breadth first) to a card turned over, a column emptied, a run."""
+    cols, hid = visible.cards, visible.hidden
+    hidden = sum(hid)
+    empty = sum(1 for c in cols if not c)
+    frontier = [(cols, hid)]
+    seen = {(cols, hid)}
+    made = 0
+    found: dict[str, int] = {}
+    d = 0
+    while frontier and d < depth and made < nodes and "reveal" not in found:
+        d += 1
+        deeper = []
+        for c, h in frontier:
+            for move in _moves(c, h):
+                nc, nh, runs = _apply(c, h, move)
+                made += 1
+                if runs:
+                    found.setdefault("run", d)
+                if sum(nh) < hidden:
+                    found.setdefault("reveal", d)
+                if sum(1 for x in nc if not x) > empty:
+                    found.setdefault("empty", d)
+                if (nc, nh) not in seen:
+                    seen.add((nc, nh))
+                    deeper.append((nc, nh))
+        frontier = deeper
+    return {"probe": found, "positions": len(seen), "exhausted": not frontier}
+
+
+def follow(suits: int, seed: int, depth: int, nodes: int, max_actions: int = 1000) -> dict:
+    board = Board(deal_layout(suits, seed))
+    seen = {board.key()}
+    last_deal = 0
+    deals = []
+    result = "cap"
+    while board.actions < max_actions:
+        if board.won:
+            result = "won"
+            break
+        visible = VisiblePosition.from_view(public_view(board))
+        for hint in hints(visible, last_move=board.last_move):
+            board.play(hint.move)
+            if board.key() not in seen:
+                seen.add(board.key())
+                break
+            board.pop()
+        else:
+            result = "stuck"
+            break
+        if hint.move == DEAL:
+            at = board.actions - 1
+            deals.append(
+                {"at": at, "since": at - last_deal, "hidden": sum(visible.hidden)}
+                | probe(visible, depth, nodes)
+            )
+            last_deal = board.actions
+    return {
+        "seed": seed,
+        "result": result,
+        "actions": board.actions,
+        "runs": board.runs_removed,
+        "hidden_left": sum(board.down),
+        "deals": deals,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--suits", type=int, default=4)
+    parser.add_argument("--seeds", required=True, help="comma-separated deal seeds")
+    parser.add_argument("--depth", type=int, default=12, help="probe: most moves")
+    parser.add_argument("--nodes", type=int, default=300_000, help="probe: most positions")
+    args = parser.parse_args()
+    for seed in (int(s) for s in args.seeds.split(",")):
+        print(json.dumps(follow(args.suits, seed, args.depth, args.nodes)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
