@@ -9,7 +9,9 @@ probe is a breadth-first search over the hints' model (``_moves`` / ``_apply`` o
 games/solver/hint.py: face-down cards unknown, a card turned over ends its column) from
 the position the follower dealt in, up to ``--depth`` moves and ``--nodes`` positions;
 ``probe`` lists the fewest moves to each gain it found (``{}``: none reachable at all when
-``exhausted``). One JSON line per game.
+``exhausted``). One JSON line per game; the LAST line is one JSON object of the totals:
+``{"games", "won", "deals", "deals_with_a_gain", "median_since_last_deal",
+"median_hidden_at_deal"}``.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -99,8 +102,27 @@ def main() -> int:
     parser.add_argument("--depth", type=int, default=12, help="probe: most moves")
     parser.add_argument("--nodes", type=int, default=300_000, help="probe: most positions")
     args = parser.parse_args()
+    games = []
     for seed in (int(s) for s in args.seeds.split(",")):
-        print(json.dumps(follow(args.suits, seed, args.depth, args.nodes)), flush=True)
+        games.append(follow(args.suits, seed, args.depth, args.nodes))
+        print(json.dumps(games[-1]), flush=True)
+    deals = [d for g in games for d in g["deals"]]
+    print(
+        json.dumps(
+            {
+                "games": len(games),
+                "won": sum(g["result"] == "won" for g in games),
+                "deals": len(deals),
+                "deals_with_a_gain": sum(bool(d["probe"]) for d in deals),
+                "median_since_last_deal": statistics.median(d["since"] for d in deals)
+                if deals
+                else None,
+                "median_hidden_at_deal": statistics.median(d["hidden"] for d in deals)
+                if deals
+                else None,
+            }
+        )
+    )
     return 0
 
 
