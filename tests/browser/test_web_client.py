@@ -321,7 +321,7 @@ def test_the_daily_attempt_its_board_and_a_past_days_check(
     pooled_deal(2, 13)
     yesterday = timezone.now().date() - timedelta(days=1)
     daily_services.daily_ensure(day=timezone.now().date())  # the worker makes it ahead
-    daily_services.daily_ensure(day=yesterday)
+    past = daily_services.daily_ensure(day=yesterday)
     player = make_user()
     page = new_page(**DESKTOP)
     sign_in(page, live_server.url, player)
@@ -347,6 +347,7 @@ def test_the_daily_attempt_its_board_and_a_past_days_check(
     result = page.locator(".check-result.good")
     result.wait_for()
     assert "matches the commitment" in result.inner_text()
+    assert f"Par: {past.deal.par} actions" in page.locator(".par").inner_text()
     screenshot(page, "daily-past-desktop")
     assert_no_console_errors(page)
 

@@ -76,6 +76,7 @@ export async function dailyScreen(root, ctx, date = null) {
     const result = h('span', { class: 'check-result', role: 'status' });
     section.append(
       h('p', {}, 'Revealed seed: ', h('code', { class: 'seed' }, info.seed), ' nonce: ', h('code', {}, info.nonce)),
+      info.par == null ? '' : h('p', { class: 'par' }, `Par: ${info.par} actions, the shortest winning line our solver found for this deal.`),
       h('p', {}, h('button', { type: 'button', class: 'check', onclick: () => checkCommitment(info, result) }, 'Check it'), ' ', result));
   } else {
     section.append(h('p', { class: 'small' }, `Closes at ${new Date(info.closes_at).toLocaleString()}; the seed is revealed then. `
