@@ -4,6 +4,7 @@ daily_improve_pars, games.deals.deal_improve_line)."""
 
 from __future__ import annotations
 
+import io
 import logging
 import threading
 import time
@@ -11,6 +12,7 @@ from datetime import timedelta
 from unittest import mock
 
 import pytest
+from django.core.management import call_command
 from django.utils import timezone
 
 from games import deals
@@ -159,3 +161,14 @@ def test_a_real_worker_runs_the_search_from_the_broker():
     assert 0 < deal.improved_nodes <= 20_000 + 200
     assert wins(deal)
     assert "leaderboard.tasks.improve_daily_pars" in worker.output, worker.output[-2000:]
+
+
+def test_the_command_runs_the_same_search(challenge, settings):
+    settings.DAILY_PAR_MAX_NODES = NODES
+    out = io.StringIO()
+    call_command("improve_daily_pars", stdout=out)
+    assert out.getvalue().strip() == f"shorter par: {challenge.date.isoformat()}"
+    assert Deal.objects.get(pk=challenge.deal_id).improved_nodes is not None
+    out = io.StringIO()
+    call_command("improve_daily_pars", stdout=out)
+    assert out.getvalue().strip() == "no open challenge's par changed"
