@@ -80,7 +80,7 @@ def deal_improve_line(*, deal: Deal, max_nodes: int, max_seconds: float | None =
         improved_nodes=result.nodes,
     )
     log.info(
-        "improved the line of %s: %s -> %s actions in %d nodes, %.1f s%s",
+        "searched the line of %s again: %s -> %s actions in %d nodes, %.1f s%s",
         deal,
         deal.par,
         result.par,
