@@ -163,7 +163,11 @@ class DailySerializer(serializers.Serializer):
     closed = serializers.BooleanField()
     seed = serializers.CharField(allow_null=True, help_text="Revealed when the day closes.")
     nonce = serializers.CharField(allow_null=True, help_text="Revealed when the day closes.")
-    par = serializers.IntegerField(allow_null=True, help_text="The solver's line length.")
+    par = serializers.IntegerField(
+        allow_null=True,
+        help_text="Revealed when the day closes: the length (moves and deals) of the shortest "
+        "winning line the solver found for the deal, searched again wider before the day closed.",
+    )
     winners = serializers.IntegerField()
     attempt = AttemptSerializer(allow_null=True, help_text="Your attempt (with a token).")
 
