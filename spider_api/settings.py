@@ -351,7 +351,7 @@ POOL_FILL_MAX_SECONDS = env_int("POOL_FILL_MAX_SECONDS", 240, minimum=1)
 POOL_SYNC_VET_SECONDS = env_int("POOL_SYNC_VET_SECONDS", 10, minimum=0)
 POOL_RETRY_AFTER_SECONDS = env_int("POOL_RETRY_AFTER_SECONDS", 30, minimum=1)
 # The daily challenge's par: a worker searches its deal's line again, wider, with this many
-# positions (about a minute of one core; 0: not at all), hours before the day's par is shown.
+# positions (35 s of an idle core at 2 suits; 0: not at all), hours before the day's par is shown.
 DAILY_PAR_MAX_NODES = env_int("DAILY_PAR_MAX_NODES", 2_000_000, minimum=0)
 # A safety cap on one such search (it keeps the shortest line found when the clock stops it).
 DAILY_PAR_MAX_SECONDS = env_int("DAILY_PAR_MAX_SECONDS", 240, minimum=1)
