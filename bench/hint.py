@@ -39,6 +39,7 @@ import pstats
 import random
 import sys
 import time
+from collections.abc import Callable
 from multiprocessing import Pool
 from typing import Any
 
@@ -97,8 +98,15 @@ def vetted_seeds(
     return seeds, seed
 
 
-def follow(suits: int, seed: int, max_actions: int, times: list[float] | None = None) -> dict:
-    """Play deal (suits, seed) by always taking the top hint (the next one on a cycle)."""
+def follow(
+    suits: int,
+    seed: int,
+    max_actions: int,
+    times: list[float] | None = None,
+    before_deal: Callable[[Board], None] | None = None,
+) -> dict:
+    """Play deal (suits, seed) by always taking the top hint (the next one on a cycle).
+    ``before_deal(board)`` is called with the board about to take each deal it plays."""
     times = [] if times is None else times
     board = Board(deal_layout(suits, seed))
     seen = {board.key()}
@@ -110,6 +118,8 @@ def follow(suits: int, seed: int, max_actions: int, times: list[float] | None = 
             break
         found = timed_hints(board, times)
         for hint in found:
+            if before_deal is not None and hint.move == DEAL:
+                before_deal(board)  # a deal never repeats a position: it is played
             board.play(hint.move)
             key = board.key()
             if key not in seen:

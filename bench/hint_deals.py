@@ -24,8 +24,15 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from games.engine import DEAL, Board, deal_layout, public_view  # noqa: E402
-from games.solver.hint import VisiblePosition, _apply, _moves, hints  # noqa: E402
+from games.engine import Board, public_view  # noqa: E402
+from games.solver.hint import VisiblePosition, _apply, _moves  # noqa: E402
+
+try:  # imported as bench.<module>
+    from bench.hint import follow
+except ImportError:  # run as a script: bench/ itself is on sys.path
+    from hint import follow  # type: ignore[import-not-found,no-redef]
+
+MAX_ACTIONS = 1000  # as bench/hint.py's default
 
 
 def probe(visible: VisiblePosition, depth: int, nodes: int) -> dict:
@@ -58,41 +65,23 @@ def probe(visible: VisiblePosition, depth: int, nodes: int) -> dict:
     return {"probe": found, "positions": len(seen), "exhausted": not frontier}
 
 
-def follow(suits: int, seed: int, depth: int, nodes: int, max_actions: int = 1000) -> dict:
-    board = Board(deal_layout(suits, seed))
-    seen = {board.key()}
-    last_deal = 0
-    deals = []
-    result = "cap"
-    while board.actions < max_actions:
-        if board.won:
-            result = "won"
-            break
+def follow_and_probe(suits: int, seed: int, depth: int, nodes: int) -> dict:
+    """``bench/hint.py``'s follower on one deal, probing the position before each deal."""
+    deals: list[dict] = []
+    last_deal = [0]
+
+    def before_deal(board: Board) -> None:
         visible = VisiblePosition.from_view(public_view(board))
-        for hint in hints(visible, last_move=board.last_move):
-            board.play(hint.move)
-            if board.key() not in seen:
-                seen.add(board.key())
-                break
-            board.pop()
-        else:
-            result = "stuck"
-            break
-        if hint.move == DEAL:
-            at = board.actions - 1
-            deals.append(
-                {"at": at, "since": at - last_deal, "hidden": sum(visible.hidden)}
-                | probe(visible, depth, nodes)
-            )
-            last_deal = board.actions
-    return {
-        "seed": seed,
-        "result": result,
-        "actions": board.actions,
-        "runs": board.runs_removed,
-        "hidden_left": sum(board.down),
-        "deals": deals,
-    }
+        at = board.actions
+        deals.append(
+            {"at": at, "since": at - last_deal[0], "hidden": sum(visible.hidden)}
+            | probe(visible, depth, nodes)
+        )
+        last_deal[0] = at + 1
+
+    game = follow(suits, seed, MAX_ACTIONS, before_deal=before_deal)
+    keep = ("seed", "result", "actions", "runs", "hidden_left")
+    return {k: game[k] for k in keep} | {"deals": deals}
 
 
 def main() -> int:
@@ -104,7 +93,7 @@ def main() -> int:
     args = parser.parse_args()
     games = []
     for seed in (int(s) for s in args.seeds.split(",")):
-        games.append(follow(args.suits, seed, args.depth, args.nodes))
+        games.append(follow_and_probe(args.suits, seed, args.depth, args.nodes))
         print(json.dumps(games[-1]), flush=True)
     deals = [d for g in games for d in g["deals"]]
     print(
