@@ -74,11 +74,12 @@ def deal_improve_line(*, deal: Deal, max_nodes: int, max_seconds: float | None =
     new_line = [a.to_json() for a in result.line] if shorter else deal.solver_line
     # One statement, conditional on the deal not searched yet: of two workers at once, the
     # first to write wins and the other's update matches no row.
-    stored = Deal.objects.filter(pk=deal.pk, improved_nodes__isnull=True).update(
-        solver_line=new_line,
-        par=result.par if shorter else deal.par,
-        improved_nodes=result.nodes,
-    )
+    fields = {
+        "solver_line": new_line,
+        "par": result.par if shorter else deal.par,
+        "improved_nodes": result.nodes,
+    }
+    stored = Deal.objects.filter(pk=deal.pk, improved_nodes__isnull=True).update(**fields)
     log.info(
         "searched the line of %s again: %s -> %s actions in %d nodes, %.1f s%s",
         deal,
@@ -88,6 +89,7 @@ def deal_improve_line(*, deal: Deal, max_nodes: int, max_seconds: float | None =
         result.seconds,
         "" if stored else " (another worker stored first)",
     )
-    if stored:
-        deal.refresh_from_db(fields=["solver_line", "par", "improved_nodes"])
+    if stored:  # the caller's instance as stored, without reading the row back
+        for name, value in fields.items():
+            setattr(deal, name, value)
     return bool(stored) and shorter
