@@ -323,7 +323,7 @@ def _validated_action(data: Any) -> dict[str, Any]:
 
 
 class GameHintApi(APIView):
-    throttle_scope = "actions"
+    throttle_scope = "hints"  # a scope of its own: a hint at a new position is a search
 
     @extend_schema(
         operation_id="games_hint",
