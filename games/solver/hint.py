@@ -36,7 +36,11 @@ How it ranks (docs/rules.md#hints):
   spare ones are there to be used for turning cards over. And when the look-ahead then
   sees no gain, before giving the game up the hint looks further: the deep level's look-
   ahead, then the shortest line to any card turned over (``_dig``).
-* The move just made is never suggested back.
+* The move just made is never suggested back, and no move leading back to a position the
+  game has already been in (``seen``: visible keys, ``games.engine.seen``; ``board_hints``
+  takes them from the Board). Followed blindly, the hints went round in circles without
+  it. The deal is never barred; when every useful move is, the deal is the hint.
+* One hint is bounded: ``HINT_MAX_NODES`` positions over every stage together.
 * ``hints(..., level="deep")``: the same look-ahead with a larger node budget and depth
   (``DEEP_*``); it sees no more than the default. Not offered by the API: followed at
   every step it has not won more deals (bench/NOTES.md); it is the first fallback above.
