@@ -37,3 +37,11 @@ def visible_key(
 def split_keys(text: str) -> frozenset[str]:
     """The keys of a stored string of keys (``KEY_CHARS`` each, no separator)."""
     return frozenset(text[i : i + KEY_CHARS] for i in range(0, len(text), KEY_CHARS))
+
+
+def has_key(text: str, key: str) -> bool:
+    """Whether ``key`` is one of the keys of ``text`` (a match across two keys is none)."""
+    at = text.find(key)
+    while at > 0 and at % KEY_CHARS:
+        at = text.find(key, at + 1)
+    return at >= 0

@@ -90,6 +90,15 @@ def test_the_seen_positions_are_those_since_a_card_was_last_turned_over() -> Non
     assert load(json.loads(json.dumps(dump(board)))).seen_keys() == board.seen_keys()
 
 
+def test_going_back_and_forth_keeps_each_position_once() -> None:
+    board = Board(Layout.parse("1 9s|8s/|7s/|As/|2s/|3s/|4s/|8s/|6s/|Ts/|Js - -"))
+    board.play((1, 0, 1))  # the 7s onto column 0's 8s
+    for _ in range(50):  # then between the two 8s
+        board.play((0, 6, 1))
+        board.play((6, 0, 1))
+    assert len(board._seen) == 3 * 12 and len(board.seen_keys()) == 3
+
+
 def test_the_visible_key_ignores_what_is_face_down_and_the_stock_order() -> None:
     stock = "AsAs2s2s3s3s4s4s5s5s"
     a = Board(Layout.parse(f"1 9s|8s/|7s/|As/|2s/|3s/|4s/|5s/|6s/|Ts/|Js {stock} -"))
