@@ -281,7 +281,7 @@ class GameActionsApi(APIView):
         ],
     )
     def post(self, request: Request, game_id: str) -> Response:
-        data = _validated_action(request.data)
+        data = _validated_action(self.InputSerializer, request.data)
         action = services.ActionRequest(
             type=data["type"], src=data.get("from"), dst=data.get("to"), count=data.get("count")
         )
@@ -301,13 +301,13 @@ class GameActionsApi(APIView):
         return _answer(request, produce)
 
 
-def _validated_action(data: Any) -> dict[str, Any]:
+def _validated_action(input_serializer: type[ActionInputSerializer], data: Any) -> dict[str, Any]:
     """Validate an action body. A column or count out of range is refused as the engine
     refuses it (422 `bad_column`/`bad_count`): one code, one status, whichever path finds it."""
     fast = action_input_fast(data)
     if fast is not None:
         return fast
-    serializer = ActionInputSerializer(data=data)
+    serializer = input_serializer(data=data)
     if serializer.is_valid():
         return serializer.validated_data
     errors = serializer.errors
