@@ -19,7 +19,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from games.deals import deal_for_new_game, deal_from_layout, deal_from_seed
@@ -371,17 +371,20 @@ def _finish(
     transaction.on_commit(lambda: race_settle(race_id=race_id))
 
 
+_STATS_COLUMN: dict[str, str] = {
+    Racer.State.WON: "wins",
+    Racer.State.DRAW: "draws",
+}  # anything else: losses
+
+
 def _record_stats(racer: Racer, suits: int) -> None:
+    """Count the race for the racer: one UPDATE adding in the database, so two races that end
+    at once for the same player both count (no read-modify-write)."""
+    column = _STATS_COLUMN.get(racer.state, "losses")
     RaceStats.objects.get_or_create(player_id=racer.player_id, suits=suits)
-    row = RaceStats.objects.select_for_update().get(player_id=racer.player_id, suits=suits)
-    row.played += 1
-    if racer.state == Racer.State.WON:
-        row.wins += 1
-    elif racer.state == Racer.State.DRAW:
-        row.draws += 1
-    else:
-        row.losses += 1
-    row.save()
+    RaceStats.objects.filter(player_id=racer.player_id, suits=suits).update(
+        played=F("played") + 1, **{column: F(column) + 1}
+    )
 
 
 def race_settle(*, race_id: int) -> None:
