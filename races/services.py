@@ -42,7 +42,7 @@ from races.errors import (
     TableFull,
     TableNotFound,
 )
-from races.events import event_emit
+from races.events import EventKind, event_emit
 from races.models import Presence, Race, Racer, RaceStats, Seat, StreamTicket, Table
 from spider_api.errors import DomainError
 
@@ -80,7 +80,7 @@ def table_open(
     )
     now = timezone.now()
     Seat.objects.create(table=table, player=player, seat=0)
-    event_emit(table=table, kind="seated", data=_seat_data(0, player), now=now)
+    event_emit(table=table, kind=EventKind.SEATED, data=_seat_data(0, player), now=now)
     return table
 
 
@@ -98,7 +98,9 @@ def seat_sit(*, player: Any, code: str, seat: int | None = None) -> Table:
         raise DomainError("seat_taken", f"Seat {seat} is taken; free: {free}.", 409)
     number = free[0] if seat is None else seat
     Seat.objects.create(table=table, player=player, seat=number)
-    event_emit(table=table, kind="seated", data=_seat_data(number, player), now=timezone.now())
+    event_emit(
+        table=table, kind=EventKind.SEATED, data=_seat_data(number, player), now=timezone.now()
+    )
     return table
 
 
@@ -108,7 +110,9 @@ def seat_stand(*, player: Any, code: str) -> Table:
     _refuse_while_racing(table)
     seat = _own_seat(table, player)
     seat.delete()  # the match score goes with the seat: it is kept for those who stay
-    event_emit(table=table, kind="stood", data=_seat_data(seat.seat, player), now=timezone.now())
+    event_emit(
+        table=table, kind=EventKind.STOOD, data=_seat_data(seat.seat, player), now=timezone.now()
+    )
     return table
 
 
@@ -121,7 +125,7 @@ def seat_ready(*, player: Any, code: str, ready: bool) -> Table:
         seat.ready = ready
         seat.save(update_fields=["ready"])
         data = {**_seat_data(seat.seat, player), "ready": ready}
-        event_emit(table=table, kind="ready", data=data, now=timezone.now())
+        event_emit(table=table, kind=EventKind.READY, data=data, now=timezone.now())
     return table
 
 
@@ -136,7 +140,7 @@ def table_settings(*, player: Any, code: str, suits: int, time_limit_s: int | No
     table.save(update_fields=["suits", "time_limit_s", "status"])
     Seat.objects.filter(table=table).update(ready=False)
     data = {"suits": suits, "time_limit_s": time_limit_s}
-    event_emit(table=table, kind="settings", data=data, now=timezone.now())
+    event_emit(table=table, kind=EventKind.SETTINGS, data=data, now=timezone.now())
     return table
 
 
@@ -177,7 +181,7 @@ def table_again(*, player: Any, code: str) -> Table:
     now = timezone.now()
     seats.sort(key=lambda s: s.seat)
     data = {"seats": [_seat_data(s.seat, s.player) for s in seats]}
-    event_emit(table=table, kind="again", data=data, now=now)
+    event_emit(table=table, kind=EventKind.AGAIN, data=data, now=now)
     _deal_race(table, seats, now)
     return table
 
@@ -221,7 +225,7 @@ def _deal_race(table: Table, seats: list[Seat], now: datetime) -> Race:
             {"seat": r.seat, "player": r.player.username, "game": str(r.game_id)} for r in racers
         ],
     }
-    event_emit(table=table, kind="countdown", data=data, now=now)
+    event_emit(table=table, kind=EventKind.COUNTDOWN, data=data, now=now)
     return race
 
 
@@ -274,7 +278,9 @@ def race_draw(*, player: Any, code: str, accept: bool) -> Table:
         if player.pk not in race.draw_accepted:
             race.draw_accepted = [*race.draw_accepted, player.pk]
             race.save(update_fields=["draw_accepted"])
-            event_emit(table=table, kind="draw_offered", data=_draw_data(race, racer), now=now)
+            event_emit(
+                table=table, kind=EventKind.DRAW_OFFERED, data=_draw_data(race, racer), now=now
+            )
         _maybe_agreed(table, race, now)
     else:
         if not race.draw_accepted:
@@ -295,7 +301,7 @@ def _decline_draw(table: Table, race: Race, racer: Racer, reason: str, now: date
     race.draw_accepted = []
     race.save(update_fields=["draw_accepted"])
     data = {**_seat_data(racer.seat, racer.player), "reason": reason}
-    event_emit(table=table, kind="draw_declined", data=data, now=now)
+    event_emit(table=table, kind=EventKind.DRAW_DECLINED, data=data, now=now)
 
 
 def _maybe_agreed(table: Table, race: Race, now: datetime) -> None:
@@ -308,7 +314,7 @@ def _racer_out(table: Table, race: Race, racer: Racer, reason: str, now: datetim
     racer.state, racer.out_reason = Racer.State.OUT, reason
     racer.save(update_fields=["state", "out_reason"])
     data = {**_seat_data(racer.seat, racer.player), "reason": reason}
-    event_emit(table=table, kind="out", data=data, now=now)
+    event_emit(table=table, kind=EventKind.OUT, data=data, now=now)
     if racer.player_id in race.draw_accepted:
         race.draw_accepted = [p for p in race.draw_accepted if p != racer.player_id]
         race.save(update_fields=["draw_accepted"])
@@ -366,7 +372,7 @@ def _finish(
         for key in ("number", "result", "end_reason", "winner", "finished_at", "racers")
     }
     data["laid_open"] = body["laid_open"]
-    event_emit(table=table, kind="finished", data=data, now=now)
+    event_emit(table=table, kind=EventKind.FINISHED, data=data, now=now)
     race_id = race.pk
     transaction.on_commit(lambda: race_settle(race_id=race_id))
 
@@ -432,7 +438,9 @@ def racer_acted(
 ) -> None:
     if race.draw_accepted:  # any action turns a draw on offer down
         _decline_draw(table, race, racer, "action", now)
-    event_emit(table=table, kind="progress", data=presenters.progress_json(racer, board), now=now)
+    event_emit(
+        table=table, kind=EventKind.PROGRESS, data=presenters.progress_json(racer, board), now=now
+    )
     if game.status == Game.Status.WON:  # the first win committed ends the race
         _finish(table, race, now, winners=[racer], reason=Race.EndReason.WON)
 
@@ -451,7 +459,7 @@ def _due(table: Table, race: Race, now: datetime) -> None:
         table.status = Table.Status.RACING
         table.save(update_fields=["status"])
         data = {"race": race.number, "started_at": iso(race.starts_at)}
-        event_emit(table=table, kind="started", data=data, now=now)
+        event_emit(table=table, kind=EventKind.STARTED, data=data, now=now)
     if race.status == Race.Status.RACING and race.ends_at is not None and now >= race.ends_at:
         _finish_on_time(table, race)
 
@@ -569,7 +577,7 @@ def presence_open(*, table_id: int, player: Any, now: datetime | None = None) ->
     presence.save(update_fields=["streams", "seen_at"])
     seat = _seat_number(table, player)
     if not was and seat is not None:
-        event_emit(table=table, kind="back", data=_seat_data(seat, player), now=now)
+        event_emit(table=table, kind=EventKind.BACK, data=_seat_data(seat, player), now=now)
     return presence.pk
 
 
@@ -586,7 +594,9 @@ def presence_close(*, presence_id: int, now: datetime | None = None) -> None:
     presence.save(update_fields=["streams", "seen_at"])
     seat = _seat_number(table, presence.player)
     if presence.streams == 0 and seat is not None:
-        event_emit(table=table, kind="gone", data=_seat_data(seat, presence.player), now=now)
+        event_emit(
+            table=table, kind=EventKind.GONE, data=_seat_data(seat, presence.player), now=now
+        )
 
 
 def presence_heartbeat(*, presence_ids: list[int], now: datetime | None = None) -> None:
