@@ -17,16 +17,22 @@ from django.utils import timezone
 
 from games import kinds, rows, stats
 from games.daily import daily_closed
-from games.deals import deal_for_new_game, deal_from_layout, deal_from_seed, deal_vet_ahead
-from games.engine import DEAL, Board, IllegalAction, Layout, LayoutError, Outcome, dump, load
-from games.errors import GameNotFound, GameOver, StaffOnly, VersionConflict, rule_error
+from games.deals import (
+    deal_choice_check,
+    deal_for_new_game,
+    deal_from_layout,
+    deal_from_seed,
+    deal_layout_parse,
+    deal_vet_ahead,
+)
+from games.engine import DEAL, Board, IllegalAction, Outcome, dump, load
+from games.errors import GameNotFound, GameOver, VersionConflict, rule_error
 from games.models import Action, Deal, Game
 from games.presenters import game_state
 from games.rewards import CoinAward, game_reward
 from games.selectors import game_get_readable
 from games.signals import game_finished, game_won
 from games.solver.hint import Hint, VisiblePosition, hints, no_hint_reason
-from spider_api.errors import DomainError
 
 User = get_user_model()
 
@@ -82,9 +88,8 @@ def game_create(
     when the pool is empty, without holding the lock).
     """
     User.objects.select_for_update().filter(pk=player.pk).first()
+    deal_choice_check(player=player, seed=seed, layout=layout)
     staff_made = seed is not None or layout is not None
-    if staff_made and not player.is_staff:
-        raise StaffOnly(detail="Only staff may choose a seed or a layout.")
 
     source_game: Game | None = None
     if replay_of is not None:
@@ -97,13 +102,7 @@ def game_create(
             raise GameNotFound()  # races: a racer's deal stays secret until the race ends
         deal = source_game.deal
     elif layout is not None:
-        try:
-            start = Layout.from_json(suits or 0, layout)
-        except LayoutError as exc:
-            raise rule_error(exc, status=400) from None
-        if Board(start).won:
-            raise DomainError("bad_layout", "This layout leaves nothing to play.", 400)
-        deal = deal_from_layout(layout=start)
+        deal = deal_from_layout(layout=deal_layout_parse(suits=suits or 0, layout=layout))
     elif seed is not None:
         assert suits is not None
         deal = deal_from_seed(suits=suits, seed=seed)

@@ -22,9 +22,14 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
-from games.deals import deal_for_new_game, deal_from_layout, deal_from_seed
-from games.engine import Board, Layout, LayoutError, load
-from games.errors import StaffOnly, rule_error
+from games.deals import (
+    deal_choice_check,
+    deal_for_new_game,
+    deal_from_layout,
+    deal_from_seed,
+    deal_layout_parse,
+)
+from games.engine import Board, load
 from games.models import Deal, Game, seed_from_db, seed_to_db
 from games.presenters import iso
 from games.services import game_conclude, game_start
@@ -66,10 +71,9 @@ def table_open(
     layout: dict[str, Any] | None = None,
 ) -> Table:
     """Open a table; the opener sits at seat 0. Staff may fix the deal (seed or layout)."""
-    if (seed is not None or layout is not None) and not player.is_staff:
-        raise StaffOnly(detail="Only staff may choose a seed or a layout.")
+    deal_choice_check(player=player, seed=seed, layout=layout)
     if layout is not None:
-        _layout(suits, layout)  # refused now, not at the start
+        deal_layout_parse(suits=suits, layout=layout)  # refused now, not at the start
     table = Table.objects.create(
         code=_new_code(),
         opener=player,
@@ -231,7 +235,9 @@ def _deal_race(table: Table, seats: list[Seat], now: datetime) -> Race:
 
 def _race_deal(table: Table) -> Deal:
     if table.staff_layout is not None:
-        return deal_from_layout(layout=_layout(table.suits, table.staff_layout))
+        return deal_from_layout(
+            layout=deal_layout_parse(suits=table.suits, layout=table.staff_layout)
+        )
     if table.staff_seed is not None:
         return deal_from_seed(suits=table.suits, seed=seed_from_db(table.staff_seed))
     return deal_for_new_game(suits=table.suits)  # a vetted deal from the pool (or 503)
@@ -677,16 +683,6 @@ def _seat_number(table: Table, player: Any) -> int | None:
 
 def _seat_data(seat: int, player: Any) -> dict[str, Any]:
     return {"seat": seat, "player": player.username}
-
-
-def _layout(suits: int, layout: dict[str, Any]) -> Layout:
-    try:
-        start = Layout.from_json(suits, layout)
-    except LayoutError as exc:
-        raise rule_error(exc, status=400) from None
-    if Board(start).won:
-        raise DomainError("bad_layout", "This layout leaves nothing to play.", 400)
-    return start
 
 
 def _new_code() -> str:
