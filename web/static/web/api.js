@@ -203,8 +203,8 @@ export class ApiError extends Error {
 }
 
 // --- the token ---------------------------------------------------------------------------
-// Kept in localStorage so a reload or a new tab stays signed in; README ("Web client") gives
-// the reasoning. Listeners hear sign-in and sign-out.
+// Kept in localStorage so a reload or a new tab stays signed in (the reasoning:
+// docs/architecture.md#the-web-client). Listeners hear sign-in and sign-out.
 /** @type {Set<() => void>} */
 const listeners = new Set();
 export const session = {

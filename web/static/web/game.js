@@ -445,7 +445,7 @@ export function describe(action) {
   return `move ${cards} from column ${Number(action.from) + 1} to column ${Number(action.to) + 1}`;
 }
 
-// What the win paid, what the daily limit cut and what is left today (RULES.md "Coins").
+// What the win paid, what the daily limit cut and what is left today (docs/rules.md#coins).
 /** @param {Coins} c */
 function coinsNote(c) {
   const parts = [`${c.base} for the win` + (c.bonus ? ` + ${c.bonus} perfect bonus` : '')];
