@@ -197,9 +197,11 @@ class AutoSchema(openapi.AutoSchema):
     adds `Request` to request bodies) and `UserRegisterApi.OutputSerializer` `UserRegister`,
     so every view can have its own `InputSerializer`/`OutputSerializer` without clashing names.
 
-    Security: an endpoint that reads no token at all has no `security` entry (an entry of
-    `[{}]` reads to client generators as "needs a token"); one where a token is optional has
-    `[{"bearerAuth": []}, {}]`.
+    Security: an endpoint that needs a token has `[{"bearerAuth": []}]`; a public one none at
+    all, whether it reads no token or an optional one (a token adds the caller's own
+    details; an unknown one is still 401 `invalid_token`). OpenAPI's way to say "optional",
+    `[{"bearerAuth": []}, {}]`, reads to client generators as "needs a token" (an
+    openapi-python-client function then demands an `AuthenticatedClient`).
     """
 
     def get_serializer_name(
@@ -215,7 +217,8 @@ class AutoSchema(openapi.AutoSchema):
     def get_auth(self) -> list[dict[str, Any]]:
         if not self.view.get_authenticators():
             return []
-        return super().get_auth()
+        auth = super().get_auth()  # registers the scheme's component as well
+        return [] if {} in auth else auth  # `{}`: anonymous allowed, so public
 
     def _throttled(self) -> bool:
         for throttle in self.view.get_throttles():
