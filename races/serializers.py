@@ -10,6 +10,7 @@ from rest_framework import serializers
 
 from games.serializers import SeedField, StrictIntegerField, SuitsField
 from races.events import EventKind
+from spider_api.serializers import JsonInputSerializer
 
 MAX_TIME_LIMIT_S = 3600
 # Choice sets named once (SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]).
@@ -21,7 +22,7 @@ DRAW_DECLINED_REASONS = ["declined", "action"]
 
 
 # -- input ----------------------------------------------------------------------------------
-class TableOpenSerializer(serializers.Serializer):
+class TableOpenSerializer(JsonInputSerializer):
     suits = SuitsField()
     time_limit_s = StrictIntegerField(
         required=False,
@@ -49,13 +50,13 @@ class TableSettingsSerializer(TableOpenSerializer):
     layout = None  # type: ignore[assignment]
 
 
-class SitSerializer(serializers.Serializer):
+class SitSerializer(JsonInputSerializer):
     seat = StrictIntegerField(
         required=False, min_value=0, max_value=3, help_text="0..3; omitted: the first free."
     )
 
 
-class DrawSerializer(serializers.Serializer):
+class DrawSerializer(JsonInputSerializer):
     accept = serializers.BooleanField(
         help_text="true: offer a draw, or accept the one on offer; false: decline it."
     )
