@@ -1,4 +1,4 @@
-"""What a win earns (RULES.md "Coins"): pure Python, the one place the amounts live.
+"""What a win earns (docs/rules.md#coins): pure Python, the one place the amounts live.
 
 - A ranked win (casual or daily: a vetted deal, not a replay, not staff-made) earns
   ``COINS_PER_SUIT`` times the suit mode (1 suit x1, 2 suits x2, 4 suits x4); a perfect win

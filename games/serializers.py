@@ -11,14 +11,19 @@ import copy
 from typing import Any
 
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
-from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
+from drf_spectacular.utils import OpenApiResponse, extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from coins.serializers import CoinAwardSerializer, CoinSummarySerializer
 from games.engine import MAX_SEED, SUIT_MODES
 from games.engine.layout import COLUMNS
 from games.models import Game
-from spider_api.openapi import ErrorSerializer
+from spider_api.openapi import (
+    DATABASE_UNAVAILABLE_DETAIL,
+    ErrorSerializer,
+    RetryErrorSerializer,
+    error_example,
+)
 from spider_api.pagination import page_serializer
 
 MAX_COUNT = 104
@@ -344,6 +349,23 @@ class HintSerializer(serializers.Serializer):
     alternatives = serializers.IntegerField(help_text="Useful suggestions in all (n < this).")
     hints = serializers.IntegerField(help_text="Hints counted on the game so far.")
     version = serializers.IntegerField(help_text="A hint served is logged: the new version.")
+
+
+# Answered by every endpoint that deals a fresh deal (a game, a race's start).
+POOL_EMPTY = OpenApiResponse(
+    RetryErrorSerializer,
+    "`pool_empty`: no solver-vetted deal is ready for this suit mode (never an unvetted deal), "
+    "or `database_unavailable`. Retry after `retry_after` seconds (also the `Retry-After` "
+    "header).",
+    examples=[
+        error_example(
+            "pool_empty",
+            "No vetted deal is ready for this suit mode yet; retry shortly.",
+            retry_after=30,
+        ),
+        error_example("database_unavailable", DATABASE_UNAVAILABLE_DETAIL, retry_after=5),
+    ],
+)
 
 
 class VersionConflictErrorSerializer(ErrorSerializer):

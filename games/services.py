@@ -382,7 +382,7 @@ def _finish(game: Game, status: str, reason: str, now: datetime) -> CoinAward | 
     game.status = status
     game.end_reason = reason
     game.finished_at = now
-    # The clock stops at the win or the loss (RULES.md), whatever ended the game.
+    # The clock stops at the win or the loss (docs/rules.md#clock), whatever ended the game.
     # (A race game resigned in the countdown has started_at ahead of now: 0, not negative.)
     elapsed = (now - game.started_at).total_seconds() if game.started_at else 0
     game.elapsed_ms = max(0, int(elapsed * 1000))

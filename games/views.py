@@ -26,6 +26,7 @@ from games.presenters import (
     outcome_json,
 )
 from games.serializers import (
+    POOL_EMPTY,
     ActedGameStateSerializer,
     ActionInputSerializer,
     GameCreateSerializer,
@@ -41,11 +42,9 @@ from games.serializers import (
 )
 from spider_api.errors import DomainError
 from spider_api.openapi import (
-    DATABASE_UNAVAILABLE_DETAIL,
     FORBIDDEN,
     NOT_FOUND,
     ErrorSerializer,
-    RetryErrorSerializer,
     bad_request,
     error_example,
     error_response,
@@ -94,20 +93,6 @@ KEY_REUSED = error_response(
     "The Idempotency-Key was already used with another body.",
     "idempotency_key_reused",
     "This Idempotency-Key was already used for a different request.",
-)
-POOL_EMPTY = OpenApiResponse(
-    RetryErrorSerializer,
-    "`pool_empty`: no solver-vetted deal is ready for this suit mode (never an unvetted deal), "
-    "or `database_unavailable`. Retry after `retry_after` seconds (also the `Retry-After` "
-    "header).",
-    examples=[
-        error_example(
-            "pool_empty",
-            "No vetted deal is ready for this suit mode yet; retry shortly.",
-            retry_after=30,
-        ),
-        error_example("database_unavailable", DATABASE_UNAVAILABLE_DETAIL, retry_after=5),
-    ],
 )
 RACE_REFUSED = OpenApiResponse(
     ErrorSerializer,

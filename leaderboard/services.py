@@ -23,6 +23,7 @@ from games.pool import pool_take, pool_vet_if_empty
 from games.services import game_start
 from leaderboard.commitment import commit, new_nonce
 from leaderboard.models import DailyChallenge
+from leaderboard.selectors import challenge_on
 from spider_api.errors import DomainError
 
 DAILY_SUITS = 2
@@ -137,6 +138,22 @@ def daily_request(*, day: date) -> None:
         current_app.send_task("leaderboard.tasks.create_daily_challenges")
     except Exception as exc:  # the broker is down: beat's hourly run will make it
         log.warning("could not queue create_daily_challenges: %s", exc)
+
+
+def daily_read(*, day: date) -> DailyChallenge:
+    """The challenge of ``day`` for a reader. A read never makes one (the worker makes each a
+    day ahead; ``daily_play`` at most): today's, if missing, is a quick 503 and a request for
+    it. Tomorrow's shows once made (its commitment is published ahead of time)."""
+    today = timezone.now().date()
+    challenge = challenge_on(day=day)
+    if challenge is not None:
+        return challenge
+    if day > today:
+        raise DomainError("future_date", f"The challenge of {day} is not published yet.", 404)
+    if day < today:
+        raise DomainError("no_challenge", f"There was no challenge on {day}.", 404)
+    daily_request(day=day)
+    raise DailyNotReady()
 
 
 def _ensure_in_background(day: date) -> None:

@@ -5,26 +5,32 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import date
 from typing import Any
 
 from django.core.cache import cache
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.daily import daily_closed
-from games.models import Game
 from games.presenters import game_state
 from games.selectors import player_by_username
-from games.serializers import GameStateSerializer, SuitsField
+from games.serializers import GameStateSerializer
 from leaderboard import selectors, services
 from leaderboard.freshness import board_generation
+from leaderboard.serializers import (
+    BoardFilterSerializer,
+    BoardSerializer,
+    DailyFilterSerializer,
+    DailySerializer,
+    DayField,
+    GamePlacesSerializer,
+    PlayerPlacesSerializer,
+)
 from spider_api.errors import DomainError
 from spider_api.openapi import (
     NOT_FOUND,
@@ -35,26 +41,12 @@ from spider_api.openapi import (
     error_response,
     invalid_example,
 )
-from spider_api.pagination import PAGE_PARAMETERS, page_request, page_serializer
+from spider_api.pagination import PAGE_PARAMETERS, page_request
 
 BOARD_CACHE_SECONDS = 5
 CLOSED_BOARD_CACHE_SECONDS = 3600
 DAILY_RETRY_AFTER = services.DAILY_RETRY_AFTER_SECONDS
 
-
-class BoardRowSerializer(serializers.Serializer):
-    rank = serializers.IntegerField()
-    player = serializers.CharField()
-    score = serializers.IntegerField()
-    actions = serializers.IntegerField()
-    elapsed_ms = serializers.IntegerField()
-    finished_at = serializers.DateTimeField()
-    perfect = serializers.BooleanField()
-    hints = serializers.IntegerField()
-    game = serializers.UUIDField(help_text="GET /api/v1/games/{game} and its log to replay it.")
-
-
-BoardSerializer = page_serializer("Board", BoardRowSerializer)
 
 # Boards answer with an ETag; send it back as If-None-Match for a 304 when nothing changed.
 BOARD_PARAMETERS = [
@@ -105,80 +97,6 @@ POOL_EMPTY = OpenApiResponse(
 )
 
 
-class PeriodPlacesSerializer(serializers.Serializer):
-    all = serializers.IntegerField()
-    day = serializers.IntegerField(allow_null=True)
-    week = serializers.IntegerField(allow_null=True)
-    month = serializers.IntegerField(allow_null=True)
-
-
-class DailyPlaceSerializer(serializers.Serializer):
-    date = serializers.DateField()
-    rank = serializers.IntegerField()
-
-
-class GamePlacesSerializer(serializers.Serializer):
-    game = serializers.UUIDField()
-    player = serializers.CharField()
-    suits = SuitsField()
-    score = serializers.IntegerField()
-    places = PeriodPlacesSerializer(
-        help_text="Its place on its suit mode's board per period (null: finished before it)."
-    )
-    daily = DailyPlaceSerializer(allow_null=True, help_text="Its place on its day's board.")
-
-
-class ModePlaceSerializer(serializers.Serializer):
-    suits = SuitsField()
-    rank = serializers.IntegerField(allow_null=True, help_text="All-time place of the best win.")
-    game = serializers.UUIDField(allow_null=True)
-    score = serializers.IntegerField(allow_null=True)
-
-
-class BestDailySerializer(serializers.Serializer):
-    date = serializers.DateField()
-    rank = serializers.IntegerField()
-    game = serializers.UUIDField()
-
-
-class PlayerPlacesSerializer(serializers.Serializer):
-    username = serializers.CharField()
-    modes = ModePlaceSerializer(many=True)
-    daily = BestDailySerializer(allow_null=True)
-
-
-class AttemptSerializer(serializers.Serializer):
-    game = serializers.UUIDField()
-    status = serializers.ChoiceField(choices=Game.Status.choices)
-    score = serializers.IntegerField()
-    ranked = serializers.BooleanField()
-
-
-class DailySerializer(serializers.Serializer):
-    date = serializers.DateField()
-    suits = SuitsField()
-    deal_version = serializers.IntegerField()
-    commitment = serializers.CharField(help_text="SHA-256 hex, published before the day starts.")
-    closes_at = serializers.DateTimeField()
-    closed = serializers.BooleanField()
-    seed = serializers.CharField(allow_null=True, help_text="Revealed when the day closes.")
-    nonce = serializers.CharField(allow_null=True, help_text="Revealed when the day closes.")
-    par = serializers.IntegerField(
-        allow_null=True,
-        help_text="Revealed when the day closes: the length (moves and deals) of the shortest "
-        "winning line the solver found for the deal, searched again wider before the day closed.",
-    )
-    winners = serializers.IntegerField()
-    attempt = AttemptSerializer(allow_null=True, help_text="Your attempt (with a token).")
-
-
-def _date_param(raw: str) -> date:
-    try:
-        return date.fromisoformat(raw)
-    except ValueError:
-        raise DomainError("bad_date", f"{raw!r} is not a date: use YYYY-MM-DD.", 400) from None
-
-
 def _matches(if_none_match: str | None, etag: str) -> bool:
     """RFC 9110 If-None-Match: ``*`` or a list of tags, compared weakly (``W/`` ignored)."""
     if not if_none_match:
@@ -224,6 +142,9 @@ class _PublicBoardApi(APIView):
 
 
 class LeaderboardApi(_PublicBoardApi):
+    FilterSerializer = BoardFilterSerializer
+    OutputSerializer = BoardSerializer
+
     @extend_schema(
         operation_id="leaderboard",
         tags=["leaderboard"],
@@ -242,19 +163,16 @@ class LeaderboardApi(_PublicBoardApi):
             *BOARD_PARAMETERS,
         ],
         responses={
-            200: BoardSerializer,
+            200: OutputSerializer,
             304: NOT_MODIFIED,
             400: bad_request(invalid_example("suits", "One of 1, 2, 4."), body=False),
         },
     )
     def get(self, request: Request) -> Response:
-        suits_raw = request.query_params.get("suits")
-        if suits_raw not in ("1", "2", "4"):
-            raise ValidationError({"suits": ["One of 1, 2, 4."]})
-        suits = int(suits_raw)
-        period = request.query_params.get("period", "all")
-        if period not in selectors.PERIODS:
-            raise ValidationError({"period": [f"One of {', '.join(selectors.PERIODS)}."]})
+        # A plain dict: "?period=" is a wrong period, not a missing one (as a QueryDict it is).
+        filters = self.FilterSerializer(data=request.query_params.dict())
+        filters.is_valid(raise_exception=True)
+        suits, period = filters.validated_data["suits"], filters.validated_data["period"]
         asked = page_request(request.query_params)
         page, size = asked.page, asked.page_size
         now = timezone.now()
@@ -274,22 +192,6 @@ class LeaderboardApi(_PublicBoardApi):
         )
 
 
-def _challenge(day: date) -> Any:
-    """The challenge of ``day`` for a reader. A GET never makes one (the worker makes each a day
-    ahead; POST /daily/play at most): today's, if missing, is a quick 503 and a request for it.
-    Tomorrow's shows once made (its commitment is published ahead of time)."""
-    today = timezone.now().date()
-    challenge = selectors.challenge_on(day=day)
-    if challenge is not None:
-        return challenge
-    if day > today:
-        raise DomainError("future_date", f"The challenge of {day} is not published yet.", 404)
-    if day < today:
-        raise DomainError("no_challenge", f"There was no challenge on {day}.", 404)
-    services.daily_request(day=day)
-    raise services.DailyNotReady()
-
-
 DAILY_NOT_READY = OpenApiResponse(
     RetryErrorSerializer,
     "`daily_not_ready`: today's challenge is not made yet (the worker makes each a day ahead); "
@@ -305,6 +207,8 @@ DAILY_NOT_READY = OpenApiResponse(
 
 class DailyApi(APIView):
     permission_classes = (AllowAny,)
+    FilterSerializer = DailyFilterSerializer
+    OutputSerializer = DailySerializer
 
     @extend_schema(
         operation_id="daily_read",
@@ -324,7 +228,7 @@ class DailyApi(APIView):
             )
         ],
         responses={
-            200: DailySerializer,
+            200: OutputSerializer,
             400: error_response(
                 "The date is not a date.", "bad_date", "'2026-13-01' is not a date: use YYYY-MM-DD."
             ),
@@ -333,9 +237,10 @@ class DailyApi(APIView):
         },
     )
     def get(self, request: Request) -> Response:
-        raw = request.query_params.get("date")
-        day = _date_param(raw) if raw else timezone.now().date()
-        challenge = _challenge(day)
+        filters = self.FilterSerializer(data=request.query_params.dict())
+        filters.is_valid(raise_exception=True)
+        day = filters.validated_data.get("date") or timezone.now().date()
+        challenge = services.daily_read(day=day)
         return Response(
             selectors.daily_info(challenge=challenge, viewer=request.user, now=timezone.now())
         )
@@ -343,6 +248,7 @@ class DailyApi(APIView):
 
 class DailyPlayApi(APIView):
     throttle_scope = "game_create"
+    OutputSerializer = GameStateSerializer
 
     class InputSerializer(serializers.Serializer):
         unranked = serializers.BooleanField(
@@ -359,8 +265,8 @@ class DailyPlayApi(APIView):
         "Hints are allowed and do not cost the ranking; they show on your leaderboard entry.",
         request=InputSerializer,
         responses={
-            200: OpenApiResponse(GameStateSerializer, "Your daily game in progress."),
-            201: OpenApiResponse(GameStateSerializer, "A new daily game."),
+            200: OpenApiResponse(OutputSerializer, "Your daily game in progress."),
+            201: OpenApiResponse(OutputSerializer, "A new daily game."),
             400: bad_request(invalid_example("unranked", "Must be a valid boolean.")),
             503: POOL_EMPTY,
             409: error_response(
@@ -379,6 +285,8 @@ class DailyPlayApi(APIView):
 
 
 class DailyLeaderboardApi(_PublicBoardApi):
+    OutputSerializer = BoardSerializer
+
     @extend_schema(
         operation_id="daily_leaderboard",
         tags=["daily"],
@@ -390,7 +298,7 @@ class DailyLeaderboardApi(_PublicBoardApi):
             *BOARD_PARAMETERS,
         ],
         responses={
-            200: BoardSerializer,
+            200: OutputSerializer,
             304: NOT_MODIFIED,
             400: OpenApiResponse(
                 ValidationErrorSerializer,
@@ -405,8 +313,9 @@ class DailyLeaderboardApi(_PublicBoardApi):
         },
     )
     def get(self, request: Request, day: str) -> Response:
-        parsed = _date_param(day)
-        challenge = _challenge(parsed)
+        parsed = DayField().to_internal_value(day)
+        assert parsed is not None  # the path's segment is never empty
+        challenge = services.daily_read(day=parsed)
         asked = page_request(request.query_params)
         page, size = asked.page, asked.page_size
         # A closed day's board can no longer change: no marker query, and a long cache.
@@ -424,6 +333,8 @@ class DailyLeaderboardApi(_PublicBoardApi):
 
 
 class GamePlacesApi(_PublicBoardApi):
+    OutputSerializer = GamePlacesSerializer
+
     @extend_schema(
         operation_id="leaderboard_game",
         tags=["leaderboard"],
@@ -431,7 +342,7 @@ class GamePlacesApi(_PublicBoardApi):
         description="Where a ranked win stands now on its suit mode's board (all time, today, "
         "this week, this month) and on its day's daily board. 404 if the game is not on a "
         "leaderboard (not won, not ranked, or no such game).",
-        responses={200: GamePlacesSerializer, 404: NOT_FOUND},
+        responses={200: OutputSerializer, 404: NOT_FOUND},
     )
     def get(self, request: Request, game_id: str) -> Response:
         entry = selectors.entry_of_game(game_id=game_id)
@@ -441,13 +352,15 @@ class GamePlacesApi(_PublicBoardApi):
 
 
 class PlayerPlacesApi(_PublicBoardApi):
+    OutputSerializer = PlayerPlacesSerializer
+
     @extend_schema(
         operation_id="players_places",
         tags=["players"],
         summary="A player's best leaderboard places",
         description="Per suit mode, the all-time place of the player's best ranked win; and "
         "their best place on a daily board.",
-        responses={200: PlayerPlacesSerializer, 404: NOT_FOUND},
+        responses={200: OutputSerializer, 404: NOT_FOUND},
     )
     def get(self, request: Request, username: str) -> Response:
         player = player_by_username(username=username)

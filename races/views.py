@@ -3,9 +3,6 @@ whole table (the stream, GET /races/{code}/events, is races/stream.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from django.conf import settings
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -16,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.presenters import iso
-from games.views import POOL_EMPTY
+from games.serializers import POOL_EMPTY
 from races import selectors, services
 from races.presenters import table_json
 from races.serializers import (
@@ -29,13 +26,7 @@ from races.serializers import (
     TableSettingsSerializer,
     TicketSerializer,
 )
-from spider_api.openapi import (
-    NOT_FOUND,
-    UNAUTHORIZED,
-    ErrorSerializer,
-    bad_request,
-    error_example,
-)
+from spider_api.openapi import NOT_FOUND, ErrorSerializer, error_example
 
 TAGS = ["races"]
 UNKNOWN_CODE = OpenApiResponse(
@@ -52,6 +43,9 @@ def _errors(description: str, *codes: tuple[str, str]) -> OpenApiResponse:
 
 
 TABLE_BUSY = ("table_busy", "A race is on at this table: wait until it is over.")
+SEAT_ERRORS = _errors(
+    "`not_seated`, `table_busy`.", ("not_seated", "You are not seated at this table."), TABLE_BUSY
+)
 NOT_OPENER = _errors(
     "`not_opener`: only the player who opened the table may do this.",
     ("not_opener", "Only the player who opened the table may do this."),
@@ -65,6 +59,8 @@ def _answer(table_code: str, code: int = status.HTTP_200_OK) -> Response:
 
 class RacesApi(APIView):
     throttle_scope = "game_create"
+    InputSerializer = TableOpenSerializer
+    OutputSerializer = TableSerializer
 
     @extend_schema(
         operation_id="races_open",
@@ -73,17 +69,17 @@ class RacesApi(APIView):
         description="Opens a table for 2-4 players racing on the same deal; you sit at seat "
         "0. Share `code`: others sit down with it (up to four), anyone else with it watches. "
         "Staff may fix the deal of every race here with `seed` or `layout`.",
-        request=TableOpenSerializer,
+        request=InputSerializer,
         responses={
-            201: TableSerializer,
-            400: bad_request(),
-            401: UNAUTHORIZED,
-            403: _errors("`staff_only`: seed and layout are for staff.", ("staff_only", "...")),
-            429: OpenApiResponse(ErrorSerializer, "`throttled`"),
+            201: OutputSerializer,
+            403: _errors(
+                "`staff_only`: seed and layout are for staff.",
+                ("staff_only", "Only staff may choose a seed or a layout."),
+            ),
         },
     )
     def post(self, request: Request) -> Response:
-        serializer = TableOpenSerializer(data=request.data)
+        serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         table = services.table_open(
@@ -97,6 +93,8 @@ class RacesApi(APIView):
 
 
 class RaceDetailApi(APIView):
+    OutputSerializer = TableSerializer
+
     @extend_schema(
         operation_id="races_read",
         tags=TAGS,
@@ -104,7 +102,7 @@ class RaceDetailApi(APIView):
         description="The whole table: seats, the current or last race (each racer's counts, "
         "never their cards; every table laid open once the race is over), the match score. "
         "The same body is the first event (`table`) of the stream.",
-        responses={200: TableSerializer, 401: UNAUTHORIZED, 404: UNKNOWN_CODE},
+        responses={200: OutputSerializer, 404: UNKNOWN_CODE},
     )
     def get(self, request: Request, code: str) -> Response:
         # A read writes nothing: the timers fire from the sweep (every stream process each
@@ -112,157 +110,216 @@ class RaceDetailApi(APIView):
         return _answer(code)
 
 
-def _command(
-    name: str,
-    service: Callable[..., Any],
-    summary: str,
-    description: str,
-    errors: dict[int, OpenApiResponse],
-    request_serializer: type | None = None,
-    extra: dict[int, OpenApiResponse] | None = None,
-) -> type[APIView]:
-    """A POST /races/{code}/<name> view: validate, call one service, answer the table."""
+class _TableCommandApi(APIView):
+    """A POST /races/{code}/<command>: validate, call one service, answer the whole table."""
+
+    throttle_scope = "actions"
+    OutputSerializer = TableSerializer
+
+
+class RaceSitApi(_TableCommandApi):
+    InputSerializer = SitSerializer
 
     @extend_schema(
-        operation_id=f"races_{name}",
+        operation_id="races_sit",
         tags=TAGS,
-        summary=summary,
-        description=description,
-        request=request_serializer,
+        summary="Sit down",
+        description="Take a seat (the first free one, or `seat`) before the start. Anyone who "
+        "comes later watches.",
+        request=InputSerializer,
         responses={
             200: TableSerializer,
-            **({400: bad_request()} if request_serializer else {}),
-            401: UNAUTHORIZED,
             404: UNKNOWN_CODE,
-            **errors,
-            **(extra or {}),
+            409: _errors(
+                "`table_full` (four seated), `already_seated`, `seat_taken`, `table_busy` (a "
+                "race is on).",
+                ("table_full", "All four seats are taken; you may watch."),
+                ("already_seated", "You are already seated at this table."),
+                TABLE_BUSY,
+            ),
         },
     )
-    def post(self: APIView, request: Request, code: str) -> Response:
-        kwargs: dict[str, Any] = {}
-        if request_serializer is not None:
-            serializer = request_serializer(data=request.data)
-            serializer.is_valid(raise_exception=True)
-            kwargs = dict(serializer.validated_data)
-        service(player=request.user, code=code, **kwargs)
+    def post(self, request: Request, code: str) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.seat_sit(player=request.user, code=code, **serializer.validated_data)
         return _answer(code)
 
-    view_name = "Race" + "".join(p.title() for p in name.split("_")) + "Api"
-    return type(view_name, (APIView,), {"post": post, "throttle_scope": "actions"})
+
+class RaceStandApi(_TableCommandApi):
+    @extend_schema(
+        operation_id="races_stand",
+        tags=TAGS,
+        summary="Stand up",
+        description="Leave your seat before the start (your match score at this table goes "
+        "with it).",
+        request=None,
+        responses={200: TableSerializer, 404: UNKNOWN_CODE, 409: SEAT_ERRORS},
+    )
+    def post(self, request: Request, code: str) -> Response:
+        services.seat_stand(player=request.user, code=code)
+        return _answer(code)
 
 
-RaceSitApi = _command(
-    "sit",
-    services.seat_sit,
-    "Sit down",
-    "Take a seat (the first free one, or `seat`) before the start. Anyone who comes later watches.",
-    {
-        409: _errors(
-            "`table_full` (four seated), `already_seated`, `seat_taken`, `table_busy` (a race "
-            "is on).",
-            ("table_full", "All four seats are taken; you may watch."),
-            ("already_seated", "You are already seated at this table."),
-            TABLE_BUSY,
-        )
-    },
-    SitSerializer,
-)
-RaceStandApi = _command(
-    "stand",
-    services.seat_stand,
-    "Stand up",
-    "Leave your seat before the start (your match score at this table goes with it).",
-    {409: _errors("`not_seated`, `table_busy`.", ("not_seated", "..."), TABLE_BUSY)},
-)
-_READY_ERRORS = {409: _errors("`not_seated`, `table_busy`.", ("not_seated", "..."), TABLE_BUSY)}
-RaceReadyApi = _command(
-    "ready",
-    lambda **kw: services.seat_ready(ready=True, **kw),
-    "Ready",
-    "Say you are ready; the opener may start once every other seated player is.",
-    _READY_ERRORS,
-)
-RaceUnreadyApi = _command(
-    "unready",
-    lambda **kw: services.seat_ready(ready=False, **kw),
-    "Not ready",
-    "Take your Ready back.",
-    _READY_ERRORS,
-)
-RaceStartApi = _command(
-    "start",
-    services.race_start,
-    "Start the race",
-    "The opener starts: needs at least one other seated player, all of them ready. Deals one "
-    "solver-vetted deal to everyone seated (each their own game, kind `race`, in the "
-    "`countdown` event); the cards turn over for all at `starts_at`, after a 3 s countdown.",
-    {
-        403: NOT_OPENER,
-        409: _errors(
-            "`not_ready` (nobody else seated, or someone not ready), `table_busy`.",
-            (
-                "not_ready",
-                "Start needs at least one other seated player, and every one of them ready.",
+class RaceReadyApi(_TableCommandApi):
+    @extend_schema(
+        operation_id="races_ready",
+        tags=TAGS,
+        summary="Ready",
+        description="Say you are ready; the opener may start once every other seated player is.",
+        request=None,
+        responses={200: TableSerializer, 404: UNKNOWN_CODE, 409: SEAT_ERRORS},
+    )
+    def post(self, request: Request, code: str) -> Response:
+        services.seat_ready(player=request.user, code=code, ready=True)
+        return _answer(code)
+
+
+class RaceUnreadyApi(_TableCommandApi):
+    @extend_schema(
+        operation_id="races_unready",
+        tags=TAGS,
+        summary="Not ready",
+        description="Take your Ready back.",
+        request=None,
+        responses={200: TableSerializer, 404: UNKNOWN_CODE, 409: SEAT_ERRORS},
+    )
+    def post(self, request: Request, code: str) -> Response:
+        services.seat_ready(player=request.user, code=code, ready=False)
+        return _answer(code)
+
+
+class RaceStartApi(_TableCommandApi):
+    @extend_schema(
+        operation_id="races_start",
+        tags=TAGS,
+        summary="Start the race",
+        description="The opener starts: needs at least one other seated player, all of them "
+        "ready. Deals one solver-vetted deal to everyone seated (each their own game, kind "
+        "`race`, in the `countdown` event); the cards turn over for all at `starts_at`, after "
+        "a 3 s countdown.",
+        request=None,
+        responses={
+            200: TableSerializer,
+            403: NOT_OPENER,
+            404: UNKNOWN_CODE,
+            409: _errors(
+                "`not_ready` (nobody else seated, or someone not ready), `table_busy`.",
+                (
+                    "not_ready",
+                    "Start needs at least one other seated player, and every one of them ready.",
+                ),
+                TABLE_BUSY,
             ),
-            TABLE_BUSY,
-        ),
-    },
-    extra={503: POOL_EMPTY},
-)
-RaceAgainApi = _command(
-    "again",
-    services.table_again,
-    "Play again",
-    "After a race, the opener deals the next one at once, same settings, same players: "
-    "seats rotate by one (0 -> 1, ..., the last -> 0), the match score carries over.",
-    {
-        403: NOT_OPENER,
-        409: _errors(
-            "`table_busy` (no finished race), `not_ready` (fewer than two seated).", TABLE_BUSY
-        ),
-    },
-    extra={503: POOL_EMPTY},
-)
-RaceSettingsApi = _command(
-    "settings",
-    services.table_settings,
-    "Change the settings",
-    "The opener changes suits and time limit before a race, or after one instead of playing "
-    "again at once: the table opens (players may stand, others sit), every Ready is cleared.",
-    {403: NOT_OPENER, 409: _errors("`table_busy`.", TABLE_BUSY)},
-    TableSettingsSerializer,
-)
-RaceResignApi = _command(
-    "resign",
-    services.race_resign,
-    "Resign",
-    "You are out and lose; the others race on. Whoever is left alone racing wins.",
-    {
-        409: _errors(
-            "`no_race` (none running), `not_racing` (not in it, or out already).",
-            ("no_race", "No race is running at this table."),
-        )
-    },
-)
-RaceDrawApi = _command(
-    "draw",
-    services.race_draw,
-    "Offer, accept or decline a draw",
-    "`accept: true` offers a draw (or accepts the one on offer); it is a draw when every "
-    "racer still racing has accepted. `accept: false` declines it; so does any action by a "
-    "racer before all have accepted (`draw_declined` with reason `action`).",
-    {
-        409: _errors(
-            "`no_race`, `not_racing`, `no_draw_offer` (declining with none on offer).",
-            ("no_draw_offer", "No draw is on offer."),
-        )
-    },
-    DrawSerializer,
-)
+            503: POOL_EMPTY,
+        },
+    )
+    def post(self, request: Request, code: str) -> Response:
+        services.race_start(player=request.user, code=code)
+        return _answer(code)
+
+
+class RaceAgainApi(_TableCommandApi):
+    @extend_schema(
+        operation_id="races_again",
+        tags=TAGS,
+        summary="Play again",
+        description="After a race, the opener deals the next one at once, same settings, same "
+        "players: seats rotate by one (0 -> 1, ..., the last -> 0), the match score carries "
+        "over.",
+        request=None,
+        responses={
+            200: TableSerializer,
+            403: NOT_OPENER,
+            404: UNKNOWN_CODE,
+            409: _errors(
+                "`table_busy` (no finished race), `not_ready` (fewer than two seated).",
+                TABLE_BUSY,
+            ),
+            503: POOL_EMPTY,
+        },
+    )
+    def post(self, request: Request, code: str) -> Response:
+        services.table_again(player=request.user, code=code)
+        return _answer(code)
+
+
+class RaceSettingsApi(_TableCommandApi):
+    InputSerializer = TableSettingsSerializer
+
+    @extend_schema(
+        operation_id="races_settings",
+        tags=TAGS,
+        summary="Change the settings",
+        description="The opener changes suits and time limit before a race, or after one "
+        "instead of playing again at once: the table opens (players may stand, others sit), "
+        "every Ready is cleared.",
+        request=InputSerializer,
+        responses={
+            200: TableSerializer,
+            403: NOT_OPENER,
+            404: UNKNOWN_CODE,
+            409: _errors("`table_busy`.", TABLE_BUSY),
+        },
+    )
+    def post(self, request: Request, code: str) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.table_settings(player=request.user, code=code, **serializer.validated_data)
+        return _answer(code)
+
+
+class RaceResignApi(_TableCommandApi):
+    @extend_schema(
+        operation_id="races_resign",
+        tags=TAGS,
+        summary="Resign",
+        description="You are out and lose; the others race on. Whoever is left alone racing wins.",
+        request=None,
+        responses={
+            200: TableSerializer,
+            404: UNKNOWN_CODE,
+            409: _errors(
+                "`no_race` (none running), `not_racing` (not in it, or out already).",
+                ("no_race", "No race is running at this table."),
+            ),
+        },
+    )
+    def post(self, request: Request, code: str) -> Response:
+        services.race_resign(player=request.user, code=code)
+        return _answer(code)
+
+
+class RaceDrawApi(_TableCommandApi):
+    InputSerializer = DrawSerializer
+
+    @extend_schema(
+        operation_id="races_draw",
+        tags=TAGS,
+        summary="Offer, accept or decline a draw",
+        description="`accept: true` offers a draw (or accepts the one on offer); it is a draw "
+        "when every racer still racing has accepted. `accept: false` declines it; so does any "
+        "action by a racer before all have accepted (`draw_declined` with reason `action`).",
+        request=InputSerializer,
+        responses={
+            200: TableSerializer,
+            404: UNKNOWN_CODE,
+            409: _errors(
+                "`no_race`, `not_racing`, `no_draw_offer` (declining with none on offer).",
+                ("no_draw_offer", "No draw is on offer."),
+            ),
+        },
+    )
+    def post(self, request: Request, code: str) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.race_draw(player=request.user, code=code, **serializer.validated_data)
+        return _answer(code)
 
 
 class RaceTicketApi(APIView):
     throttle_scope = "actions"
+    OutputSerializer = TicketSerializer
 
     @extend_schema(
         operation_id="races_ticket",
@@ -271,11 +328,11 @@ class RaceTicketApi(APIView):
         description="A browser's EventSource cannot send `Authorization`: get a ticket here and "
         "open `events_url` (`?ticket=`). It works once, for this table, within 60 s.",
         request=None,
-        responses={201: TicketSerializer, 401: UNAUTHORIZED, 404: UNKNOWN_CODE},
+        responses={201: OutputSerializer, 404: UNKNOWN_CODE},
     )
     def post(self, request: Request, code: str) -> Response:
         ticket = services.ticket_issue(player=request.user, code=code)
-        body = {
+        body = {  # a plain dict, the shape of OutputSerializer
             "ticket": ticket.key,
             "expires_at": iso(ticket.expires_at),
             "events_url": f"{settings.RACE_STREAM_URL}/api/v1/races/{ticket.table.code}"
@@ -321,7 +378,10 @@ class RaceEventsApi(APIView):
             (200, "application/x-ndjson"): OpenApiResponse(
                 RaceEventSerializer, "One event object a line."
             ),
-            400: _errors("`invalid`: Last-Event-ID / since is not a seq.", ("invalid", "...")),
+            400: _errors(
+                "`invalid`: Last-Event-ID / since is not a seq.",
+                ("invalid", "Last-Event-ID / since must be an event's seq (a whole number)."),
+            ),
             401: _errors(
                 "`not_authenticated`, `invalid_token`, `invalid_ticket` (unknown, used or "
                 "expired).",
@@ -336,6 +396,7 @@ class RaceEventsApi(APIView):
 
 class PlayerRacesApi(APIView):
     permission_classes = (AllowAny,)
+    OutputSerializer = PlayerRacesSerializer
 
     @extend_schema(
         operation_id="players_races",
@@ -343,7 +404,7 @@ class PlayerRacesApi(APIView):
         summary="A player's race statistics",
         description="Races per suit mode: played, wins, draws, losses. Race games count here, "
         "never in the casual statistics or on the leaderboard.",
-        responses={200: PlayerRacesSerializer, 404: NOT_FOUND},
+        responses={200: OutputSerializer, 404: NOT_FOUND},
     )
     def get(self, request: Request, username: str) -> Response:
         return Response(selectors.race_stats(username=username))

@@ -3,7 +3,7 @@
 Like python-chess's ``Board``: ``push(move)`` applies a move or a deal in place and
 ``pop()`` reverses it exactly (the solver's tool); ``play(...)`` is the checked path a
 player's action takes, and ``undo()`` is the player's undo, which reverses the last move or
-deal but leaves every card it turned face up (RULES.md: undo is for mistakes, not peeking).
+deal but leaves every card it turned face up (docs/rules.md#undo: for mistakes, not peeking).
 
 Representation: ``cols[i]`` is a list of card ints, bottom to top; the first ``down[i]`` of
 them are face down, the rest face up. The stock is the full list of stock cards in dealing

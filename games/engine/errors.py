@@ -1,6 +1,6 @@
 """The engine's typed errors. Each carries a stable machine ``code`` and a human ``detail``.
 
-The codes are part of the public API (DESIGN.md): the service passes them to clients unchanged.
+The codes are part of the public API (docs/rules.md#refused-actions): passed on unchanged.
 """
 
 from __future__ import annotations

@@ -1,11 +1,10 @@
 """The one-tap destination: where a card goes when the player names no destination.
 
-RULES.md ranks the candidates: a same-suit placement beats an off-suit one; a move that
+docs/rules.md#one-tap-destination: a same-suit placement beats an off-suit one; a move that
 turns over a hidden card or empties its column ranks higher; breaking an already joined
 same-suit run ranks lower; moving a whole column into an empty column is never chosen;
-ties go to the lowest column index. One refinement the rules leave open, taken from the
-product pages' advice ("treat an empty column as an asset"): between otherwise equal
-candidates, placing on a card beats dropping into an empty column.
+ties go to the lowest column index; and ("treat an empty column as an asset") between
+otherwise equal candidates, placing on a card beats dropping into an empty column.
 
 Scores: reveal-or-empty +2, same suit +1, breaking a joined run -2. The order of the
 criteria is (score, onto a card, lowest column).

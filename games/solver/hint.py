@@ -10,7 +10,7 @@ card, so nothing here can peek: two boards with the same public view get the sam
     >>> best.action, best.reason  # doctest: +SKIP
     ({'type': 'move', 'from': 4, 'to': 1, 'count': 1}, 'turns over a hidden card in column 4')
 
-How it ranks (RULES.md "Hints"):
+How it ranks (docs/rules.md#hints):
 
 * A look-ahead search over moves, in a model of the position where unknown cards stay
   unknown: a move that turns over a face-down card is valued as "turns over a hidden card";

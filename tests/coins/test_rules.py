@@ -1,4 +1,4 @@
-"""The amounts of RULES.md "Coins", as pure functions (no database)."""
+"""The amounts of docs/rules.md#coins, as pure functions (no database)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""The deal action (RULES.md "Deal"): one face-up card onto each column, in order 0..9."""
+"""The deal action (docs/rules.md#deal): one face-up card onto each column, in order 0..9."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every refused action raises one typed error with a DESIGN.md code and changes nothing.
+"""Every refused action raises one typed error with a documented code and changes nothing.
 
 One case per code. Each starts from a position with some history (so an undo record, the
 counters and face-up flags all have something to lose), takes a snapshot with ``dump``,
@@ -17,7 +17,7 @@ from tests.engine.conftest import board_of, refused, state
 
 RUN_TO_2 = "KsQsJsTs9s8s7s6s5s4s3s2s"
 
-# Codes DESIGN.md lists for refused actions (undo_not_allowed is the service's: races),
+# Codes docs/rules.md#refused-actions lists (undo_not_allowed is the service's: races),
 # plus the two for out-of-range input.
 DESIGN_CODES = {
     "not_a_run",

@@ -1,4 +1,4 @@
-"""Moves: the strict lift and the loose place (RULES.md "Moves"), table-driven.
+"""Moves: the strict lift and the loose place (docs/rules.md#moves), table-driven.
 
 Each row is a position, a move and the expected verdict: ``None`` for legal, else the
 error code. Every row is checked three ways: ``check_move``, ``play``, and membership in

@@ -1,4 +1,4 @@
-"""One-tap moves (RULES.md "Destination for a one-tap move") and partly named moves.
+"""One-tap moves (docs/rules.md#one-tap-destination) and partly named moves.
 
 The criteria, each tested on its own below: a same-suit placement beats an off-suit one; a
 move that turns over a hidden card or empties a column ranks higher; breaking an already

@@ -1,4 +1,4 @@
-"""Completed runs, the win and the stuck state (RULES.md "Completed run", "Win", "Stuck")."""
+"""Completed runs, the win and the stuck state (docs/rules.md#completed-runs, #win, #stuck)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The score (RULES.md "Score"): max(0, 500 - actions + 100 * runs_removed)."""
+"""The score (docs/rules.md#score): max(0, 500 - actions + 100 * runs_removed)."""
 
 from __future__ import annotations
 
@@ -47,8 +47,8 @@ def test_a_completed_run_is_worth_100() -> None:
     ("actions", "runs", "score"),
     [
         (0, 0, 500),
-        (150, 8, 1150),  # RULES.md: a 150-action win scores 1,150
-        (46, 8, 1254),  # RULES.md: the theoretical best
+        (150, 8, 1150),  # docs/rules.md#score: a 150-action win scores 1,150
+        (46, 8, 1254),  # a 46-action win
         (500, 0, 0),
         (501, 0, 0),  # the floor
         (700, 1, 0),

@@ -1,4 +1,4 @@
-"""Undo (RULES.md "Undo"): the player's undo, and push/pop, the search's exact reversal."""
+"""Undo (docs/rules.md#undo): the player's undo, and push/pop, the search's exact reversal."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The public view: all a player may see, and nothing more (DESIGN.md game state)."""
+"""The public view: all a player may see, and nothing more (docs/rules.md#what-a-player-sees)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A race win pays coins as RULES.md "Coins" says: 10 times the mode, no perfect bonus, and
+"""A race win pays coins as docs/rules.md#coins says: 10 times the mode, no perfect bonus, and
 only the winner; a race on a staff-fixed deal pays nothing."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hints (RULES.md "Hints"): reasons in words, next-best alternatives, never the move just
+"""Hints (docs/rules.md#hints): reasons in words, next-best alternatives, never the move just
 made backwards, an honest "nothing useful", and only what the player can see."""
 
 from __future__ import annotations

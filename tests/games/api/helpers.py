@@ -32,7 +32,7 @@ ME_URL = f"{API}/me"
 # A card on the wire: rank A23456789TJQK + suit shdc, standing alone.
 CARD_TOKEN = re.compile(r"\b[A2-9TJQK][shdc]\b")
 
-# Every key of a game state (DESIGN.md plus the documented extras).
+# Every key of a game state (the documented state, docs/rules.md#what-a-player-sees).
 STATE_KEYS = {
     "id",
     "suits",

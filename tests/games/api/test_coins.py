@@ -1,4 +1,4 @@
-"""Coins for wins (RULES.md "Coins"), through the API: the winning action's answer, /me and
+"""Coins for wins (docs/rules.md#coins), through the API: the winning action's answer, /me and
 /players/{username}, the ledger rows behind them, the daily cap and its reset at midnight UTC.
 
 Each game starts one move from a win (``NEAR_WIN``: K..2 of spades in column 0, the Ace in

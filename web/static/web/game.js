@@ -360,7 +360,7 @@ export function describe(action) {
   return `move ${cards} from column ${action.from + 1} to column ${action.to + 1}`;
 }
 
-// What the win paid, what the daily limit cut and what is left today (RULES.md "Coins").
+// What the win paid, what the daily limit cut and what is left today (docs/rules.md#coins).
 function coinsNote(c) {
   const parts = [`${c.base} for the win` + (c.bonus ? ` + ${c.bonus} perfect bonus` : '')];
   if (c.cut) parts.push(`${c.cut} over today's limit of ${c.daily_limit}`);

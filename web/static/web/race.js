@@ -1,4 +1,4 @@
-// The race screens (RULES.md "Races"): the lobby (open a table, join one by its invite
+// The race screens (docs/rules.md#races): the lobby (open a table, join one by its invite
 // code) and a race table (seats, ready and start, the countdown, your own table played
 // through the same game component as a casual game, the others' progress live from the
 // table's event stream, draw, resign, the result with every table laid open, play again).

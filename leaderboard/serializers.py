@@ -1,0 +1,147 @@
+"""Input validation and the documented shapes of the boards and the daily challenge (the
+answers are plain dicts built by the selectors; a test checks real answers against these)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.engine import SUIT_MODES
+from games.models import Game
+from games.serializers import SuitsField
+from leaderboard import selectors
+from spider_api.errors import DomainError
+from spider_api.pagination import page_serializer
+
+
+# -- input ----------------------------------------------------------------------------------
+def bad_date(raw: object) -> DomainError:
+    return DomainError("bad_date", f"{raw!r} is not a date: use YYYY-MM-DD.", 400)
+
+
+@extend_schema_field({"type": "string", "format": "date"})
+class DayField(serializers.Field):
+    """A UTC day as YYYY-MM-DD. Anything else is 400 `bad_date` (its own code, not `invalid`:
+    a day is also a path segment, where no field name applies); empty: none given."""
+
+    def to_internal_value(self, data: Any) -> date | None:
+        if data == "":
+            return None
+        try:
+            return date.fromisoformat(data)
+        except (TypeError, ValueError):
+            raise bad_date(data) from None
+
+    def to_representation(self, value: date) -> str:
+        return value.isoformat()
+
+
+def _one_of(values: str) -> dict[str, Any]:
+    message = f"One of {values}."
+    return {"required": message, "invalid_choice": message, "null": message}
+
+
+class BoardFilterSerializer(serializers.Serializer):
+    """The leaderboard's query string (the page is spider_api.pagination's)."""
+
+    suits = serializers.ChoiceField(
+        choices=SUIT_MODES, error_messages=_one_of(", ".join(map(str, SUIT_MODES)))
+    )
+    period = serializers.ChoiceField(
+        choices=selectors.PERIODS,
+        required=False,
+        default="all",
+        error_messages=_one_of(", ".join(selectors.PERIODS)),
+    )
+
+
+class DailyFilterSerializer(serializers.Serializer):
+    date = DayField(required=False, help_text="YYYY-MM-DD (UTC); today when omitted.")
+
+
+# -- output ---------------------------------------------------------------------------------
+class BoardRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = serializers.CharField()
+    score = serializers.IntegerField()
+    actions = serializers.IntegerField()
+    elapsed_ms = serializers.IntegerField()
+    finished_at = serializers.DateTimeField()
+    perfect = serializers.BooleanField()
+    hints = serializers.IntegerField()
+    game = serializers.UUIDField(help_text="GET /api/v1/games/{game} and its log to replay it.")
+
+
+BoardSerializer = page_serializer("Board", BoardRowSerializer)
+
+BoardSerializer = page_serializer("Board", BoardRowSerializer)
+
+
+class PeriodPlacesSerializer(serializers.Serializer):
+    all = serializers.IntegerField()
+    day = serializers.IntegerField(allow_null=True)
+    week = serializers.IntegerField(allow_null=True)
+    month = serializers.IntegerField(allow_null=True)
+
+
+class DailyPlaceSerializer(serializers.Serializer):
+    date = serializers.DateField()
+    rank = serializers.IntegerField()
+
+
+class GamePlacesSerializer(serializers.Serializer):
+    game = serializers.UUIDField()
+    player = serializers.CharField()
+    suits = SuitsField()
+    score = serializers.IntegerField()
+    places = PeriodPlacesSerializer(
+        help_text="Its place on its suit mode's board per period (null: finished before it)."
+    )
+    daily = DailyPlaceSerializer(allow_null=True, help_text="Its place on its day's board.")
+
+
+class ModePlaceSerializer(serializers.Serializer):
+    suits = SuitsField()
+    rank = serializers.IntegerField(allow_null=True, help_text="All-time place of the best win.")
+    game = serializers.UUIDField(allow_null=True)
+    score = serializers.IntegerField(allow_null=True)
+
+
+class BestDailySerializer(serializers.Serializer):
+    date = serializers.DateField()
+    rank = serializers.IntegerField()
+    game = serializers.UUIDField()
+
+
+class PlayerPlacesSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    modes = ModePlaceSerializer(many=True)
+    daily = BestDailySerializer(allow_null=True)
+
+
+class AttemptSerializer(serializers.Serializer):
+    game = serializers.UUIDField()
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    score = serializers.IntegerField()
+    ranked = serializers.BooleanField()
+
+
+class DailySerializer(serializers.Serializer):
+    date = serializers.DateField()
+    suits = SuitsField()
+    deal_version = serializers.IntegerField()
+    commitment = serializers.CharField(help_text="SHA-256 hex, published before the day starts.")
+    closes_at = serializers.DateTimeField()
+    closed = serializers.BooleanField()
+    seed = serializers.CharField(allow_null=True, help_text="Revealed when the day closes.")
+    nonce = serializers.CharField(allow_null=True, help_text="Revealed when the day closes.")
+    par = serializers.IntegerField(
+        allow_null=True,
+        help_text="Revealed when the day closes: the length (moves and deals) of the shortest "
+        "winning line the solver found for the deal, searched again wider before the day closed.",
+    )
+    winners = serializers.IntegerField()
+    attempt = AttemptSerializer(allow_null=True, help_text="Your attempt (with a token).")

@@ -1,0 +1,153 @@
+"""The repository documents itself: no file refers to a document outside it, and every
+``docs/<name>.md#anchor`` a file cites is a heading of that document.
+
+The rules live in docs/rules.md and the design in docs/architecture.md; a reference to a
+rulebook, a design sketch or product pages kept elsewhere is one a reader who clones the
+repository cannot follow.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from functools import cache
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SKIPPED_DIRS = {".git", ".venv", "node_modules", "__pycache__", ".mypy_cache", ".ruff_cache"}
+
+# Spelled in pieces so that this file does not match itself.
+OUTSIDE = re.compile(
+    "|".join(
+        (
+            re.escape(".." + "/shared"),
+            r"\b(?:RULES|DESIGN)" + re.escape(".md"),
+            re.escape("/" + "work/"),
+            r"(?<![\w-])seeds" + "/",
+        )
+    )
+)
+CITED_ANCHOR = re.compile(r"\bdocs/([\w-]+\.md)#([\w-]+)")
+# Inside docs/: ``](#anchor)`` and ``](other.md#anchor)``.
+LOCAL_ANCHOR = re.compile(r"\]\(((?:[\w-]+\.md)?)#([\w-]+)\)")
+HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$")
+
+
+@cache
+def tracked_files() -> tuple[Path, ...]:
+    """The repository's files: git's list, or a walk of the tree where git is missing."""
+    try:
+        out = subprocess.run(
+            ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
+        ).stdout
+        names = [n for n in out.decode().split("\0") if n]
+        return tuple(ROOT / n for n in names if (ROOT / n).is_file())
+    except (OSError, subprocess.CalledProcessError):
+        return tuple(
+            p
+            for p in sorted(ROOT.rglob("*"))
+            if p.is_file() and not SKIPPED_DIRS & set(p.relative_to(ROOT).parts)
+        )
+
+
+@cache
+def text_of(path: Path) -> str | None:
+    data = path.read_bytes()
+    if b"\0" in data:
+        return None  # binary (the screenshots)
+    try:
+        return data.decode()
+    except UnicodeDecodeError:
+        return None
+
+
+def text_files() -> list[tuple[Path, str]]:
+    return [(p, t) for p in tracked_files() if (t := text_of(p)) is not None]
+
+
+def slug(heading: str) -> str:
+    """GitHub's anchor of a Markdown heading: lower case, punctuation dropped, spaces to -."""
+    text = re.sub(r"[`*_]|\[([^\]]*)\]\([^)]*\)", lambda m: m.group(1) or "", heading)
+    text = re.sub(r"[^\w\- ]", "", text.strip().lower())
+    return text.replace(" ", "-")
+
+
+@cache
+def anchors(name: str) -> frozenset[str]:
+    """The heading anchors of docs/<name> (empty if it does not exist)."""
+    path = ROOT / "docs" / name
+    if not path.is_file():
+        return frozenset()
+    seen: dict[str, int] = {}
+    found = set()
+    in_code = False
+    for line in path.read_text().splitlines():
+        if line.startswith("```"):
+            in_code = not in_code
+            continue
+        match = None if in_code else HEADING.match(line)
+        if match:
+            base = slug(match.group(1))
+            count = seen.get(base, 0)
+            seen[base] = count + 1
+            found.add(base if count == 0 else f"{base}-{count}")
+    return frozenset(found)
+
+
+def line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+def test_the_walk_sees_the_repository() -> None:
+    names = {p.relative_to(ROOT).as_posix() for p in tracked_files()}
+    assert {"README.md", "docs/rules.md", "docs/architecture.md", "games/engine/board.py"} <= names
+
+
+def test_no_file_refers_to_a_document_outside_the_repository() -> None:
+    found = [
+        f"{path.relative_to(ROOT)}:{line_of(text, m.start())}: {m.group(0)}"
+        for path, text in text_files()
+        for m in OUTSIDE.finditer(text)
+    ]
+    assert not found, "references outside the repository (point them at docs/):\n" + "\n".join(
+        found
+    )
+
+
+def test_every_cited_anchor_is_a_heading() -> None:
+    missing = []
+    for path, text in text_files():
+        for m in CITED_ANCHOR.finditer(text):
+            name, anchor = m.groups()
+            if anchor not in anchors(name):
+                missing.append(f"{path.relative_to(ROOT)}:{line_of(text, m.start())}: {m[0]}")
+        if path.parent == ROOT / "docs" and path.suffix == ".md":
+            for m in LOCAL_ANCHOR.finditer(text):
+                name, anchor = m.group(1) or path.name, m.group(2)
+                if anchor not in anchors(name):
+                    missing.append(f"{path.relative_to(ROOT)}:{line_of(text, m.start())}: {m[0]}")
+    assert not missing, "anchors that are no heading:\n" + "\n".join(missing)
+
+
+def test_the_rulebook_has_the_sections_code_relies_on() -> None:
+    assert {
+        "undo",
+        "score",
+        "hints",
+        "coins",
+        "races",
+        "one-tap-destination",
+        "daily-challenge",
+    } <= anchors("rules.md")
+
+
+def test_the_readme_links_the_rules_and_the_architecture_near_the_top() -> None:
+    head = "\n".join((ROOT / "README.md").read_text().splitlines()[:30])
+    assert "docs/rules.md" in head and "docs/architecture.md" in head
+
+
+def test_the_slug_is_githubs() -> None:
+    assert slug("Undo") == "undo"
+    assert slug("No undo, no hints") == "no-undo-no-hints"
+    assert slug("`make run` and `make serve`") == "make-run-and-make-serve"
+    assert slug("One-tap destination") == "one-tap-destination"
