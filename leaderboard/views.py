@@ -42,6 +42,7 @@ from spider_api.openapi import (
     invalid_example,
 )
 from spider_api.pagination import PAGE_PARAMETERS, page_request
+from spider_api.serializers import JsonInputSerializer
 
 BOARD_CACHE_SECONDS = 5
 CLOSED_BOARD_CACHE_SECONDS = 3600
@@ -250,7 +251,7 @@ class DailyPlayApi(APIView):
     throttle_scope = "game_create"
     OutputSerializer = GameStateSerializer
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(JsonInputSerializer):
         unranked = serializers.BooleanField(
             required=False, default=False, help_text="Play again after your ranked attempt."
         )
