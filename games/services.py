@@ -12,6 +12,7 @@ from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
@@ -32,7 +33,7 @@ from games.presenters import game_state
 from games.rewards import CoinAward, game_reward
 from games.selectors import game_get_readable
 from games.signals import game_finished, game_won
-from games.solver.hint import Hint, VisiblePosition, hints, no_hint_reason
+from games.solver.hint import Hint, VisiblePosition, board_hints, no_hint_reason
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -238,6 +239,14 @@ class HintResult:
 
 
 HINT_SEARCH_TRIES = 3
+# The ranked hints of a position, cached (the Django cache: Redis with CACHE_URL) so asking
+# again, or for the next n, costs no second search. The key is the game and its position
+# (its action count, which every move, deal and undo raises and a hint does not, and the
+# position's visible key): an entry is never served for another position, and a hint
+# entry in the log leaves the position as it was. Deterministic (a node budget), so a hit
+# answers what a search would have; a miss (evicted, Redis down) only searches again.
+HINT_CACHE_SECONDS = 15 * 60
+_HINT_CACHE_TAG = "hint1"  # bump when the ranking changes, so no entry outlives its code
 
 
 def game_hint(
@@ -280,11 +289,19 @@ def _check_playable(game: Game, expected_version: int | None) -> None:
 
 
 def _hint_search(game: Game, n: int) -> HintResult:
-    """Rank the suggestions for ``game``'s position (no lock, no write)."""
+    """Rank the suggestions for ``game``'s position (no lock, no write), or take them from
+    the cache."""
     board = load(game.snapshot)
-    visible = VisiblePosition.from_board(board)  # the hint search never sees hidden cards
-    found = hints(visible, last_move=board.last_move)
+    key = f"{_HINT_CACHE_TAG}:{game.pk}:{board.actions}:{board.visible_key()}"
+    cached = cache.get(key)
+    if cached is not None:
+        found = [Hint(action, reason, score) for action, reason, score in cached]
+    else:
+        # From the public view only, never back to a position this game has been in.
+        found = board_hints(board)
+        cache.set(key, [(h.action, h.reason, h.score) for h in found], HINT_CACHE_SECONDS)
     if n >= len(found):
+        visible = VisiblePosition.from_board(board)
         reason = (
             no_hint_reason(visible, last_move=board.last_move)
             if not found

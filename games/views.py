@@ -327,7 +327,7 @@ def _validated_action(input_serializer: type[ActionInputSerializer], data: Any) 
 
 
 class GameHintApi(APIView):
-    throttle_scope = "actions"
+    throttle_scope = "hints"  # a scope of its own: a hint at a new position is a search
     InputSerializer = HintAskSerializer
     OutputSerializer = HintSerializer
 
