@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
@@ -18,18 +18,27 @@ from django.utils import timezone
 
 from games import kinds, rows, stats
 from games.daily import daily_closed
-from games.deals import deal_for_new_game, deal_from_layout, deal_from_seed, deal_vet_ahead
-from games.engine import DEAL, Board, IllegalAction, Layout, LayoutError, Outcome, dump, load
-from games.errors import GameNotFound, GameOver, StaffOnly, VersionConflict, rule_error
+from games.deals import (
+    deal_choice_check,
+    deal_for_new_game,
+    deal_from_layout,
+    deal_from_seed,
+    deal_layout_parse,
+    deal_vet_ahead,
+)
+from games.engine import DEAL, Board, IllegalAction, Outcome, dump, load
+from games.errors import GameNotFound, GameOver, VersionConflict, rule_error
 from games.models import Action, Deal, Game
 from games.presenters import game_state
 from games.rewards import CoinAward, game_reward
 from games.selectors import game_get_readable
 from games.signals import game_finished, game_won
 from games.solver.hint import Hint, VisiblePosition, board_hints, no_hint_reason
-from spider_api.errors import DomainError
 
-User = get_user_model()
+if TYPE_CHECKING:
+    from accounts.models import User
+else:
+    User = get_user_model()
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +77,7 @@ def game_create_prepare(
 @transaction.atomic
 def game_create(
     *,
-    player: Any,
+    player: User,
     suits: int | None = None,
     replay_of: str | None = None,
     seed: int | None = None,
@@ -83,9 +92,8 @@ def game_create(
     when the pool is empty, without holding the lock).
     """
     User.objects.select_for_update().filter(pk=player.pk).first()
+    deal_choice_check(player=player, seed=seed, layout=layout)
     staff_made = seed is not None or layout is not None
-    if staff_made and not player.is_staff:
-        raise StaffOnly(detail="Only staff may choose a seed or a layout.")
 
     source_game: Game | None = None
     if replay_of is not None:
@@ -98,13 +106,7 @@ def game_create(
             raise GameNotFound()  # races: a racer's deal stays secret until the race ends
         deal = source_game.deal
     elif layout is not None:
-        try:
-            start = Layout.from_json(suits or 0, layout)
-        except LayoutError as exc:
-            raise rule_error(exc, status=400) from None
-        if Board(start).won:
-            raise DomainError("bad_layout", "This layout leaves nothing to play.", 400)
-        deal = deal_from_layout(layout=start)
+        deal = deal_from_layout(layout=deal_layout_parse(suits=suits or 0, layout=layout))
     elif seed is not None:
         assert suits is not None
         deal = deal_from_seed(suits=suits, seed=seed)
@@ -126,7 +128,7 @@ def game_create(
 
 def game_start(
     *,
-    player: Any,
+    player: User,
     deal: Deal,
     kind: str = Game.Kind.CASUAL,
     daily_date: date | None = None,
@@ -156,7 +158,7 @@ def game_start(
     return game
 
 
-def _end_casual_game_in_progress(player: Any, now: datetime) -> Any:
+def _end_casual_game_in_progress(player: User, now: datetime) -> Any:
     """End the player's casual game in progress; returns the id of a game discarded."""
     current = (
         Game.objects.select_for_update()
@@ -176,7 +178,7 @@ def _end_casual_game_in_progress(player: Any, now: datetime) -> Any:
 # -- playing --------------------------------------------------------------------------------
 @transaction.atomic
 def game_act(
-    *, player: Any, game_id: str, action: ActionRequest, expected_version: int | None = None
+    *, player: User, game_id: str, action: ActionRequest, expected_version: int | None = None
 ) -> ActResult:
     """Apply one move, deal or undo. A refused action raises and changes nothing."""
     game = _locked_own_game(player, game_id)
@@ -248,7 +250,7 @@ _HINT_CACHE_TAG = "hint1"  # bump when the ranking changes, so no entry outlives
 
 
 def game_hint(
-    *, player: Any, game_id: str, n: int = 0, expected_version: int | None = None
+    *, player: User, game_id: str, n: int = 0, expected_version: int | None = None
 ) -> HintResult:
     """The n-th best suggestion for the player's game, seen from the player's side only.
 
@@ -330,7 +332,7 @@ def _hint_record(game: Game, searched: HintResult) -> HintResult:
 
 
 @transaction.atomic
-def game_resign(*, player: Any, game_id: str) -> Game:
+def game_resign(*, player: User, game_id: str) -> Game:
     game = _locked_own_game(player, game_id)
     if game.over:
         raise GameOver()
@@ -414,7 +416,7 @@ def _finish(game: Game, status: str, reason: str, now: datetime) -> CoinAward | 
     return coins
 
 
-def _locked_own_game(player: Any, game_id: str) -> Game:
+def _locked_own_game(player: User, game_id: str) -> Game:
     # Only the game row is locked and read: its deal is loaded lazily, once the game is over.
     game = rows.game_for_update(game_id=game_id, player_id=player.pk)
     if game is None:

@@ -16,7 +16,6 @@ from coins.presenters import award_json, summary_json
 from coins.selectors import coins_summary
 from games import selectors, services
 from games.idempotency import HEADER, fingerprint, run_idempotent
-from games.models import Game
 from games.presenters import (
     action_json,
     deal_info,
@@ -30,6 +29,7 @@ from games.serializers import (
     ActedGameStateSerializer,
     ActionInputSerializer,
     GameCreateSerializer,
+    GameFilterSerializer,
     GameLogSerializer,
     GamePageSerializer,
     GameStateSerializer,
@@ -51,6 +51,7 @@ from spider_api.openapi import (
     invalid_example,
 )
 from spider_api.pagination import PAGE_PARAMETERS, page_json, page_request
+from spider_api.players import player_of
 
 IDEMPOTENCY_PARAM = OpenApiParameter(
     HEADER,
@@ -109,7 +110,7 @@ def _answer(request: Request, produce: Any) -> Response:
     """Run a POST under its Idempotency-Key (if any) and turn the result into a Response."""
     key = request.headers.get(HEADER)
     (code, body), replayed = run_idempotent(
-        player=request.user,
+        player=player_of(request),
         key=key,
         request_fingerprint=lambda: fingerprint(request.method or "", request.path, request.data),
         produce=produce,
@@ -121,7 +122,13 @@ def _answer(request: Request, produce: Any) -> Response:
 
 
 class GamesApi(APIView):
-    """List your games; start a new one."""
+    """List your games (GET: FilterSerializer, PageSerializer); start a new one (POST:
+    InputSerializer, OutputSerializer)."""
+
+    FilterSerializer = GameFilterSerializer
+    PageSerializer = GamePageSerializer
+    InputSerializer = GameCreateSerializer
+    OutputSerializer = GameStateSerializer
 
     @property
     def throttle_scope(self) -> str | None:  # only creating a game is throttled here
@@ -143,16 +150,18 @@ class GamesApi(APIView):
             *PAGE_PARAMETERS,
         ],
         responses={
-            200: GamePageSerializer,
+            200: PageSerializer,
             400: bad_request(invalid_example("page_size", "A whole number 1..100."), body=False),
         },
     )
     def get(self, request: Request) -> Response:
-        wanted = request.query_params.get("status")
-        if wanted is not None and wanted not in Game.Status.values:
-            raise ValidationError({"status": [f"One of {', '.join(Game.Status.values)}."]})
+        # A plain dict: "?status=" is a wrong status, not a missing one (as a QueryDict it is).
+        filters = self.FilterSerializer(data=request.query_params.dict())
+        filters.is_valid(raise_exception=True)
         asked = page_request(request.query_params)
-        games = selectors.games_of_player(player=request.user, status=wanted)
+        games = selectors.games_of_player(
+            player=player_of(request), status=filters.validated_data.get("status")
+        )
         rows = games[asked.offset : asked.offset + asked.limit]
         return Response(page_json(asked, [game_summary(g) for g in rows]))
 
@@ -163,10 +172,10 @@ class GamesApi(APIView):
         description="Deals a new game of `suits` (1, 2 or 4), or the deal of game `replay_of` "
         "again. Your casual game in progress, if any, ends first: lost (abandoned) if you took "
         "an action in it, discarded if not. Staff may pass `seed` or `layout`.",
-        request=GameCreateSerializer,
+        request=InputSerializer,
         parameters=[IDEMPOTENCY_PARAM, IDEMPOTENT_REPLAYED],
         responses={
-            201: GameStateSerializer,
+            201: OutputSerializer,
             400: bad_request(invalid_example("suits", "Choose 1, 2 or 4.")),
             403: FORBIDDEN,
             404: NOT_FOUND,
@@ -175,18 +184,22 @@ class GamesApi(APIView):
         },
         examples=[
             OpenApiExample("New 2-suit game", value={"suits": 2}, request_only=True),
-            OpenApiExample("Same deal again", value={"replay_of": "6f1c..."}, request_only=True),
+            OpenApiExample(
+                "Same deal again",
+                value={"replay_of": "6f1c2d0e-8a4b-4c1e-9f3a-2b7d5e9c0a41"},
+                request_only=True,
+            ),
         ],
     )
     def post(self, request: Request) -> Response:
-        serializer = GameCreateSerializer(data=request.data)
+        serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         wanted = {k: data.get(k) for k in ("suits", "replay_of", "seed", "layout")}
         services.game_create_prepare(**wanted)  # vetting, if any, before the player's lock
 
         def produce() -> tuple[int, dict[str, Any]]:
-            game = services.game_create(player=request.user, **wanted)
+            game = services.game_create(player=player_of(request), **wanted)
             return status.HTTP_201_CREATED, game_state(game)
 
         return _answer(request, produce)
@@ -194,6 +207,7 @@ class GamesApi(APIView):
 
 class GameDetailApi(APIView):
     permission_classes = (AllowAny,)
+    OutputSerializer = GameStateSerializer
 
     @extend_schema(
         operation_id="games_read",
@@ -201,7 +215,7 @@ class GameDetailApi(APIView):
         summary="A game's state",
         description="Your game at any time; anyone's once it is over (then with its deal's seed). "
         "Face-down cards show only as `hidden` counts, the stock only as `deals_left`.",
-        responses={200: GameStateSerializer, 404: NOT_FOUND},
+        responses={200: OutputSerializer, 404: NOT_FOUND},
     )
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get_readable(viewer=request.user, game_id=game_id)
@@ -209,7 +223,12 @@ class GameDetailApi(APIView):
 
 
 class GameActionsApi(APIView):
-    """The game's log (GET) and the one way to play (POST)."""
+    """The game's log (GET: LogSerializer) and the one way to play (POST: InputSerializer,
+    OutputSerializer)."""
+
+    LogSerializer = GameLogSerializer
+    InputSerializer = ActionInputSerializer
+    OutputSerializer = ActedGameStateSerializer
 
     def get_permissions(self) -> list[Any]:
         return [AllowAny()] if self.request.method == "GET" else list(super().get_permissions())
@@ -224,7 +243,7 @@ class GameActionsApi(APIView):
         summary="A game's action log",
         description="Every move (resolved to from/to/count), deal, undo and hint, in order. Public "
         "once the game is over, with the seed, so anyone can replay it.",
-        responses={200: GameLogSerializer, 404: NOT_FOUND},
+        responses={200: LogSerializer, 404: NOT_FOUND},
     )
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get_readable(viewer=request.user, game_id=game_id)
@@ -242,10 +261,10 @@ class GameActionsApi(APIView):
         "null unless this action won the game, then what the win earned (`base`, the perfect "
         "`bonus`), what the daily limit `cut`, what was credited (`earned`), and the "
         "`balance`, `earned_today` and `left_today` after it.",
-        request=ActionInputSerializer,
+        request=InputSerializer,
         parameters=[IDEMPOTENCY_PARAM, IDEMPOTENT_REPLAYED],
         responses={
-            200: ActedGameStateSerializer,
+            200: OutputSerializer,
             400: bad_request(invalid_example("type", '"jump" is not a valid choice.')),
             404: NOT_FOUND,
             409: VERSION_CONFLICT,
@@ -263,14 +282,14 @@ class GameActionsApi(APIView):
         ],
     )
     def post(self, request: Request, game_id: str) -> Response:
-        data = _validated_action(request.data)
+        data = _validated_action(self.InputSerializer, request.data)
         action = services.ActionRequest(
             type=data["type"], src=data.get("from"), dst=data.get("to"), count=data.get("count")
         )
 
         def produce() -> tuple[int, dict[str, Any]]:
             result = services.game_act(
-                player=request.user,
+                player=player_of(request),
                 game_id=game_id,
                 action=action,
                 expected_version=data.get("version"),
@@ -283,13 +302,13 @@ class GameActionsApi(APIView):
         return _answer(request, produce)
 
 
-def _validated_action(data: Any) -> dict[str, Any]:
+def _validated_action(input_serializer: type[ActionInputSerializer], data: Any) -> dict[str, Any]:
     """Validate an action body. A column or count out of range is refused as the engine
     refuses it (422 `bad_column`/`bad_count`): one code, one status, whichever path finds it."""
     fast = action_input_fast(data)
     if fast is not None:
         return fast
-    serializer = ActionInputSerializer(data=data)
+    serializer = input_serializer(data=data)
     if serializer.is_valid():
         return serializer.validated_data
     errors = serializer.errors
@@ -309,6 +328,8 @@ def _validated_action(data: Any) -> dict[str, Any]:
 
 class GameHintApi(APIView):
     throttle_scope = "hints"  # a scope of its own: a hint at a new position is a search
+    InputSerializer = HintAskSerializer
+    OutputSerializer = HintSerializer
 
     @extend_schema(
         operation_id="games_hint",
@@ -323,9 +344,9 @@ class GameHintApi(APIView):
         "carries that new version and is the body of `POST /games/{id}/actions` as it is. "
         "Asking the same n again straight away is answered the same and not counted twice. "
         "Send `version` to ask only about the position you have (else 409).",
-        request=HintAskSerializer,
+        request=InputSerializer,
         responses={
-            200: HintSerializer,
+            200: OutputSerializer,
             400: bad_request(invalid_example("n", "A valid integer is required.")),
             404: NOT_FOUND,
             409: VERSION_CONFLICT,
@@ -341,10 +362,10 @@ class GameHintApi(APIView):
         ],
     )
     def post(self, request: Request, game_id: str) -> Response:
-        serializer = HintAskSerializer(data=request.data)
+        serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         result = services.game_hint(
-            player=request.user,
+            player=player_of(request),
             game_id=game_id,
             n=serializer.validated_data["n"],
             expected_version=serializer.validated_data.get("version"),
@@ -354,6 +375,7 @@ class GameHintApi(APIView):
 
 class GameResignApi(APIView):
     throttle_scope = "actions"
+    OutputSerializer = GameStateSerializer
 
     @extend_schema(
         operation_id="games_resign",
@@ -363,7 +385,7 @@ class GameResignApi(APIView):
         request=None,
         parameters=[IDEMPOTENCY_PARAM, IDEMPOTENT_REPLAYED],
         responses={
-            200: GameStateSerializer,
+            200: OutputSerializer,
             409: RACE_REFUSED,
             404: NOT_FOUND,
             422: error_response(
@@ -379,7 +401,7 @@ class GameResignApi(APIView):
     )
     def post(self, request: Request, game_id: str) -> Response:
         def produce() -> tuple[int, dict[str, Any]]:
-            game = services.game_resign(player=request.user, game_id=game_id)
+            game = services.game_resign(player=player_of(request), game_id=game_id)
             return status.HTTP_200_OK, game_state(game)
 
         return _answer(request, produce)
@@ -387,6 +409,7 @@ class GameResignApi(APIView):
 
 class PlayerApi(APIView):
     permission_classes = (AllowAny,)
+    OutputSerializer = PlayerPublicSerializer
 
     @extend_schema(
         operation_id="players_read",
@@ -395,7 +418,7 @@ class PlayerApi(APIView):
         description="Per suit mode: games played, wins, win rate, streaks, fastest win, fewest "
         "actions in a win, best score and the five best wins; and the player's coins (balance "
         "and today's earnings, UTC). No token needed (a token sent must be valid).",
-        responses={200: PlayerPublicSerializer, 404: NOT_FOUND},
+        responses={200: OutputSerializer, 404: NOT_FOUND},
     )
     def get(self, request: Request, username: str) -> Response:
         player = selectors.player_by_username(username=username)
@@ -410,6 +433,7 @@ class PlayerApi(APIView):
 
 class GamePositionApi(APIView):
     permission_classes = (AllowAny,)
+    OutputSerializer = PositionSerializer
 
     @extend_schema(
         operation_id="games_position",
@@ -430,7 +454,7 @@ class GamePositionApi(APIView):
             )
         ],
         responses={
-            200: PositionSerializer,
+            200: OutputSerializer,
             404: NOT_FOUND,
             409: error_response(
                 "The game is still running.",

@@ -2,7 +2,8 @@
 
 A view's `@extend_schema` declares its own answers (success bodies and the errors particular
 to it); `AutoSchema` adds the answers every endpoint of its kind can give, so no endpoint can
-forget them: 401 where a token is read, 400 `malformed_json` and 415 where a body is parsed,
+forget them: 401 where a token is read, 400 `malformed_json`/`json_too_deep`, 413 and 415 where
+a body is parsed,
 406 everywhere, 429 where a throttle scope applies, 500 everywhere and 503
 `database_unavailable` wherever the database is used. Response headers are declared the same
 way (`X-Request-ID` on every answer, `Retry-After` on 429/503, `WWW-Authenticate` on 401).
@@ -26,6 +27,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
+from spider_api import parsers
 from spider_api.authentication import BearerTokenAuthentication
 from spider_api.logging import HEADER as REQUEST_ID_HEADER
 from spider_api.throttling import ScopedRateThrottle
@@ -74,16 +76,31 @@ def error_response(
 MALFORMED_JSON = error_example(
     "malformed_json", "JSON parse error - Expecting value: line 1 column 1 (char 0)"
 )
+JSON_TOO_DEEP = error_example(
+    parsers.JSON_TOO_DEEP, "The body nests arrays and objects over 32 deep."
+)
 
 
 def bad_request(*examples: OpenApiExample, body: bool = True) -> OpenApiResponse:
     """400: a field is wrong (`invalid`, see `errors`), or (with a body) it is not JSON."""
-    what = "The body is not JSON (`malformed_json`) or a" if body else "A"
+    what = (
+        "The body is not JSON (`malformed_json`), nests arrays and objects deeper than "
+        "REQUEST_JSON_MAX_DEPTH (32; `json_too_deep`), or a"
+        if body
+        else "A"
+    )
     return OpenApiResponse(
         ValidationErrorSerializer,
         f"{what} field is wrong (`invalid`, see `errors`).",
-        examples=[*examples, *([MALFORMED_JSON] if body else [])],
+        examples=[*examples, *([MALFORMED_JSON, JSON_TOO_DEEP] if body else [])],
     )
+
+
+BODY_TOO_LARGE = error_response(
+    "The body is over REQUEST_BODY_MAX_BYTES (64 KiB).",
+    parsers.BODY_TOO_LARGE,
+    "The body is over 65536 bytes.",
+)
 
 
 UNAUTHORIZED = error_response(
@@ -180,9 +197,11 @@ class AutoSchema(openapi.AutoSchema):
     adds `Request` to request bodies) and `UserRegisterApi.OutputSerializer` `UserRegister`,
     so every view can have its own `InputSerializer`/`OutputSerializer` without clashing names.
 
-    Security: an endpoint that reads no token at all has no `security` entry (an entry of
-    `[{}]` reads to client generators as "needs a token"); one where a token is optional has
-    `[{"bearerAuth": []}, {}]`.
+    Security: an endpoint that needs a token has `[{"bearerAuth": []}]`; a public one none at
+    all, whether it reads no token or an optional one (a token adds the caller's own
+    details; an unknown one is still 401 `invalid_token`). OpenAPI's way to say "optional",
+    `[{"bearerAuth": []}, {}]`, reads to client generators as "needs a token" (an
+    openapi-python-client function then demands an `AuthenticatedClient`).
     """
 
     def get_serializer_name(
@@ -198,7 +217,8 @@ class AutoSchema(openapi.AutoSchema):
     def get_auth(self) -> list[dict[str, Any]]:
         if not self.view.get_authenticators():
             return []
-        return super().get_auth()
+        auth = super().get_auth()  # registers the scheme's component as well
+        return [] if {} in auth else auth  # `{}`: anonymous allowed, so public
 
     def _throttled(self) -> bool:
         for throttle in self.view.get_throttles():
@@ -215,6 +235,7 @@ class AutoSchema(openapi.AutoSchema):
             implicit[401] = UNAUTHORIZED
         if self.method in BODY_METHODS:
             implicit[400] = bad_request()
+            implicit[413] = BODY_TOO_LARGE
             implicit[415] = UNSUPPORTED_MEDIA_TYPE
         if self._throttled():
             implicit[429] = THROTTLED

@@ -11,6 +11,7 @@ import dj_database_url
 from corsheaders.defaults import default_headers as cors_default_headers
 from django.core.exceptions import ImproperlyConfigured
 
+from spider_api.converters import SCHEMAS as PATH_CONVERTER_SCHEMAS
 from spider_api.env import (
     env_bool,
     env_choice,
@@ -199,7 +200,8 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.JSONRenderer",
         *(["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
     ],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # JSON only, read through the body guard (spider_api/parsers.py: size and depth limits).
+    "DEFAULT_PARSER_CLASSES": ["spider_api.parsers.JSONParser"],
     "DEFAULT_AUTHENTICATION_CLASSES": ["spider_api.authentication.BearerTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_THROTTLE_CLASSES": ["spider_api.throttling.ScopedRateThrottle"],
@@ -217,6 +219,12 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "spider_api.openapi.AutoSchema",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
+
+# Every JSON body: at most this many bytes (413 `body_too_large`) and this deep in nested
+# arrays and objects (400 `json_too_deep`); the largest real body, a staff layout, is ~2 KB
+# and 3 deep.
+REQUEST_BODY_MAX_BYTES = env_int("REQUEST_BODY_MAX_BYTES", 64 * 1024, minimum=1024)
+REQUEST_JSON_MAX_DEPTH = env_int("REQUEST_JSON_MAX_DEPTH", 32, minimum=4)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Spider Solitaire API",
@@ -256,6 +264,8 @@ SPECTACULAR_SETTINGS = {
         "OutReasonEnum": "races.serializers.OUT_REASONS",
         "DrawDeclinedReasonEnum": "races.serializers.DRAW_DECLINED_REASONS",
     },
+    # The path converters' patterns (spider_api/converters.py), documented as they match.
+    "PATH_CONVERTER_OVERRIDES": PATH_CONVERTER_SCHEMAS,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "spider_api.openapi.postprocess",
