@@ -51,9 +51,9 @@ def bare_numbers(source: str) -> list[str]:
         bodies = [(stmt, False)]
         if isinstance(stmt, ast.ClassDef):
             bodies = [(s, True) for s in stmt.body]
-        for node, in_class in bodies:
-            if _named(node, in_class=in_class):
-                allowed.update(id(n) for n in ast.walk(node))
+        for definition, in_class in bodies:
+            if _named(definition, in_class=in_class):
+                allowed.update(id(n) for n in ast.walk(definition))
     found = []
     for node in ast.walk(tree):
         if id(node) in allowed:
