@@ -269,6 +269,8 @@ def _expand(
     dealt = node.dealt
     ordered = dealt < stock_len
     deals = dealt // DEAL_SIZE
+    room = KEY_DEAL_ROOM
+    move_cards = move
     mv = moves_of(node, stock_len)
     budget.nodes += len(mv)
     kids: list[tuple[Candidate, int]] = []
@@ -284,14 +286,14 @@ def _expand(
         else:
             s = cols[src]
             dcol = cols[dst]
-            ns, sd, nd, dd, removed = move(s, down[src], dcol, down[dst], cnt)
+            ns, sd, nd, dd, removed = move_cards(s, down[src], dcol, down[dst], cnt)
             if ordered:
                 hs = hash((src, sd, ns))
                 hd = hash((dst, dd, nd))
             else:
                 hs = hash((sd, ns))
                 hd = hash((dd, nd))
-            key = (hsum - hashes[src] - hashes[dst] + hs + hd) * KEY_DEAL_ROOM + deals
+            key = (hsum - hashes[src] - hashes[dst] + hs + hd) * room + deals
             if key in seen:
                 continue
             # The chaos of the two columns, incrementally: the lifted cards are a same-suit
