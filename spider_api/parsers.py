@@ -79,7 +79,7 @@ class JSONParser(parsers.JSONParser):
         raw = stream.read(limit + 1)
         if len(raw) > limit:
             raise BodyTooLarge()
-        encoding = parsers.get_encoding(parser_context or {})
+        encoding = parsers.get_encoding(parser_context or {})  # type: ignore[attr-defined]
         try:
             text = raw.decode(encoding)
             if too_deep(text, settings.REQUEST_JSON_MAX_DEPTH):
