@@ -249,7 +249,7 @@ class AutoSchema(openapi.AutoSchema):
         if serializer is None:
             return []
         instance = serializer() if isinstance(serializer, type) else serializer
-        field = next(iter(instance.fields), api_settings.NON_FIELD_ERRORS_KEY)
+        field = str(next(iter(instance.fields.keys()), api_settings.NON_FIELD_ERRORS_KEY))
         return [invalid_example(field, "This field is required.")]
 
     def _implicit_responses(self) -> dict[int, OpenApiResponse]:
