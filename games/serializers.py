@@ -129,6 +129,16 @@ class GameCreateSerializer(JsonInputSerializer):
         return attrs
 
 
+class GameFilterSerializer(serializers.Serializer):
+    """GET /games's query string (the page is spider_api.pagination's)."""
+
+    status = serializers.ChoiceField(
+        choices=Game.Status.values,
+        required=False,
+        error_messages={"invalid_choice": f"One of {', '.join(Game.Status.values)}."},
+    )
+
+
 @extend_schema_serializer(component_name="Action")  # ActionRequest: the body of games_act
 class ActionInputSerializer(FromFieldMixin, ShallowFieldsMixin, JsonInputSerializer):
     type = serializers.ChoiceField(choices=PLAYER_ACTIONS)

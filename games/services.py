@@ -12,21 +12,28 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
 from games import kinds, rows, stats
 from games.daily import daily_closed
-from games.deals import deal_for_new_game, deal_from_layout, deal_from_seed, deal_vet_ahead
-from games.engine import DEAL, Board, IllegalAction, Layout, LayoutError, Outcome, dump, load
-from games.errors import GameNotFound, GameOver, StaffOnly, VersionConflict, rule_error
+from games.deals import (
+    deal_choice_check,
+    deal_for_new_game,
+    deal_from_layout,
+    deal_from_seed,
+    deal_layout_parse,
+    deal_vet_ahead,
+)
+from games.engine import DEAL, Board, IllegalAction, Outcome, dump, load
+from games.errors import GameNotFound, GameOver, VersionConflict, rule_error
 from games.models import Action, Deal, Game
 from games.presenters import game_state
 from games.rewards import CoinAward, game_reward
 from games.selectors import game_get_readable
 from games.signals import game_finished, game_won
-from games.solver.hint import Hint, VisiblePosition, hints, no_hint_reason
-from spider_api.errors import DomainError
+from games.solver.hint import Hint, VisiblePosition, board_hints, no_hint_reason
 
 User = get_user_model()
 
@@ -82,9 +89,8 @@ def game_create(
     when the pool is empty, without holding the lock).
     """
     User.objects.select_for_update().filter(pk=player.pk).first()
+    deal_choice_check(player=player, seed=seed, layout=layout)
     staff_made = seed is not None or layout is not None
-    if staff_made and not player.is_staff:
-        raise StaffOnly(detail="Only staff may choose a seed or a layout.")
 
     source_game: Game | None = None
     if replay_of is not None:
@@ -97,13 +103,7 @@ def game_create(
             raise GameNotFound()  # races: a racer's deal stays secret until the race ends
         deal = source_game.deal
     elif layout is not None:
-        try:
-            start = Layout.from_json(suits or 0, layout)
-        except LayoutError as exc:
-            raise rule_error(exc, status=400) from None
-        if Board(start).won:
-            raise DomainError("bad_layout", "This layout leaves nothing to play.", 400)
-        deal = deal_from_layout(layout=start)
+        deal = deal_from_layout(layout=deal_layout_parse(suits=suits or 0, layout=layout))
     elif seed is not None:
         assert suits is not None
         deal = deal_from_seed(suits=suits, seed=seed)
@@ -236,6 +236,14 @@ class HintResult:
 
 
 HINT_SEARCH_TRIES = 3
+# The ranked hints of a position, cached (the Django cache: Redis with CACHE_URL) so asking
+# again, or for the next n, costs no second search. The key is the game and its position
+# (its action count, which every move, deal and undo raises and a hint does not, and the
+# position's visible key): an entry is never served for another position, and a hint
+# entry in the log leaves the position as it was. Deterministic (a node budget), so a hit
+# answers what a search would have; a miss (evicted, Redis down) only searches again.
+HINT_CACHE_SECONDS = 15 * 60
+_HINT_CACHE_TAG = "hint1"  # bump when the ranking changes, so no entry outlives its code
 
 
 def game_hint(
@@ -278,11 +286,19 @@ def _check_playable(game: Game, expected_version: int | None) -> None:
 
 
 def _hint_search(game: Game, n: int) -> HintResult:
-    """Rank the suggestions for ``game``'s position (no lock, no write)."""
+    """Rank the suggestions for ``game``'s position (no lock, no write), or take them from
+    the cache."""
     board = load(game.snapshot)
-    visible = VisiblePosition.from_board(board)  # the hint search never sees hidden cards
-    found = hints(visible, last_move=board.last_move)
+    key = f"{_HINT_CACHE_TAG}:{game.pk}:{board.actions}:{board.visible_key()}"
+    cached = cache.get(key)
+    if cached is not None:
+        found = [Hint(action, reason, score) for action, reason, score in cached]
+    else:
+        # From the public view only, never back to a position this game has been in.
+        found = board_hints(board)
+        cache.set(key, [(h.action, h.reason, h.score) for h in found], HINT_CACHE_SECONDS)
     if n >= len(found):
+        visible = VisiblePosition.from_board(board)
         reason = (
             no_hint_reason(visible, last_move=board.last_move)
             if not found

@@ -24,7 +24,6 @@ from games.errors import (
     VersionConflict,
 )
 from games.idempotency import HEADER, MAX_KEY_LENGTH, fingerprint, run_idempotent
-from games.models import Game
 from games.presenters import (
     action_json,
     deal_info,
@@ -38,6 +37,7 @@ from games.serializers import (
     ActedGameStateSerializer,
     ActionInputSerializer,
     GameCreateSerializer,
+    GameFilterSerializer,
     GameLogSerializer,
     GamePageSerializer,
     GameStateSerializer,
@@ -140,7 +140,13 @@ def _answer(request: Request, produce: Any) -> Response:
 
 
 class GamesApi(APIView):
-    """List your games; start a new one."""
+    """List your games (GET: FilterSerializer, PageSerializer); start a new one (POST:
+    InputSerializer, OutputSerializer)."""
+
+    FilterSerializer = GameFilterSerializer
+    PageSerializer = GamePageSerializer
+    InputSerializer = GameCreateSerializer
+    OutputSerializer = GameStateSerializer
 
     @property
     def throttle_scope(self) -> str | None:  # only creating a game is throttled here
@@ -162,16 +168,18 @@ class GamesApi(APIView):
             *PAGE_PARAMETERS,
         ],
         responses={
-            200: GamePageSerializer,
+            200: PageSerializer,
             400: bad_request(invalid_example("page_size", "A whole number 1..100."), body=False),
         },
     )
     def get(self, request: Request) -> Response:
-        wanted = request.query_params.get("status")
-        if wanted is not None and wanted not in Game.Status.values:
-            raise ValidationError({"status": [f"One of {', '.join(Game.Status.values)}."]})
+        # A plain dict: "?status=" is a wrong status, not a missing one (as a QueryDict it is).
+        filters = self.FilterSerializer(data=request.query_params.dict())
+        filters.is_valid(raise_exception=True)
         asked = page_request(request.query_params)
-        games = selectors.games_of_player(player=request.user, status=wanted)
+        games = selectors.games_of_player(
+            player=request.user, status=filters.validated_data.get("status")
+        )
         rows = games[asked.offset : asked.offset + asked.limit]
         return Response(page_json(asked, [game_summary(g) for g in rows]))
 
@@ -182,10 +190,10 @@ class GamesApi(APIView):
         description="Deals a new game of `suits` (1, 2 or 4), or the deal of game `replay_of` "
         "again. Your casual game in progress, if any, ends first: lost (abandoned) if you took "
         "an action in it, discarded if not. Staff may pass `seed` or `layout`.",
-        request=GameCreateSerializer,
+        request=InputSerializer,
         parameters=[IDEMPOTENCY_PARAM, IDEMPOTENT_REPLAYED],
         responses={
-            201: GameStateSerializer,
+            201: OutputSerializer,
             400: bad_request(
                 invalid_example("suits", "Choose 1, 2 or 4."),
                 BAD_KEY,
@@ -198,11 +206,15 @@ class GamesApi(APIView):
         },
         examples=[
             OpenApiExample("New 2-suit game", value={"suits": 2}, request_only=True),
-            OpenApiExample("Same deal again", value={"replay_of": "6f1c..."}, request_only=True),
+            OpenApiExample(
+                "Same deal again",
+                value={"replay_of": "6f1c2d0e-8a4b-4c1e-9f3a-2b7d5e9c0a41"},
+                request_only=True,
+            ),
         ],
     )
     def post(self, request: Request) -> Response:
-        serializer = GameCreateSerializer(data=request.data)
+        serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         wanted = {k: data.get(k) for k in ("suits", "replay_of", "seed", "layout")}
@@ -217,6 +229,7 @@ class GamesApi(APIView):
 
 class GameDetailApi(APIView):
     permission_classes = (AllowAny,)
+    OutputSerializer = GameStateSerializer
 
     @extend_schema(
         operation_id="games_read",
@@ -224,7 +237,7 @@ class GameDetailApi(APIView):
         summary="A game's state",
         description="Your game at any time; anyone's once it is over (then with its deal's seed). "
         "Face-down cards show only as `hidden` counts, the stock only as `deals_left`.",
-        responses={200: GameStateSerializer, 404: NOT_FOUND},
+        responses={200: OutputSerializer, 404: NOT_FOUND},
     )
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get_readable(viewer=request.user, game_id=game_id)
@@ -232,7 +245,12 @@ class GameDetailApi(APIView):
 
 
 class GameActionsApi(APIView):
-    """The game's log (GET) and the one way to play (POST)."""
+    """The game's log (GET: LogSerializer) and the one way to play (POST: InputSerializer,
+    OutputSerializer)."""
+
+    LogSerializer = GameLogSerializer
+    InputSerializer = ActionInputSerializer
+    OutputSerializer = ActedGameStateSerializer
 
     def get_permissions(self) -> list[Any]:
         return [AllowAny()] if self.request.method == "GET" else list(super().get_permissions())
@@ -247,7 +265,7 @@ class GameActionsApi(APIView):
         summary="A game's action log",
         description="Every move (resolved to from/to/count), deal, undo and hint, in order. Public "
         "once the game is over, with the seed, so anyone can replay it.",
-        responses={200: GameLogSerializer, 404: NOT_FOUND},
+        responses={200: LogSerializer, 404: NOT_FOUND},
     )
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get_readable(viewer=request.user, game_id=game_id)
@@ -265,10 +283,10 @@ class GameActionsApi(APIView):
         "null unless this action won the game, then what the win earned (`base`, the perfect "
         "`bonus`), what the daily limit `cut`, what was credited (`earned`), and the "
         "`balance`, `earned_today` and `left_today` after it.",
-        request=ActionInputSerializer,
+        request=InputSerializer,
         parameters=[IDEMPOTENCY_PARAM, IDEMPOTENT_REPLAYED],
         responses={
-            200: ActedGameStateSerializer,
+            200: OutputSerializer,
             400: bad_request(invalid_example("type", '"jump" is not a valid choice.'), BAD_KEY),
             404: NOT_FOUND,
             409: VERSION_CONFLICT,
@@ -286,7 +304,7 @@ class GameActionsApi(APIView):
         ],
     )
     def post(self, request: Request, game_id: str) -> Response:
-        data = _validated_action(request.data)
+        data = _validated_action(self.InputSerializer, request.data)
         action = services.ActionRequest(
             type=data["type"], src=data.get("from"), dst=data.get("to"), count=data.get("count")
         )
@@ -306,13 +324,13 @@ class GameActionsApi(APIView):
         return _answer(request, produce)
 
 
-def _validated_action(data: Any) -> dict[str, Any]:
+def _validated_action(input_serializer: type[ActionInputSerializer], data: Any) -> dict[str, Any]:
     """Validate an action body. A column or count out of range is refused as the engine
     refuses it (422 `bad_column`/`bad_count`): one code, one status, whichever path finds it."""
     fast = action_input_fast(data)
     if fast is not None:
         return fast
-    serializer = ActionInputSerializer(data=data)
+    serializer = input_serializer(data=data)
     if serializer.is_valid():
         return serializer.validated_data
     errors = serializer.errors
@@ -331,7 +349,9 @@ def _validated_action(data: Any) -> dict[str, Any]:
 
 
 class GameHintApi(APIView):
-    throttle_scope = "actions"
+    throttle_scope = "hints"  # a scope of its own: a hint at a new position is a search
+    InputSerializer = HintAskSerializer
+    OutputSerializer = HintSerializer
 
     @extend_schema(
         operation_id="games_hint",
@@ -346,9 +366,9 @@ class GameHintApi(APIView):
         "carries that new version and is the body of `POST /games/{id}/actions` as it is. "
         "Asking the same n again straight away is answered the same and not counted twice. "
         "Send `version` to ask only about the position you have (else 409).",
-        request=HintAskSerializer,
+        request=InputSerializer,
         responses={
-            200: HintSerializer,
+            200: OutputSerializer,
             400: bad_request(invalid_example("n", "A valid integer is required.")),
             404: NOT_FOUND,
             409: VERSION_CONFLICT,
@@ -367,7 +387,7 @@ class GameHintApi(APIView):
         ],
     )
     def post(self, request: Request, game_id: str) -> Response:
-        serializer = HintAskSerializer(data=request.data)
+        serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         result = services.game_hint(
             player=request.user,
@@ -380,6 +400,7 @@ class GameHintApi(APIView):
 
 class GameResignApi(APIView):
     throttle_scope = "actions"
+    OutputSerializer = GameStateSerializer
 
     @extend_schema(
         operation_id="games_resign",
@@ -389,7 +410,7 @@ class GameResignApi(APIView):
         request=None,
         parameters=[IDEMPOTENCY_PARAM, IDEMPOTENT_REPLAYED],
         responses={
-            200: GameStateSerializer,
+            200: OutputSerializer,
             400: bad_request(BAD_KEY),
             404: NOT_FOUND,
             422: error_response(
@@ -415,6 +436,7 @@ class GameResignApi(APIView):
 
 class PlayerApi(APIView):
     permission_classes = (AllowAny,)
+    OutputSerializer = PlayerPublicSerializer
 
     @extend_schema(
         operation_id="players_read",
@@ -423,7 +445,7 @@ class PlayerApi(APIView):
         description="Per suit mode: games played, wins, win rate, streaks, fastest win, fewest "
         "actions in a win, best score and the five best wins; and the player's coins (balance "
         "and today's earnings, UTC). No token needed (a token sent must be valid).",
-        responses={200: PlayerPublicSerializer, 404: NOT_FOUND},
+        responses={200: OutputSerializer, 404: NOT_FOUND},
     )
     def get(self, request: Request, username: str) -> Response:
         player = selectors.player_by_username(username=username)
@@ -438,6 +460,7 @@ class PlayerApi(APIView):
 
 class GamePositionApi(APIView):
     permission_classes = (AllowAny,)
+    OutputSerializer = PositionSerializer
 
     @extend_schema(
         operation_id="games_position",
@@ -458,7 +481,7 @@ class GamePositionApi(APIView):
             )
         ],
         responses={
-            200: PositionSerializer,
+            200: OutputSerializer,
             404: error_response(
                 "No such game (or it is not public yet), or no such step.",
                 "not_found",

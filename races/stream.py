@@ -38,6 +38,7 @@ from rest_framework.authtoken.models import Token
 from games.presenters import iso
 from races import selectors, services
 from races.errors import BadTicket
+from races.events import EventKind
 from races.hub import HUB
 from spider_api.authentication import BEARER_CHALLENGE, TOKEN_KEY
 from spider_api.errors import DomainError
@@ -143,7 +144,12 @@ async def _stream(
         if since is None:
             table = await db(selectors.table_view, table_id=table_id)
             last = table["seq"]
-            event = {"seq": last, "event": "table", "at": iso(timezone.now()), "data": table}
+            event = {
+                "seq": last,
+                "event": EventKind.TABLE.value,
+                "at": iso(timezone.now()),
+                "data": table,
+            }
             yield _frame(last, json.dumps(event, separators=(",", ":")), ndjson)
         else:
             last = since

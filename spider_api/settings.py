@@ -209,6 +209,8 @@ REST_FRAMEWORK = {
         "auth": env_rate("THROTTLE_RATE_AUTH", "20/min"),
         "game_create": env_rate("THROTTLE_RATE_GAME_CREATE", "30/min"),
         "actions": env_rate("THROTTLE_RATE_ACTIONS", "1200/min"),
+        # A hint at a new position is a search (HINT_* budget in games/solver/hint.py).
+        "hints": env_rate("THROTTLE_RATE_HINTS", "60/min"),
     },
     # Proxies in front of the app that append to X-Forwarded-For. With 0 the client address
     # is REMOTE_ADDR, so a client cannot dodge throttling by sending its own X-Forwarded-For.
