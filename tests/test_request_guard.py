@@ -156,3 +156,14 @@ def test_another_method_on_the_race_stream_is_a_json_405(auth_client, user, meth
     assert response["Content-Type"] == "application/json"
     assert response.json()["code"] == "method_not_allowed"
     assert response["Allow"] == "GET"
+
+
+def test_empty_stream_query_values_are_refused(auth_client, user):
+    client = auth_client(user)
+    code = client.post(f"{API}/races", {"suits": 1}, format="json").json()["code"]
+    bearer = {"HTTP_AUTHORIZATION": f"Bearer {user.auth_token.key}"}
+
+    since = Client().get(f"{API}/races/{code}/events?since=", **bearer)
+    assert since.status_code == 400 and since.json()["code"] == "invalid"
+    ticket = Client().get(f"{API}/races/{code}/events?ticket=", **bearer)
+    assert ticket.status_code == 401 and ticket.json()["code"] == "invalid_ticket"
