@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from drf_spectacular.generators import SchemaGenerator
 
-from tests.error_codes import raised_by
+from tests.error_codes import DYNAMIC, REFUSED, RULE_ERROR, project, raised_by
 from tests.schema_check import published_schema
 
 # Answered by the framework or for every operation of a kind (spider_api.openapi adds them):
@@ -73,3 +73,33 @@ def test_the_schema_declares_the_codes_the_view_raises(method, path, key):
         s: codes - raised.get(s, set()) - IMPLICIT.get(s, set()) for s, codes in declared.items()
     }
     assert not {s: c for s, c in stale.items() if c}, f"{key}: declared, never raised"
+
+
+def test_every_error_answer_declares_its_codes_as_an_enum():
+    schema = published_schema()
+    for path, item in schema["paths"].items():
+        for method, operation in item.items():
+            for status, response in operation["responses"].items():
+                content = response.get("content", {}).get("application/json")
+                if int(status) < 400 or not content or (path, status) == ("/health", "503"):
+                    continue
+                name = content["schema"]["$ref"].rsplit("/", 1)[-1]
+                code = schema["components"]["schemas"][name]["properties"]["code"]
+                assert code["type"] == "string" and code["enum"], (method, path, status)
+    allowed = schema["components"]["responses"]["MethodNotAllowed"]["content"]
+    name = allowed["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
+    assert schema["components"]["schemas"][name]["properties"]["code"]["enum"] == [
+        "method_not_allowed"
+    ]
+
+
+def test_the_edges_no_name_shows_still_exist():
+    """A renamed service would silently drop a DYNAMIC edge: each end must be a function."""
+    functions = {
+        f"{name}:{qualname}" for name, module in project().items() for qualname in module.functions
+    }
+    for caller, callees in DYNAMIC.items():
+        assert caller in functions, caller
+        for callee in callees:
+            assert callee in functions, callee
+    assert {REFUSED, RULE_ERROR} <= functions
