@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
@@ -35,7 +35,10 @@ from games.selectors import game_get_readable
 from games.signals import game_finished, game_won
 from games.solver.hint import Hint, VisiblePosition, board_hints, no_hint_reason
 
-User = get_user_model()
+if TYPE_CHECKING:
+    from accounts.models import User
+else:
+    User = get_user_model()
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +77,7 @@ def game_create_prepare(
 @transaction.atomic
 def game_create(
     *,
-    player: Any,
+    player: User,
     suits: int | None = None,
     replay_of: str | None = None,
     seed: int | None = None,
@@ -125,7 +128,7 @@ def game_create(
 
 def game_start(
     *,
-    player: Any,
+    player: User,
     deal: Deal,
     kind: str = Game.Kind.CASUAL,
     daily_date: date | None = None,
@@ -155,7 +158,7 @@ def game_start(
     return game
 
 
-def _end_casual_game_in_progress(player: Any, now: datetime) -> Any:
+def _end_casual_game_in_progress(player: User, now: datetime) -> Any:
     """End the player's casual game in progress; returns the id of a game discarded."""
     current = (
         Game.objects.select_for_update()
@@ -175,7 +178,7 @@ def _end_casual_game_in_progress(player: Any, now: datetime) -> Any:
 # -- playing --------------------------------------------------------------------------------
 @transaction.atomic
 def game_act(
-    *, player: Any, game_id: str, action: ActionRequest, expected_version: int | None = None
+    *, player: User, game_id: str, action: ActionRequest, expected_version: int | None = None
 ) -> ActResult:
     """Apply one move, deal or undo. A refused action raises and changes nothing."""
     game = _locked_own_game(player, game_id)
@@ -247,7 +250,7 @@ _HINT_CACHE_TAG = "hint1"  # bump when the ranking changes, so no entry outlives
 
 
 def game_hint(
-    *, player: Any, game_id: str, n: int = 0, expected_version: int | None = None
+    *, player: User, game_id: str, n: int = 0, expected_version: int | None = None
 ) -> HintResult:
     """The n-th best suggestion for the player's game, seen from the player's side only.
 
@@ -329,7 +332,7 @@ def _hint_record(game: Game, searched: HintResult) -> HintResult:
 
 
 @transaction.atomic
-def game_resign(*, player: Any, game_id: str) -> Game:
+def game_resign(*, player: User, game_id: str) -> Game:
     game = _locked_own_game(player, game_id)
     if game.over:
         raise GameOver()
@@ -413,7 +416,7 @@ def _finish(game: Game, status: str, reason: str, now: datetime) -> CoinAward | 
     return coins
 
 
-def _locked_own_game(player: Any, game_id: str) -> Game:
+def _locked_own_game(player: User, game_id: str) -> Game:
     # Only the game row is locked and read: its deal is loaded lazily, once the game is over.
     game = rows.game_for_update(game_id=game_id, player_id=player.pk)
     if game is None:

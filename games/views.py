@@ -59,6 +59,7 @@ from spider_api.openapi import (
     invalid_example,
 )
 from spider_api.pagination import PAGE_PARAMETERS, page_json, page_request
+from spider_api.players import player_of
 
 IDEMPOTENCY_PARAM = OpenApiParameter(
     HEADER,
@@ -128,7 +129,7 @@ def _answer(request: Request, produce: Any) -> Response:
     """Run a POST under its Idempotency-Key (if any) and turn the result into a Response."""
     key = request.headers.get(HEADER)
     (code, body), replayed = run_idempotent(
-        player=request.user,
+        player=player_of(request),
         key=key,
         request_fingerprint=lambda: fingerprint(request.method or "", request.path, request.data),
         produce=produce,
@@ -178,7 +179,7 @@ class GamesApi(APIView):
         filters.is_valid(raise_exception=True)
         asked = page_request(request.query_params)
         games = selectors.games_of_player(
-            player=request.user, status=filters.validated_data.get("status")
+            player=player_of(request), status=filters.validated_data.get("status")
         )
         rows = games[asked.offset : asked.offset + asked.limit]
         return Response(page_json(asked, [game_summary(g) for g in rows]))
@@ -221,7 +222,7 @@ class GamesApi(APIView):
         services.game_create_prepare(**wanted)  # vetting, if any, before the player's lock
 
         def produce() -> tuple[int, dict[str, Any]]:
-            game = services.game_create(player=request.user, **wanted)
+            game = services.game_create(player=player_of(request), **wanted)
             return status.HTTP_201_CREATED, game_state(game)
 
         return _answer(request, produce)
@@ -311,7 +312,7 @@ class GameActionsApi(APIView):
 
         def produce() -> tuple[int, dict[str, Any]]:
             result = services.game_act(
-                player=request.user,
+                player=player_of(request),
                 game_id=game_id,
                 action=action,
                 expected_version=data.get("version"),
@@ -390,7 +391,7 @@ class GameHintApi(APIView):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         result = services.game_hint(
-            player=request.user,
+            player=player_of(request),
             game_id=game_id,
             n=serializer.validated_data["n"],
             expected_version=serializer.validated_data.get("version"),
@@ -428,7 +429,7 @@ class GameResignApi(APIView):
     )
     def post(self, request: Request, game_id: str) -> Response:
         def produce() -> tuple[int, dict[str, Any]]:
-            game = services.game_resign(player=request.user, game_id=game_id)
+            game = services.game_resign(player=player_of(request), game_id=game_id)
             return status.HTTP_200_OK, game_state(game)
 
         return _answer(request, produce)

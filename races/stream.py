@@ -35,6 +35,7 @@ from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework.authtoken.models import Token
 
+from accounts.models import User
 from games.presenters import iso
 from races import selectors, services
 from races.errors import BadTicket
@@ -134,7 +135,7 @@ def _frame(seq: int, body: str, ndjson: bool) -> bytes:
 
 
 async def _stream(
-    table_id: int, code: str, user: Any, since: int | None, ndjson: bool
+    table_id: int, code: str, user: User, since: int | None, ndjson: bool
 ) -> AsyncIterator[bytes]:
     sub = HUB.subscribe(code)  # before reading anything: nothing committed later is missed
     BACKGROUND.start()

@@ -37,6 +37,7 @@ from spider_api.openapi import (
     error_example,
     invalid_example,
 )
+from spider_api.players import player_of
 
 TAGS = ["races"]
 UNKNOWN_CODE = OpenApiResponse(
@@ -113,7 +114,7 @@ class RacesApi(APIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         table = services.table_open(
-            player=request.user,
+            player=player_of(request),
             suits=data["suits"],
             time_limit_s=data.get("time_limit_s"),
             seed=data.get("seed"),
@@ -173,7 +174,7 @@ class RaceSitApi(_TableCommandApi):
     def post(self, request: Request, code: str) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        services.seat_sit(player=request.user, code=code, **serializer.validated_data)
+        services.seat_sit(player=player_of(request), code=code, **serializer.validated_data)
         return _answer(code)
 
 
@@ -188,7 +189,7 @@ class RaceStandApi(_TableCommandApi):
         responses={200: TableSerializer, 404: UNKNOWN_CODE, 409: SEAT_ERRORS},
     )
     def post(self, request: Request, code: str) -> Response:
-        services.seat_stand(player=request.user, code=code)
+        services.seat_stand(player=player_of(request), code=code)
         return _answer(code)
 
 
@@ -202,7 +203,7 @@ class RaceReadyApi(_TableCommandApi):
         responses={200: TableSerializer, 404: UNKNOWN_CODE, 409: SEAT_ERRORS},
     )
     def post(self, request: Request, code: str) -> Response:
-        services.seat_ready(player=request.user, code=code, ready=True)
+        services.seat_ready(player=player_of(request), code=code, ready=True)
         return _answer(code)
 
 
@@ -216,7 +217,7 @@ class RaceUnreadyApi(_TableCommandApi):
         responses={200: TableSerializer, 404: UNKNOWN_CODE, 409: SEAT_ERRORS},
     )
     def post(self, request: Request, code: str) -> Response:
-        services.seat_ready(player=request.user, code=code, ready=False)
+        services.seat_ready(player=player_of(request), code=code, ready=False)
         return _answer(code)
 
 
@@ -247,7 +248,7 @@ class RaceStartApi(_TableCommandApi):
         },
     )
     def post(self, request: Request, code: str) -> Response:
-        services.race_start(player=request.user, code=code)
+        services.race_start(player=player_of(request), code=code)
         return _answer(code)
 
 
@@ -274,7 +275,7 @@ class RaceAgainApi(_TableCommandApi):
         },
     )
     def post(self, request: Request, code: str) -> Response:
-        services.table_again(player=request.user, code=code)
+        services.table_again(player=player_of(request), code=code)
         return _answer(code)
 
 
@@ -299,7 +300,7 @@ class RaceSettingsApi(_TableCommandApi):
     def post(self, request: Request, code: str) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        services.table_settings(player=request.user, code=code, **serializer.validated_data)
+        services.table_settings(player=player_of(request), code=code, **serializer.validated_data)
         return _answer(code)
 
 
@@ -321,7 +322,7 @@ class RaceResignApi(_TableCommandApi):
         },
     )
     def post(self, request: Request, code: str) -> Response:
-        services.race_resign(player=request.user, code=code)
+        services.race_resign(player=player_of(request), code=code)
         return _answer(code)
 
 
@@ -350,7 +351,7 @@ class RaceDrawApi(_TableCommandApi):
     def post(self, request: Request, code: str) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        services.race_draw(player=request.user, code=code, **serializer.validated_data)
+        services.race_draw(player=player_of(request), code=code, **serializer.validated_data)
         return _answer(code)
 
 
@@ -368,7 +369,7 @@ class RaceTicketApi(APIView):
         responses={201: OutputSerializer, 404: UNKNOWN_CODE},
     )
     def post(self, request: Request, code: str) -> Response:
-        ticket = services.ticket_issue(player=request.user, code=code)
+        ticket = services.ticket_issue(player=player_of(request), code=code)
         body = {  # a plain dict, the shape of OutputSerializer
             "ticket": ticket.key,
             "expires_at": iso(ticket.expires_at),
