@@ -36,7 +36,11 @@ How it ranks (docs/rules.md#hints):
   spare ones are there to be used for turning cards over. And when the look-ahead then
   sees no gain, before giving the game up the hint looks further: the deep level's look-
   ahead, then the shortest line to any card turned over (``_dig``).
-* The move just made is never suggested back.
+* The move just made is never suggested back, and no move leading back to a position the
+  game has already been in (``seen``: visible keys, ``games.engine.seen``; ``board_hints``
+  takes them from the Board). Followed blindly, the hints went round in circles without
+  it. The deal is never barred; when every useful move is, the deal is the hint.
+* One hint is bounded: ``HINT_MAX_NODES`` positions over every stage together.
 * ``hints(..., level="deep")``: the same look-ahead with a larger node budget and depth
   (``DEEP_*``); it sees no more than the default. Not offered by the API: followed at
   every step it has not won more deals (bench/NOTES.md); it is the first fallback above.
@@ -102,8 +106,11 @@ DEEP_BUDGET_1: Final = 60000
 # The last resort's budget (``_dig``): positions generated looking for any card to turn over.
 DIG_BUDGET: Final = 30000
 # What one hint may cost, every stage together: the look-ahead, then (stuck with the stock
-# out) the deep look-ahead and the last resort, each taking at most half of what is left
-# (the last resort's positions counted ``DIG_COST`` each: they cost about twice as much).
+# out) the deep look-ahead going on from it with a third of what is left, then the last
+# resort with the rest (its positions counted ``DIG_COST`` each: they cost up to twice as
+# much). The last resort is the cheaper way out: a fresh deep search spent its share
+# redoing the depths already searched, and the last resort, left too little, missed lines
+# it finds in 6000 positions (bench/NOTES.md).
 # The bound on a hint's CPU: about 3 us a look-ahead position, so at most about 150 ms
 # (bench/hint.py reports the worst hint; bench/NOTES.md).
 HINT_MAX_NODES: Final = 45000
@@ -253,18 +260,22 @@ def _rank(
     last: Move | None,
     level: str = "default",
     seen: Collection[str] = frozenset(),
-    spent: int = 0,
+    search: _Search | None = None,
 ) -> list[Hint]:
-    """The ranked hints (see ``hints``); ``spent``: the nodes this hint's earlier stages
-    took (``HINT_MAX_NODES``)."""
+    """The ranked hints (see ``hints``); ``search``: the look-ahead of this hint's first
+    stage, which a later stage goes on with (``HINT_MAX_NODES``)."""
     cols: Cols = visible.cards
     hid = visible.hidden
     if visible.won or (visible.deals_left and sum(hid) + sum(map(len, cols)) < COLUMNS):
         return []  # won; or lost: too few cards left to fill every column for a deal
     budget, depth = _limits(visible.suits, level)
-    if spent:  # a later stage: at most half of what the hint has left (HINT_MAX_NODES)
-        budget = max(1, min(budget, (HINT_MAX_NODES - spent) // 2))
-    search = _Search(visible.deals_left, visible.suits, budget, depth)
+    if search is None:
+        search = _Search(visible.deals_left, visible.suits, budget, depth)
+    else:
+        # The deep stage goes on with the look-ahead's own table, so the depths it has done
+        # cost nothing again; a third of what the hint has left, the rest for ``_dig``.
+        search.budget = search.nodes + max(1, min(budget, (HINT_MAX_NODES - search.nodes) // 3))
+        search.max_depth = depth
     base = search.value(cols, hid)
     # The moves never suggested: the last one taken back, and any way back to a position
     # already seen in this game (a hint-follower went round in circles without it). The
@@ -299,10 +310,9 @@ def _rank(
         out = _fillers(search, cols, hid, barred, base)
     elif not out and not visible.deals_left:
         # Stuck with the stock out: the game is lost unless a longer way is found.
-        spent += search.nodes
         if level != "deep":
-            return _rank(visible, last, "deep", seen, spent)
-        line = _dig(cols, hid, barred, max(1, (HINT_MAX_NODES - spent) // (2 * DIG_COST)))
+            return _rank(visible, last, "deep", seen, search)
+        line = _dig(cols, hid, barred, max(1, (HINT_MAX_NODES - search.nodes) // DIG_COST))
         if line:
             out = [Hint(_action(line[0]), _reason(cols, hid, line), 0.0)]
     return out
