@@ -65,7 +65,7 @@ def stream_server(
         "spider_api.asgi:application",
         "--host=127.0.0.1",
         f"--port={port}",
-        "--lifespan=off",
+        "--lifespan=on",
         "--no-access-log",
         "--timeout-graceful-shutdown=2",
     ]
