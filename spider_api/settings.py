@@ -319,6 +319,12 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": BEAT_HEARTBEAT_SECONDS},  # never a backlog of old beats
     },
     "expire-idle-games": {"task": "games.tasks.expire_idle_games", "schedule": 15 * 60},
+    # The daily close (00:00 UTC); an action after it ends the attempt itself, sweep or not.
+    "close-past-daily-games": {
+        "task": "games.tasks.close_past_daily_games",
+        "schedule": 60,
+        "options": {"expires": 60},
+    },
     "prune-idempotent-requests": {
         "task": "games.tasks.prune_idempotent_requests",
         "schedule": 3600,
