@@ -220,6 +220,7 @@ def beam_pass(
     progress: bool = PROGRESS,
     targets: dict[int, int] | None = None,
     hits: list[tuple[int, int, tuple]] | None = None,
+    cuts: list[int] | None = None,
 ) -> Node | None:
     """One beam pass at ``width`` per deal group; returns a won node or None.
 
@@ -229,7 +230,12 @@ def beam_pass(
 
     ``targets`` maps position keys (as in ``seen``) to a distance: a position met at a
     depth below its distance is a shortcut, and ``hits`` keeps the one that saves most as
-    ``[(saving, distance, candidate)]`` (``materialise(candidate).line()`` reaches it)."""
+    ``[(saving, distance, candidate)]`` (``materialise(candidate).line()`` reaches it).
+
+    ``cuts[0]`` counts the positions the pass dropped unexpanded (past the beam's width, or
+    sideways moves the progress rule left out): a pass that returns None with nothing cut
+    and the budget not spent has searched every position reachable from ``root`` under the
+    pruned move list, so the position has no win (``api.exhaust``)."""
     W_DOWN, W_HARD, W_SOFT, W_EMPTY, W_RUN, W_BURY, W_TAIL = w
     stock_len = len(stock)
     seen = {root.hsum * 8 + root.dealt // 10}
@@ -238,6 +244,8 @@ def beam_pass(
     depth = 0
     while beam:
         if max_depth is not None and depth >= max_depth:
+            if cuts is not None:
+                cuts[0] += len(beam)  # left unexpanded: not a search of everything
             return None
         depth += 1
         groups: dict[int, list] = {}
@@ -366,7 +374,10 @@ def beam_pass(
                 and (dealt >= stock_len or all(cols))
                 and any(c[0] < base and c[6] == dealt for c, _ in kids)
             ):
-                kids = [(c, k) for c, k in kids if c[0] < base or c[6] != dealt]
+                kept = [(c, k) for c, k in kids if c[0] < base or c[6] != dealt]
+                if cuts is not None:
+                    cuts[0] += len(kids) - len(kept)
+                kids = kept
             for cand, key in kids:
                 if key in seen:
                     continue
@@ -385,6 +396,8 @@ def beam_pass(
         for g in sorted(groups):
             grp = groups[g]
             grp.sort(key=_order)
+            if cuts is not None and len(grp) > width:
+                cuts[0] += len(grp) - width
             for cand in grp[:width]:
                 beam.append(materialise(cand))
     return None
