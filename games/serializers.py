@@ -25,6 +25,7 @@ from spider_api.openapi import (
     error_example,
 )
 from spider_api.pagination import page_serializer
+from spider_api.serializers import JsonInputSerializer
 
 MAX_COUNT = 104
 # The engine's suit modes, labelled for the schema (the modes themselves are the engine's).
@@ -102,7 +103,7 @@ class ShallowFieldsMixin:
 
 
 # -- requests ---------------------------------------------------------------------------------
-class GameCreateSerializer(serializers.Serializer):
+class GameCreateSerializer(JsonInputSerializer):
     suits = SuitsField(required=False)
     replay_of = serializers.UUIDField(
         required=False, help_text="Deal the deal of this game (yours, or any finished game) again."
@@ -128,8 +129,18 @@ class GameCreateSerializer(serializers.Serializer):
         return attrs
 
 
+class GameFilterSerializer(serializers.Serializer):
+    """GET /games's query string (the page is spider_api.pagination's)."""
+
+    status = serializers.ChoiceField(
+        choices=Game.Status.values,
+        required=False,
+        error_messages={"invalid_choice": f"One of {', '.join(Game.Status.values)}."},
+    )
+
+
 @extend_schema_serializer(component_name="Action")  # ActionRequest: the body of games_act
-class ActionInputSerializer(FromFieldMixin, ShallowFieldsMixin, serializers.Serializer):
+class ActionInputSerializer(FromFieldMixin, ShallowFieldsMixin, JsonInputSerializer):
     type = serializers.ChoiceField(choices=PLAYER_ACTIONS)
     from_ = StrictIntegerField(
         min_value=0, max_value=COLUMNS - 1, required=False, help_text="Move: the source column."
@@ -201,7 +212,7 @@ _BARE_KEYS = frozenset(("type", "version"))
 MAX_HINT_N = 100
 
 
-class HintAskSerializer(serializers.Serializer):
+class HintAskSerializer(JsonInputSerializer):
     n = StrictIntegerField(
         min_value=0,
         max_value=MAX_HINT_N,
@@ -420,3 +431,81 @@ class PositionSerializer(serializers.Serializer):
     score = serializers.IntegerField()
     actions = serializers.IntegerField()
     won = serializers.BooleanField()
+
+
+# -- the post-game analysis (games/solver/analysis.py builds the dict) -----------------------
+class AnalysisVerdictSerializer(serializers.Serializer):
+    index = serializers.IntegerField(help_text="The position's index in the final line.")
+    position = serializers.CharField(help_text="The position in the one-line notation.")
+    nodes = serializers.IntegerField(help_text="Positions the solver searched from it.")
+    exhaustive = serializers.BooleanField(
+        help_text="True: every reachable position was searched and none wins (proved lost). "
+        "False: no win was found within `nodes`; there may still be one."
+    )
+
+
+class TurningPointSerializer(serializers.Serializer):
+    index = serializers.IntegerField(help_text="The action's index in the final line (0-based).")
+    seq = serializers.IntegerField(help_text="Its log entry (1-based, as in the game's log).")
+    step = serializers.IntegerField(
+        help_text="The replay step showing the position it was played from "
+        "(`/games/{id}/positions/{step}`): `seq - 1`."
+    )
+    position = serializers.CharField(help_text="The last position a win was found from.")
+    action = AppliedActionSerializer(help_text="The action the player took there.")
+    after = AnalysisVerdictSerializer(help_text="The position it led to: no win found.")
+
+
+class SolverLineSerializer(serializers.Serializer):
+    from_index = serializers.IntegerField(help_text="The final line's position it starts from.")
+    from_seq = serializers.IntegerField(help_text="The replay step of that position.")
+    position = serializers.CharField()
+    length = serializers.IntegerField()
+    actions = AppliedActionSerializer(many=True, help_text="Replayed through the engine: a win.")
+
+
+class AnalysisBudgetSerializer(serializers.Serializer):
+    probe_nodes = serializers.IntegerField(help_text="Solver positions per position searched.")
+    total_nodes = serializers.IntegerField(help_text="The whole analysis's bound.")
+    proof_nodes = serializers.IntegerField(help_text="The exhaustive search's bound.")
+
+
+class AnalysisProbeSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    won = serializers.BooleanField(help_text="A win was found from this position.")
+    nodes = serializers.IntegerField()
+    exhaustive = serializers.BooleanField()
+    inferred = serializers.BooleanField(
+        help_text="Known without a search: a win found earlier (or the deal's vetted line) "
+        "still wins from here."
+    )
+
+
+class AnalysisResultSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    outcome = serializers.ChoiceField(choices=["won", "lost"])
+    line_length = serializers.IntegerField(help_text="Actions of the final line (undone ones out).")
+    log_length = serializers.IntegerField()
+    undone = serializers.IntegerField(help_text="Actions an undo took back.")
+    par = serializers.IntegerField(allow_null=True, help_text="The deal's par, if vetted.")
+    length = serializers.IntegerField(required=False, help_text="A won game: its line's length.")
+    over_par = serializers.IntegerField(
+        required=False, allow_null=True, help_text="A won game: its length minus the par."
+    )
+    start_winnable = serializers.BooleanField()
+    start = AnalysisVerdictSerializer(
+        required=False, help_text="No win found from the start: what was searched."
+    )
+    winnable_actions = serializers.IntegerField(
+        help_text="Actions of the final line after which a win was still found."
+    )
+    winnable_at_end = serializers.BooleanField(
+        help_text="The game was won, or given up while a win was still found."
+    )
+    turning_point = TurningPointSerializer(allow_null=True)
+    solver_line = SolverLineSerializer(
+        allow_null=True, help_text="The solver's win from the turning point (or from the end)."
+    )
+    budget = AnalysisBudgetSerializer()
+    probes = AnalysisProbeSerializer(many=True, help_text="Every position searched, in order.")
+    nodes = serializers.IntegerField()

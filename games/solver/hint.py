@@ -8,7 +8,7 @@ card, so nothing here can peek: two boards with the same public view get the sam
     >>> board = Board(deal_layout(suits=2, seed=7))
     >>> best = hints(VisiblePosition.from_board(board), last_move=board.last_move)[0]
     >>> best.action, best.reason  # doctest: +SKIP
-    ({'type': 'move', 'from': 4, 'to': 1, 'count': 1}, 'turns over a hidden card in column 4')
+    ({'type': 'move', 'from': 4, 'to': 1, 'count': 1}, 'turns over a hidden card in column 5')
 
 How it ranks (docs/rules.md#hints):
 
@@ -36,7 +36,11 @@ How it ranks (docs/rules.md#hints):
   spare ones are there to be used for turning cards over. And when the look-ahead then
   sees no gain, before giving the game up the hint looks further: the deep level's look-
   ahead, then the shortest line to any card turned over (``_dig``).
-* The move just made is never suggested back.
+* The move just made is never suggested back, and no move leading back to a position the
+  game has already been in (``seen``: visible keys, ``games.engine.seen``; ``board_hints``
+  takes them from the Board). Followed blindly, the hints went round in circles without
+  it. The deal is never barred; when every useful move is, the deal is the hint.
+* One hint is bounded: ``HINT_MAX_NODES`` positions over every stage together.
 * ``hints(..., level="deep")``: the same look-ahead with a larger node budget and depth
   (``DEEP_*``); it sees no more than the default. Not offered by the API: followed at
   every step it has not won more deals (bench/NOTES.md); it is the first fallback above.
@@ -44,14 +48,24 @@ How it ranks (docs/rules.md#hints):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from games.engine import DEAL, Action, Board, Move, format_card, parse_card, public_view
+from games.engine import (
+    DEAL,
+    Action,
+    Board,
+    Move,
+    parse_card,
+    public_view,
+    say_card,
+    say_column,
+)
 from games.engine.cards import KING, RUN_LENGTH, SUIT_MODES, SUIT_NAMES, SUITS
 from games.engine.layout import COLUMNS
 from games.engine.moves import legal_moves, pruned_moves
+from games.engine.seen import visible_key
 
 from .model import ALL_RUNS, RANK_MASK, UNKNOWN, Columns, rank, suit, visible_move, visible_step
 
@@ -100,6 +114,17 @@ DEEP_DEPTH_1: Final = 6
 DEEP_BUDGET_1: Final = 60000
 # The last resort's budget (``_dig``): positions generated looking for any card to turn over.
 DIG_BUDGET: Final = 30000
+# What one hint may cost, every stage together: the look-ahead, then (stuck with the stock
+# out) the deep look-ahead going on from it with a third of what is left, then the last
+# resort with the rest (its positions counted ``DIG_COST`` each: they cost up to twice as
+# much). The last resort is the cheaper way out: a fresh deep search spent its share
+# redoing the depths already searched, and the last resort, left too little, missed lines
+# it finds in 6000 positions (bench/NOTES.md).
+# The bound on a hint's CPU: about 3 us a look-ahead position, so at most about 150 ms
+# (bench/hint.py reports the worst hint; bench/NOTES.md).
+HINT_MAX_NODES: Final = 45000
+DIG_COST: Final = 2
+DEEP_SHARE: Final = 3  # the deep look-ahead's part of what is left: a third
 
 NOTHING_WON: Final = "the game is won"
 NOTHING_DEAL: Final = "no useful move: deal"
@@ -174,16 +199,31 @@ def hints(
     *,
     last_move: Any = None,
     level: str = "default",
+    seen: Collection[str] = frozenset(),
 ) -> list[Hint]:
     """The useful actions of ``visible``, best first (``[n]`` is the n-th best alternative).
 
     ``last_move`` is the move just made (a ``(src, dst, count)`` tuple, an engine
-    ``Action`` or its JSON); its reverse is never suggested. ``[]`` when nothing useful is
-    left: ``no_hint_reason`` says what to do then. ``level`` is one of ``LEVELS``.
+    ``Action`` or its JSON); its reverse is never suggested. ``seen``: the visible keys
+    (``games.engine.seen``) of positions the game has already been in; no move leading to
+    one is suggested. ``[]`` when nothing useful is left: ``no_hint_reason`` says what to do
+    then. ``level`` is one of ``LEVELS``.
     """
     if level not in LEVELS:
         raise ValueError(f"unknown hint level {level!r}")
-    return _rank(visible, _as_move(last_move), level)
+    return _rank(visible, _as_move(last_move), level, seen)
+
+
+def board_hints(board: Board, *, level: str = "default") -> list[Hint]:
+    """The hints of a game's position, as the API serves them: ranked from its public view
+    only, never the move just made taken back, never a way back to a position the game has
+    been in (``Board.seen_keys``: judged by what the player sees)."""
+    return hints(
+        VisiblePosition.from_board(board),
+        last_move=board.last_move,
+        level=level,
+        seen=board.seen_keys(),
+    )
 
 
 def no_hint_reason(visible: VisiblePosition, *, last_move: Any = None) -> str:
@@ -225,17 +265,37 @@ def _limits(suits: int, level: str) -> tuple[int, int]:
     return (NODE_BUDGET, MAX_DEPTH) if suits > 1 else (NODE_BUDGET_1, MAX_DEPTH_1)
 
 
-def _rank(visible: VisiblePosition, last: Move | None, level: str = "default") -> list[Hint]:
+def _rank(
+    visible: VisiblePosition,
+    last: Move | None,
+    level: str = "default",
+    seen: Collection[str] = frozenset(),
+    search: _Search | None = None,
+) -> list[Hint]:
+    """The ranked hints (see ``hints``); ``search``: the look-ahead of this hint's first
+    stage, which a later stage goes on with (``HINT_MAX_NODES``)."""
     cols: Cols = visible.cards
     hid = visible.hidden
     if visible.won or (visible.deals_left and sum(hid) + sum(map(len, cols)) < COLUMNS):
         return []  # won; or lost: too few cards left to fill every column for a deal
-    search = _Search(visible.deals_left, visible.suits, *_limits(visible.suits, level))
+    budget, depth = _limits(visible.suits, level)
+    if search is None:
+        search = _Search(visible.deals_left, visible.suits, budget, depth)
+    else:
+        # The deep stage goes on with the look-ahead's own table, so the depths it has done
+        # cost nothing again; a third of what the hint has left, the rest for ``_dig``.
+        search.budget = search.nodes + max(
+            1, min(budget, (HINT_MAX_NODES - search.nodes) // DEEP_SHARE)
+        )
+        search.max_depth = depth
     base = search.value(cols, hid)
-    reverse = _reverse(last)
+    # The moves never suggested: the last one taken back, and any way back to a position
+    # already seen in this game (a hint-follower went round in circles without it). The
+    # deal is never one: it cannot lead back (only undoing it does).
+    barred = _barred(visible, last, seen)
     if visible.deals_left and _must_split(cols, hid):
-        return _fillers(search, cols, hid, reverse, base)
-    roots = [m for m in _moves(cols, hid) if m != reverse]
+        return _fillers(search, cols, hid, barred, base)
+    roots = [m for m in _moves(cols, hid) if not barred(m)]
     values = search.run(cols, hid, roots)
     floor = search.leaf(cols, hid)[0]
     ranked = []
@@ -259,19 +319,45 @@ def _rank(visible: VisiblePosition, last: Move | None, level: str = "default") -
         reason = "deals: no useful move left" if not out else "deals ten new cards"
         out.append(Hint({"type": "deal"}, reason, 0.0))
     elif not out and visible.deals_left and any(not c for c in cols):
-        out = _fillers(search, cols, hid, reverse, base)
+        out = _fillers(search, cols, hid, barred, base)
     elif not out and not visible.deals_left:
         # Stuck with the stock out: the game is lost unless a longer way is found.
         if level != "deep":
-            return _rank(visible, last, "deep")
-        line = _dig(cols, hid, reverse)
+            return _rank(visible, last, "deep", seen, search)
+        line = _dig(cols, hid, barred, max(1, (HINT_MAX_NODES - search.nodes) // DIG_COST))
         if line:
             out = [Hint(_action(line[0]), _reason(cols, hid, line), 0.0)]
     return out
 
 
-def _dig(cols: Cols, hid: tuple[int, ...], reverse: Move | None) -> tuple[Move, ...]:
-    """The shortest line (breadth first, at most ``DIG_BUDGET`` positions) to a card turned
+def _barred(
+    visible: VisiblePosition, last: Move | None, seen: Collection[str]
+) -> Callable[[Move], bool]:
+    """``barred(move)``: whether ``move`` may not be suggested from ``visible``: it takes
+    back ``last``, or it leads to a position seen before (by visible key; a move that turns
+    a card over never does: face-down counts never grow back)."""
+    reverse = _reverse(last)
+    cols, hid = visible.cards, visible.hidden
+    deals, runs = visible.deals_left, visible.runs_removed
+
+    def barred(move: Move) -> bool:
+        if move == reverse:
+            return True
+        if not seen:
+            return False
+        ncols, nhid, done = _apply(cols, hid, move)
+        return nhid == hid and visible_key(nhid, ncols, deals, runs + done) in seen
+
+    return barred
+
+
+def _dig(
+    cols: Cols,
+    hid: tuple[int, ...],
+    barred: Callable[[Move], bool] | None,
+    budget: int = DIG_BUDGET,
+) -> tuple[Move, ...]:
+    """The shortest line (breadth first, about ``budget`` positions) to a card turned
     over or a run completed, or ``()``. The last resort once the stock is out and the look-
     ahead sees no gain: any card turned over is progress there, however many moves and
     empty columns it takes, and the alternative is giving the game up."""
@@ -279,11 +365,13 @@ def _dig(cols: Cols, hid: tuple[int, ...], reverse: Move | None) -> tuple[Move, 
     seen = {(cols, hid)}
     hidden = sum(hid)
     nodes = 0
-    while frontier and nodes < DIG_BUDGET:
+    while frontier:
         deeper = []
         for c, h, line in frontier:
+            if nodes >= budget:  # checked per position: a level can hold thousands
+                return ()
             for move in _moves(c, h):
-                if not line and move == reverse:
+                if not line and barred is not None and barred(move):
                     continue
                 nc, nh, runs = _apply(c, h, move)
                 nodes += 1
@@ -326,7 +414,7 @@ def _refill_churn(hid: tuple[int, ...], cols: Cols, child_hid: tuple[int, ...]) 
 
 
 def _fillers(
-    search: _Search, cols: Cols, hid: tuple[int, ...], reverse: Move | None, base: int
+    search: _Search, cols: Cols, hid: tuple[int, ...], barred: Callable[[Move], bool], base: int
 ) -> list[Hint]:
     """Moves that fill an empty column so the deal becomes possible, best first."""
     empty = next(i for i in range(COLUMNS) if not cols[i])
@@ -340,14 +428,14 @@ def _fillers(
             if n == len(c) and not hid[src]:
                 continue  # the whole column: it only changes its index
             move = (src, empty, n)
-            if move == reverse:
+            if barred(move):
                 continue
             ncols, nhid, runs = _apply(cols, hid, move)
             value = search.value(ncols, nhid) + W_RUN * runs
             cands.append((-value, -rank(c[-n]), src, -n, move))
     cands.sort()
     return [
-        Hint(_action(m), f"fills empty column {m[1]} so you can deal", float(-v - base))
+        Hint(_action(m), f"fills empty {say_column(m[1])} so you can deal", float(-v - base))
         for v, _, _, _, m in cands
     ]
 
@@ -585,7 +673,7 @@ def _reason(cols: Cols, hid: tuple[int, ...], line: tuple) -> str:
     move = line[0]
     ncols, nhid, _ = _apply(cols, hid, move)
     if not cols[move[1]] and DEAL in line:
-        return f"fills empty column {move[1]} so you can deal"
+        return f"fills empty {say_column(move[1])} so you can deal"
     for later in line[1:]:
         if later == DEAL:
             break
@@ -611,9 +699,9 @@ def _effects(cols: Cols, hid: tuple[int, ...], move: Move, *, later: bool = Fals
     if not d and rank(card) == KING and (revealed or len(s) > cnt):
         parts.append("frees a King into an empty column")
     if revealed:
-        parts.append(f"turns over a hidden card in column {src}")
+        parts.append(f"turns over a hidden card in {say_column(src)}")
     elif emptied:
-        parts.append(f"empties column {src}")
+        parts.append(f"empties {say_column(src)}")
     if parts:
         return ", ".join(parts)
     if d and d[-1] == card + 1:
@@ -623,5 +711,5 @@ def _effects(cols: Cols, hid: tuple[int, ...], move: Move, *, later: bool = Fals
     if later:
         return ""
     if d and cnt < len(s) and rank(s[-cnt - 1]) != rank(card) + 1:
-        return f"puts the {format_card(card)} in order on the {format_card(d[-1])}"
+        return f"puts the {say_card(card)} in order on the {say_card(d[-1])}"
     return ""
