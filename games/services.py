@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
@@ -36,7 +36,10 @@ from games.signals import game_finished, game_won
 from games.solver.hint import Hint, VisiblePosition, board_hints, no_hint_reason
 from games.visibility import deal_out
 
-User = get_user_model()
+if TYPE_CHECKING:
+    from accounts.models import User
+else:
+    User = get_user_model()
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +78,7 @@ def game_create_prepare(
 @transaction.atomic
 def game_create(
     *,
-    player: Any,
+    player: User,
     suits: int | None = None,
     replay_of: str | None = None,
     seed: int | None = None,
@@ -124,7 +127,7 @@ def game_create(
 
 def game_start(
     *,
-    player: Any,
+    player: User,
     deal: Deal,
     kind: str = Game.Kind.CASUAL,
     daily_date: date | None = None,
@@ -154,7 +157,7 @@ def game_start(
     return game
 
 
-def _end_casual_game_in_progress(player: Any, now: datetime) -> Any:
+def _end_casual_game_in_progress(player: User, now: datetime) -> Any:
     """End the player's casual game in progress; returns the id of a game discarded."""
     current = (
         Game.objects.select_for_update()
@@ -173,7 +176,7 @@ def _end_casual_game_in_progress(player: Any, now: datetime) -> Any:
 
 # -- playing --------------------------------------------------------------------------------
 def game_act(
-    *, player: Any, game_id: str, action: ActionRequest, expected_version: int | None = None
+    *, player: User, game_id: str, action: ActionRequest, expected_version: int | None = None
 ) -> ActResult:
     """Apply one move, deal or undo. A refused action raises and changes nothing, except
     on a daily attempt whose day has closed: that ends it (lost) before it is refused."""
@@ -262,7 +265,7 @@ _HINT_CACHE_TAG = "hint1"  # bump when the ranking changes, so no entry outlives
 
 
 def game_hint(
-    *, player: Any, game_id: str, n: int = 0, expected_version: int | None = None
+    *, player: User, game_id: str, n: int = 0, expected_version: int | None = None
 ) -> HintResult:
     """The n-th best suggestion for the player's game, seen from the player's side only.
 
@@ -346,7 +349,7 @@ def _hint_record(game: Game, searched: HintResult) -> HintResult:
     return HintResult(game, searched.hint, searched.reason, searched.n, searched.alternatives)
 
 
-def game_resign(*, player: Any, game_id: str) -> Game:
+def game_resign(*, player: User, game_id: str) -> Game:
     with transaction.atomic():
         game = _locked_own_game(player, game_id)
         now = timezone.now()
@@ -468,7 +471,7 @@ def _finish(game: Game, status: str, reason: str, now: datetime) -> CoinAward | 
     return coins
 
 
-def _locked_own_game(player: Any, game_id: str) -> Game:
+def _locked_own_game(player: User, game_id: str) -> Game:
     # Only the game row is locked and read: its deal is loaded lazily, once the game is over.
     game = rows.game_for_update(game_id=game_id, player_id=player.pk)
     if game is None:

@@ -44,7 +44,12 @@ def _bodies(viewer, game_ids: list[str], code: str | None = None) -> dict[str, t
     """Every endpoint that shows these games (and their table), as ``viewer`` sees it."""
     urls = [f"{API}/games", player_url("nobody-in-particular")]
     for gid in game_ids:
-        urls += [game_url(gid), f"{game_url(gid)}/actions", f"{API}/leaderboard/games/{gid}"]
+        urls += [
+            game_url(gid),
+            f"{game_url(gid)}/actions",
+            f"{game_url(gid)}/analysis",
+            f"{API}/leaderboard/games/{gid}",
+        ]
         steps = Game.objects.get(pk=gid).version
         urls += [f"{game_url(gid)}/positions/{n}" for n in range(steps + 1)]
     if code is not None:
