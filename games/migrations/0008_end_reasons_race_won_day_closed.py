@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0008_analysis'),
+        ('games', '0007_deal_improved_nodes'),
     ]
 
     operations = [
