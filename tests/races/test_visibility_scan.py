@@ -20,9 +20,9 @@ from races.models import TableEvent
 from races.services import races_tick
 from tests.games.api.helpers import (
     API,
-    CARD_TOKEN,
     act,
     board_of,
+    cards_named,
     game_url,
     ok,
     player_url,
@@ -77,7 +77,7 @@ def _no_card_no_seed(seen: dict[str, tuple[int, str]], seed: int, except_own: st
             body = json.loads(text)
             assert body["columns"] == public_columns(board_of(except_own))
             text = json.dumps({k: v for k, v in body.items() if k != "columns"})
-        leaked = CARD_TOKEN.findall(text)
+        leaked = cards_named(text)
         assert not leaked, f"cards {leaked} from {url} ({status})"
 
 
