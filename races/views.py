@@ -26,7 +26,7 @@ from races.serializers import (
     TableSettingsSerializer,
     TicketSerializer,
 )
-from spider_api.openapi import NOT_FOUND, ErrorSerializer, error_example
+from spider_api.openapi import NOT_FOUND, ErrorSerializer, RetryErrorSerializer, error_example
 
 TAGS = ["races"]
 UNKNOWN_CODE = OpenApiResponse(
@@ -190,6 +190,8 @@ class RaceUnreadyApi(_TableCommandApi):
 
 
 class RaceStartApi(_TableCommandApi):
+    takes_pool_deal = True  # the race's deal: counted in the `pool` scope too
+
     @extend_schema(
         operation_id="races_start",
         tags=TAGS,
@@ -220,6 +222,8 @@ class RaceStartApi(_TableCommandApi):
 
 
 class RaceAgainApi(_TableCommandApi):
+    takes_pool_deal = True  # the race's deal: counted in the `pool` scope too
+
     @extend_schema(
         operation_id="races_again",
         tags=TAGS,
@@ -318,7 +322,7 @@ class RaceDrawApi(_TableCommandApi):
 
 
 class RaceTicketApi(APIView):
-    throttle_scope = "actions"
+    throttle_scope = "streams"  # shared with streams opened with a token (races/stream.py)
     OutputSerializer = TicketSerializer
 
     @extend_schema(
@@ -388,6 +392,18 @@ class RaceEventsApi(APIView):
                 ("invalid_ticket", "This stream ticket is unknown, used or expired."),
             ),
             404: UNKNOWN_CODE,
+            429: OpenApiResponse(
+                RetryErrorSerializer,
+                "`too_many_streams`: you hold RACE_STREAMS_PER_PLAYER streams open already "
+                "(5); `throttled`: streams opened too often (scope `streams`, shared with "
+                "tickets). Retry after `retry_after` seconds (also `Retry-After`).",
+                examples=[
+                    error_example(
+                        "too_many_streams",
+                        "You hold as many event streams open as a player may; close one first.",
+                    )
+                ],
+            ),
         },
     )
     def get(self, request: Request, code: str) -> Response:  # pragma: no cover
