@@ -62,6 +62,8 @@ lint: install lint-js
 	DEBUG=1 $(BIN)/mypy  # its Django plugin loads the settings; DEBUG needs no SECRET_KEY
 
 $(NODE_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null 2>&1 || { \
+	  echo "make lint needs Node.js 20.19+ and npm, for the JavaScript checks" >&2; exit 1; }
 	npm ci --no-audit --no-fund
 	touch $@
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import EngineError
+from games.engine import errors as engine_errors
 from spider_api.errors import DomainError
 
 
@@ -39,3 +40,17 @@ class IdempotencyKeyReused(DomainError):
 def rule_error(exc: EngineError, status: int = 422) -> DomainError:
     """An engine refusal as the API says it: the engine's code and sentence, unchanged."""
     return DomainError(exc.code, exc.detail, status)
+
+
+# Every code the rules engine refuses an action with (games.engine.errors), as the API passes
+# them on (422, `rule_error`).
+RULE_CODES: tuple[str, ...] = tuple(
+    value
+    for name, value in vars(engine_errors).items()
+    if name.isupper() and isinstance(value, str)
+)
+# The race rules' refusals on a race game's own endpoints (races.errors, registered through
+# games.kinds: games does not import races).
+RACE_RULE_CODES = ("undo_not_allowed", "race_not_started", "race_over", "not_racing")
+# The codes a refused layout (staff only) is answered with: 400, `rule_error(status=400)`.
+LAYOUT_CODES = ("bad_layout", "bad_card", "bad_suits")

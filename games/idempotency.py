@@ -17,7 +17,7 @@ import hashlib
 import json
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -27,6 +27,10 @@ from django.utils import timezone
 from games.errors import IdempotencyKeyReused
 from games.models import IdempotentRequest
 from spider_api.errors import DomainError
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
 
 HEADER: Final = "Idempotency-Key"
 MAX_KEY_LENGTH: Final = 255
@@ -41,7 +45,7 @@ def fingerprint(method: str, path: str, body: Any) -> str:
 
 def run_idempotent(
     *,
-    player: Any,
+    player: User,
     key: str | None,
     request_fingerprint: Callable[[], str],
     produce: Callable[[], Answer],

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
@@ -32,9 +33,12 @@ from games.presenters import game_state
 from games.rewards import CoinAward, game_reward
 from games.selectors import game_get_readable
 from games.signals import game_finished, game_won
-from games.solver.hint import Hint, VisiblePosition, hints, no_hint_reason
+from games.solver.hint import Hint, VisiblePosition, board_hints, no_hint_reason
 
-User = get_user_model()
+if TYPE_CHECKING:
+    from accounts.models import User
+else:
+    User = get_user_model()
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +77,7 @@ def game_create_prepare(
 @transaction.atomic
 def game_create(
     *,
-    player: Any,
+    player: User,
     suits: int | None = None,
     replay_of: str | None = None,
     seed: int | None = None,
@@ -124,7 +128,7 @@ def game_create(
 
 def game_start(
     *,
-    player: Any,
+    player: User,
     deal: Deal,
     kind: str = Game.Kind.CASUAL,
     daily_date: date | None = None,
@@ -154,7 +158,7 @@ def game_start(
     return game
 
 
-def _end_casual_game_in_progress(player: Any, now: datetime) -> Any:
+def _end_casual_game_in_progress(player: User, now: datetime) -> Any:
     """End the player's casual game in progress; returns the id of a game discarded."""
     current = (
         Game.objects.select_for_update()
@@ -174,7 +178,7 @@ def _end_casual_game_in_progress(player: Any, now: datetime) -> Any:
 # -- playing --------------------------------------------------------------------------------
 @transaction.atomic
 def game_act(
-    *, player: Any, game_id: str, action: ActionRequest, expected_version: int | None = None
+    *, player: User, game_id: str, action: ActionRequest, expected_version: int | None = None
 ) -> ActResult:
     """Apply one move, deal or undo. A refused action raises and changes nothing."""
     game = _locked_own_game(player, game_id)
@@ -235,10 +239,18 @@ class HintResult:
 
 
 HINT_SEARCH_TRIES = 3
+# The ranked hints of a position, cached (the Django cache: Redis with CACHE_URL) so asking
+# again, or for the next n, costs no second search. The key is the game and its position
+# (its action count, which every move, deal and undo raises and a hint does not, and the
+# position's visible key): an entry is never served for another position, and a hint
+# entry in the log leaves the position as it was. Deterministic (a node budget), so a hit
+# answers what a search would have; a miss (evicted, Redis down) only searches again.
+HINT_CACHE_SECONDS = 15 * 60
+_HINT_CACHE_TAG = "hint1"  # bump when the ranking changes, so no entry outlives its code
 
 
 def game_hint(
-    *, player: Any, game_id: str, n: int = 0, expected_version: int | None = None
+    *, player: User, game_id: str, n: int = 0, expected_version: int | None = None
 ) -> HintResult:
     """The n-th best suggestion for the player's game, seen from the player's side only.
 
@@ -277,11 +289,19 @@ def _check_playable(game: Game, expected_version: int | None) -> None:
 
 
 def _hint_search(game: Game, n: int) -> HintResult:
-    """Rank the suggestions for ``game``'s position (no lock, no write)."""
+    """Rank the suggestions for ``game``'s position (no lock, no write), or take them from
+    the cache."""
     board = load(game.snapshot)
-    visible = VisiblePosition.from_board(board)  # the hint search never sees hidden cards
-    found = hints(visible, last_move=board.last_move)
+    key = f"{_HINT_CACHE_TAG}:{game.pk}:{board.actions}:{board.visible_key()}"
+    cached = cache.get(key)
+    if cached is not None:
+        found = [Hint(action, reason, score) for action, reason, score in cached]
+    else:
+        # From the public view only, never back to a position this game has been in.
+        found = board_hints(board)
+        cache.set(key, [(h.action, h.reason, h.score) for h in found], HINT_CACHE_SECONDS)
     if n >= len(found):
+        visible = VisiblePosition.from_board(board)
         reason = (
             no_hint_reason(visible, last_move=board.last_move)
             if not found
@@ -312,7 +332,7 @@ def _hint_record(game: Game, searched: HintResult) -> HintResult:
 
 
 @transaction.atomic
-def game_resign(*, player: Any, game_id: str) -> Game:
+def game_resign(*, player: User, game_id: str) -> Game:
     game = _locked_own_game(player, game_id)
     if game.over:
         raise GameOver()
@@ -396,7 +416,7 @@ def _finish(game: Game, status: str, reason: str, now: datetime) -> CoinAward | 
     return coins
 
 
-def _locked_own_game(player: Any, game_id: str) -> Game:
+def _locked_own_game(player: User, game_id: str) -> Game:
     # Only the game row is locked and read: its deal is loaded lazily, once the game is over.
     game = rows.game_for_update(game_id=game_id, player_id=player.pk)
     if game is None:

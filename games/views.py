@@ -15,7 +15,15 @@ from rest_framework.views import APIView
 from coins.presenters import award_json, summary_json
 from coins.selectors import coins_summary
 from games import selectors, services
-from games.idempotency import HEADER, fingerprint, run_idempotent
+from games.errors import (
+    LAYOUT_CODES,
+    RACE_RULE_CODES,
+    RULE_CODES,
+    IdempotencyKeyReused,
+    StaffOnly,
+    VersionConflict,
+)
+from games.idempotency import HEADER, MAX_KEY_LENGTH, fingerprint, run_idempotent
 from games.presenters import (
     action_json,
     deal_info,
@@ -42,15 +50,16 @@ from games.serializers import (
 )
 from spider_api.errors import DomainError
 from spider_api.openapi import (
-    FORBIDDEN,
     NOT_FOUND,
     ErrorSerializer,
     bad_request,
+    code_examples,
     error_example,
     error_response,
     invalid_example,
 )
 from spider_api.pagination import PAGE_PARAMETERS, page_json, page_request
+from spider_api.players import player_of
 
 IDEMPOTENCY_PARAM = OpenApiParameter(
     HEADER,
@@ -70,6 +79,7 @@ IDEMPOTENT_REPLAYED = OpenApiParameter(
     description="Present when this answer is the replay of an earlier request's result.",
 )
 
+_SHOWN_RULES = ("rank_mismatch", "empty_column_blocks_deal", "nothing_to_undo")  # with a sentence
 RULE_REFUSED = OpenApiResponse(
     ErrorSerializer,
     "A well-formed action the rules refuse; nothing changed and nothing was counted. Codes: "
@@ -87,6 +97,11 @@ RULE_REFUSED = OpenApiResponse(
             "empty_column_blocks_deal", "column 2 is empty: fill every empty column before you deal"
         ),
         error_example("nothing_to_undo", "there is no move or deal left to undo"),
+        *code_examples(
+            *(c for c in RULE_CODES if c not in _SHOWN_RULES),
+            IdempotencyKeyReused,
+            *RACE_RULE_CODES,
+        ),
     ],
 )
 KEY_REUSED = error_response(
@@ -94,14 +109,19 @@ KEY_REUSED = error_response(
     "idempotency_key_reused",
     "This Idempotency-Key was already used for a different request.",
 )
-RACE_REFUSED = OpenApiResponse(
-    ErrorSerializer,
-    "A race game only: `race_not_started`, `race_over` or `not_racing` (see /races).",
+BAD_KEY = error_example(
+    "bad_idempotency_key", f"{HEADER} must be 1 to {MAX_KEY_LENGTH} characters."
+)
+STAFF_ONLY = error_response(
+    "`staff_only`: seed and layout are for staff.",
+    StaffOnly.code,
+    "Only staff may choose a seed or a layout.",
 )
 VERSION_CONFLICT = OpenApiResponse(
     VersionConflictErrorSerializer,
     "`version_conflict`: the game is not at the `version` you sent. The body's `game` holds the "
     "current state; decide again from it.",
+    examples=[error_example(VersionConflict.code, "The game is at version 7, not 6: refresh.")],
 )
 
 
@@ -109,7 +129,7 @@ def _answer(request: Request, produce: Any) -> Response:
     """Run a POST under its Idempotency-Key (if any) and turn the result into a Response."""
     key = request.headers.get(HEADER)
     (code, body), replayed = run_idempotent(
-        player=request.user,
+        player=player_of(request),
         key=key,
         request_fingerprint=lambda: fingerprint(request.method or "", request.path, request.data),
         produce=produce,
@@ -163,7 +183,7 @@ class GamesApi(APIView):
         filters.is_valid(raise_exception=True)
         asked = page_request(request.query_params)
         games = selectors.games_of_player(
-            player=request.user, status=filters.validated_data.get("status")
+            player=player_of(request), status=filters.validated_data.get("status")
         )
         rows = games[asked.offset : asked.offset + asked.limit]
         return Response(page_json(asked, [game_summary(g) for g in rows]))
@@ -179,8 +199,12 @@ class GamesApi(APIView):
         parameters=[IDEMPOTENCY_PARAM, IDEMPOTENT_REPLAYED],
         responses={
             201: OutputSerializer,
-            400: bad_request(invalid_example("suits", "Choose 1, 2 or 4.")),
-            403: FORBIDDEN,
+            400: bad_request(
+                invalid_example("suits", "Choose 1, 2 or 4."),
+                BAD_KEY,
+                *code_examples(*LAYOUT_CODES),
+            ),
+            403: STAFF_ONLY,
             404: NOT_FOUND,
             422: KEY_REUSED,
             503: POOL_EMPTY,
@@ -202,7 +226,7 @@ class GamesApi(APIView):
         services.game_create_prepare(**wanted)  # vetting, if any, before the player's lock
 
         def produce() -> tuple[int, dict[str, Any]]:
-            game = services.game_create(player=request.user, **wanted)
+            game = services.game_create(player=player_of(request), **wanted)
             return status.HTTP_201_CREATED, game_state(game)
 
         return _answer(request, produce)
@@ -268,7 +292,7 @@ class GameActionsApi(APIView):
         parameters=[IDEMPOTENCY_PARAM, IDEMPOTENT_REPLAYED],
         responses={
             200: OutputSerializer,
-            400: bad_request(invalid_example("type", '"jump" is not a valid choice.')),
+            400: bad_request(invalid_example("type", '"jump" is not a valid choice.'), BAD_KEY),
             404: NOT_FOUND,
             409: VERSION_CONFLICT,
             422: RULE_REFUSED,
@@ -292,7 +316,7 @@ class GameActionsApi(APIView):
 
         def produce() -> tuple[int, dict[str, Any]]:
             result = services.game_act(
-                player=request.user,
+                player=player_of(request),
                 game_id=game_id,
                 action=action,
                 expected_version=data.get("version"),
@@ -330,7 +354,7 @@ def _validated_action(input_serializer: type[ActionInputSerializer], data: Any) 
 
 
 class GameHintApi(APIView):
-    throttle_scope = "actions"
+    throttle_scope = "hints"  # a scope of its own: a hint at a new position is a search
     InputSerializer = HintAskSerializer
     OutputSerializer = HintSerializer
 
@@ -354,7 +378,10 @@ class GameHintApi(APIView):
             404: NOT_FOUND,
             409: VERSION_CONFLICT,
             422: error_response(
-                "The game is over.", "game_over", "The game is over: no further action is possible."
+                "The game is over (`game_over`), or it is a race game (`hints_not_allowed`).",
+                "game_over",
+                "The game is over: no further action is possible.",
+                *code_examples("hints_not_allowed"),
             ),
         },
         examples=[
@@ -368,7 +395,7 @@ class GameHintApi(APIView):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         result = services.game_hint(
-            player=request.user,
+            player=player_of(request),
             game_id=game_id,
             n=serializer.validated_data["n"],
             expected_version=serializer.validated_data.get("version"),
@@ -389,22 +416,24 @@ class GameResignApi(APIView):
         parameters=[IDEMPOTENCY_PARAM, IDEMPOTENT_REPLAYED],
         responses={
             200: OutputSerializer,
-            409: RACE_REFUSED,
+            400: bad_request(BAD_KEY),
             404: NOT_FOUND,
             422: error_response(
-                "The game is over already, or the Idempotency-Key was used for another request.",
+                "The game is over already, or the Idempotency-Key was used for another request; "
+                "a race game: `race_not_started`, `race_over`, `not_racing` (see /races).",
                 "game_over",
                 "The game is over: no further action is possible.",
                 error_example(
                     "idempotency_key_reused",
                     "This Idempotency-Key was already used for a different request.",
                 ),
+                *code_examples("race_not_started", "race_over", "not_racing"),
             ),
         },
     )
     def post(self, request: Request, game_id: str) -> Response:
         def produce() -> tuple[int, dict[str, Any]]:
-            game = services.game_resign(player=request.user, game_id=game_id)
+            game = services.game_resign(player=player_of(request), game_id=game_id)
             return status.HTTP_200_OK, game_state(game)
 
         return _answer(request, produce)
@@ -458,7 +487,12 @@ class GamePositionApi(APIView):
         ],
         responses={
             200: OutputSerializer,
-            404: NOT_FOUND,
+            404: error_response(
+                "No such game (or it is not public yet), or no such step.",
+                "not_found",
+                "No such game (or it is not yours).",
+                error_example("no_such_step", "The log has 12 entries; ask 0..12."),
+            ),
             409: error_response(
                 "The game is still running.",
                 "game_in_progress",

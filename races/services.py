@@ -19,11 +19,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
+from accounts.models import User
 from games.deals import (
     deal_choice_check,
     deal_for_new_game,
@@ -63,7 +63,6 @@ from races.models import (
 from spider_api.errors import DomainError
 
 log = logging.getLogger(__name__)
-User = get_user_model()
 
 SEATS = 4
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud, typed
@@ -75,7 +74,7 @@ RUNNING = (Race.Status.COUNTDOWN, Race.Status.RACING)
 @transaction.atomic
 def table_open(
     *,
-    player: Any,
+    player: User,
     suits: int,
     time_limit_s: int | None = None,
     seed: int | None = None,
@@ -101,7 +100,7 @@ def table_open(
 
 
 @transaction.atomic
-def seat_sit(*, player: Any, code: str, seat: int | None = None) -> Table:
+def seat_sit(*, player: User, code: str, seat: int | None = None) -> Table:
     table = _locked(code)
     _refuse_while_racing(table)
     seats = {s.seat: s.player_id for s in Seat.objects.filter(table=table)}
@@ -121,7 +120,7 @@ def seat_sit(*, player: Any, code: str, seat: int | None = None) -> Table:
 
 
 @transaction.atomic
-def seat_stand(*, player: Any, code: str) -> Table:
+def seat_stand(*, player: User, code: str) -> Table:
     table = _locked(code)
     _refuse_while_racing(table)
     seat = _own_seat(table, player)
@@ -133,7 +132,7 @@ def seat_stand(*, player: Any, code: str) -> Table:
 
 
 @transaction.atomic
-def seat_ready(*, player: Any, code: str, ready: bool) -> Table:
+def seat_ready(*, player: User, code: str, ready: bool) -> Table:
     table = _locked(code)
     _refuse_while_racing(table)
     seat = _own_seat(table, player)
@@ -146,7 +145,9 @@ def seat_ready(*, player: Any, code: str, ready: bool) -> Table:
 
 
 @transaction.atomic
-def table_settings(*, player: Any, code: str, suits: int, time_limit_s: int | None = None) -> Table:
+def table_settings(
+    *, player: User, code: str, suits: int, time_limit_s: int | None = None
+) -> Table:
     """The opener changes the settings before a race (or after one instead of playing again
     at once): the table opens, players may stand and new ones sit; every Ready is cleared."""
     table = _locked(code)
@@ -162,7 +163,7 @@ def table_settings(*, player: Any, code: str, suits: int, time_limit_s: int | No
 
 # -- racing ---------------------------------------------------------------------------------
 @transaction.atomic
-def race_start(*, player: Any, code: str) -> Table:
+def race_start(*, player: User, code: str) -> Table:
     """The opener starts: at least one other seated player and all of them ready. Deals one
     vetted deal to everyone seated; the cards turn over after the countdown."""
     table = _locked(code)
@@ -178,7 +179,7 @@ def race_start(*, player: Any, code: str) -> Table:
 
 
 @transaction.atomic
-def table_again(*, player: Any, code: str) -> Table:
+def table_again(*, player: User, code: str) -> Table:
     """Play again at once, same settings, same players: seats rotate by one (0 -> 1, ...,
     the last -> 0); the match score stays with each player."""
     table = _locked(code)
@@ -256,7 +257,7 @@ def _race_deal(table: Table) -> Deal:
 
 
 @transaction.atomic
-def race_resign(*, player: Any, code: str) -> Table:
+def race_resign(*, player: User, code: str) -> Table:
     """The racer is out and loses, and their game ends at once (lost, resigned); the others
     race on. The last one left racing wins."""
     # The racer's Game row first, then the Table (the one lock order, as for an action).
@@ -282,7 +283,7 @@ def race_resign(*, player: Any, code: str) -> Table:
 
 
 @transaction.atomic
-def race_draw(*, player: Any, code: str, accept: bool) -> Table:
+def race_draw(*, player: User, code: str, accept: bool) -> Table:
     """Offer or accept (``accept``) a draw, or decline one. A draw needs every racer still
     racing; declining it, or any action by a racer, turns it down."""
     table = _locked(code)
@@ -587,7 +588,7 @@ def races_tick(*, now: datetime | None = None) -> int:
 # (after a `gone`, or before it ever showed them connected). ``Presence.log_present`` is what
 # the log shows.
 @transaction.atomic
-def presence_open(*, table_id: int, player: Any, now: datetime | None = None) -> int:
+def presence_open(*, table_id: int, player: User, now: datetime | None = None) -> int:
     """A stream of ``player`` opened: connected (``back`` for a seated player the log shows
     away)."""
     now = now or timezone.now()
@@ -661,7 +662,7 @@ def presence_heartbeat(*, presence_ids: list[int], now: datetime | None = None) 
 
 
 @transaction.atomic
-def ticket_issue(*, player: Any, code: str) -> StreamTicket:
+def ticket_issue(*, player: User, code: str) -> StreamTicket:
     table = Table.objects.filter(code=code.upper()).first()
     if table is None:
         raise TableNotFound()
@@ -775,7 +776,7 @@ def _running_race(table: Table) -> Race:
     return race
 
 
-def _racing(race: Race, player: Any) -> Racer:
+def _racing(race: Race, player: User) -> Racer:
     racer = race.racers.select_related("player").filter(player=player).first()
     if racer is None or racer.state != Racer.State.RACING:
         raise NotRacing()
@@ -787,23 +788,23 @@ def _refuse_while_racing(table: Table) -> None:
         raise TableBusy()
 
 
-def _opener_only(table: Table, player: Any) -> None:
+def _opener_only(table: Table, player: User) -> None:
     if table.opener_id != player.pk:
         raise NotOpener()
 
 
-def _own_seat(table: Table, player: Any) -> Seat:
+def _own_seat(table: Table, player: User) -> Seat:
     seat = Seat.objects.filter(table=table, player=player).first()
     if seat is None:
         raise NotSeated()
     return seat
 
 
-def _seat_number(table: Table, player: Any) -> int | None:
+def _seat_number(table: Table, player: User) -> int | None:
     return Seat.objects.filter(table=table, player=player).values_list("seat", flat=True).first()
 
 
-def _seat_data(seat: int, player: Any) -> dict[str, Any]:
+def _seat_data(seat: int, player: User) -> dict[str, Any]:
     return {"seat": seat, "player": player.username}
 
 

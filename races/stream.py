@@ -42,6 +42,7 @@ from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework.authtoken.models import Token
 
+from accounts.models import User
 from games.presenters import iso
 from races import selectors, services
 from races.errors import BadTicket
@@ -114,7 +115,7 @@ class TooManyStreams(DomainError):
         )
 
 
-def _throttle(user: Any, meta: dict[str, Any]) -> None:
+def _throttle(user: User, meta: dict[str, Any]) -> None:
     """Count one stream opening of ``user`` in the scope ``streams`` (429 past its rate)."""
     wait = throttle_wait(scope="streams", user=user, meta=meta)
     if wait is not None:
@@ -136,8 +137,10 @@ def _error(exc: DomainError, headers: dict[str, str]) -> JsonResponse:
 
 
 def _since(request: HttpRequest) -> int | None:
+    # An empty Last-Event-ID is none (a browser's before any id); an empty ?since= is refused,
+    # as every empty query value is.
     raw = request.headers.get("Last-Event-ID") or request.GET.get("since")
-    if raw is None or raw == "":
+    if raw is None:
         return None
     if not (raw.isascii() and raw.isdigit()) or len(raw) > 10:
         raise DomainError(
@@ -148,7 +151,7 @@ def _since(request: HttpRequest) -> int | None:
 
 def _authenticate(request: HttpRequest, code: str) -> Any:
     ticket = request.GET.get("ticket")
-    if ticket:
+    if ticket is not None:  # `?ticket=` is a ticket that cannot be one, not "use the header"
         if not TICKET_KEY.fullmatch(ticket):  # never a query with it (a NUL byte: a 500)
             raise BadTicket()
         return services.ticket_redeem(key=ticket, code=code)
@@ -172,7 +175,7 @@ def _frame(seq: int, body: str, ndjson: bool) -> bytes:
 
 
 async def _stream(
-    table_id: int, code: str, user: Any, since: int | None, ndjson: bool, stream_id: str
+    table_id: int, code: str, user: User, since: int | None, ndjson: bool, stream_id: str
 ) -> AsyncIterator[bytes]:
     sub = HUB.subscribe(code)  # before reading anything: nothing committed later is missed
     BACKGROUND.start()

@@ -217,6 +217,8 @@ REST_FRAMEWORK = {
         "pool": env_rate("THROTTLE_RATE_POOL", "10/min"),
         # Race event streams opened (a ticket, or a stream opened with a token), per player.
         "streams": env_rate("THROTTLE_RATE_STREAMS", "30/min"),
+        # A hint at a new position is a search (HINT_* budget in games/solver/hint.py).
+        "hints": env_rate("THROTTLE_RATE_HINTS", "60/min"),
     },
     # Proxies in front of the app that append to X-Forwarded-For. With 0 the client address
     # is REMOTE_ADDR, so a client cannot dodge throttling by sending its own X-Forwarded-For.

@@ -1,7 +1,7 @@
 """Throttling by scope: a view sets `throttle_scope = "auth"` (or "game_create", "actions",
-"streams"); a view that takes a deal from the vetted pool sets `takes_pool_deal`, and is
-counted in the scope "pool" as well (PoolThrottle). ``throttle_wait`` is the same count for
-code outside DRF (the race event stream)."""
+"hints", "streams"); a view that takes a deal from the vetted pool sets `takes_pool_deal`,
+and is counted in the scope "pool" as well (PoolThrottle). ``throttle_wait`` is the same
+count for code outside DRF (the race event stream)."""
 
 from __future__ import annotations
 

@@ -24,6 +24,7 @@ from .errors import IllegalAction
 from .layout import COLUMNS, DEAL_SIZE, Layout, run_cards
 from .moves import legal_moves
 from .records import FLIPPED, DealRecord, Record, Settled, parse_record
+from .seen import has_key, split_keys, visible_key
 
 START_SCORE: Final = 500
 RUN_POINTS: Final = 100
@@ -62,6 +63,7 @@ class Board:
         "hints",
         "_stack",
         "_shelved",
+        "_seen",
     )
 
     def __init__(self, layout: Layout) -> None:
@@ -82,6 +84,10 @@ class Board:
         # A layout may show a completed run; the rules remove it before play starts.
         for i in range(COLUMNS):
             self._settle(i)
+        # The visible keys (seen.py) of the positions since a card was last turned face up,
+        # this one included, joined: what the hints must not lead back to. Kept by the
+        # player's path (play, undo) only; the search's push and pop leave it alone.
+        self._seen = self.visible_key()
 
     # -- reading the position ---------------------------------------------------------------
     @property
@@ -139,6 +145,29 @@ class Board:
 
     def can_deal(self) -> bool:
         return self.dealt < len(self.stock) and all(self.cols)
+
+    def visible_key(self) -> str:
+        """The key of what the player sees of this position (``seen.visible_key``)."""
+        down = self.down
+        return visible_key(
+            down,
+            (c[down[i] :] for i, c in enumerate(self.cols)),
+            self.deals_left,
+            len(self.removed),
+        )
+
+    def seen_keys(self) -> frozenset[str]:
+        """The visible keys of every position this game has been in that could come back:
+        those since a card was last turned face up (face-down counts never grow again), as
+        far back as this board's history goes (a snapshot keeps them)."""
+        return split_keys(self._seen)
+
+    def _note_seen(self, hidden_before: int) -> None:
+        key = self.visible_key()
+        if sum(self.down) != hidden_before:
+            self._seen = key  # a card turned over: no position before can come back
+        elif not has_key(self._seen, key):  # once each: shuffling back and forth adds none
+            self._seen += key
 
     def is_stuck(self) -> bool:
         """Not won, no legal move and no legal deal (undo does not count as a way out)."""
@@ -297,7 +326,9 @@ class Board:
         else:
             self.check_move(*move)
         before = self.score
+        hidden = sum(self.down)
         self.push(move)
+        self._note_seen(hidden)
         return self._outcome(self._stack[-1], before)
 
     def undo(self) -> Outcome:
@@ -313,6 +344,7 @@ class Board:
         if record is None:
             raise IllegalAction(E.NOTHING_TO_UNDO, "there is no move or deal left to undo")
         before = self.score
+        hidden = sum(self.down)
         self._reverse(exact=False)
         self.actions += 1
         self.undos += 1
@@ -330,6 +362,7 @@ class Board:
                     self._stack.clear()
                     self._shelved = ""
         outcome.score_change = self.score - before
+        self._note_seen(hidden)
         return outcome
 
     def note_hint(self) -> None:
@@ -464,6 +497,7 @@ class Board:
         other.hints = self.hints
         other._stack = list(self._stack) if stack else []
         other._shelved = self._shelved if stack else ""
+        other._seen = self._seen if stack else other.visible_key()
         return other
 
     def layout(self) -> Layout:
