@@ -40,6 +40,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -185,9 +186,9 @@ def bench_api(base: str, pid: int, args: argparse.Namespace, out: dict[str, list
     http = httpx.Client(base_url=base + API, timeout=60)
     for i in range(args.registers):
         body = {"username": f"cost{i}", "password": "correct horse battery staple"}
-        r = measured(pid, lambda b=body: http.post("/auth/register", json=b), out["register"])
+        r = measured(pid, partial(http.post, "/auth/register", json=body), out["register"])
         assert r.status_code == 201, r.text
-        r = measured(pid, lambda b=body: http.post("/auth/token", json=b), out["token"])
+        r = measured(pid, partial(http.post, "/auth/token", json=body), out["token"])
         assert r.status_code == 200, r.text
     player = {"Authorization": f"Bearer {r.json()['token']}"}
     for _ in range(args.creates):
@@ -212,7 +213,7 @@ def bench_api(base: str, pid: int, args: argparse.Namespace, out: dict[str, list
             for _step in range(args.steps):
                 r = measured(
                     pid,
-                    lambda g=gid: http.post(f"/games/{g}/hint", json={"n": 0}, headers=staff),
+                    partial(http.post, f"/games/{gid}/hint", json={"n": 0}, headers=staff),
                     out[f"hint_{suits}"],
                 )
                 assert r.status_code == 200, r.text
@@ -224,7 +225,7 @@ def bench_api(base: str, pid: int, args: argparse.Namespace, out: dict[str, list
                     action = {**action, "version": r.json()["version"]}
                 r = measured(
                     pid,
-                    lambda a=action, g=gid: http.post(f"/games/{g}/actions", json=a, headers=staff),
+                    partial(http.post, f"/games/{gid}/actions", json=action, headers=staff),
                     out["action"],
                 )
                 if r.status_code != 200:

@@ -17,6 +17,22 @@ class GameOver(DomainError):
     code, detail, status = "game_over", "The game is over: no further action is possible.", 422
 
 
+class CommittedRefusal(DomainError):
+    """A refusal whose change stands: the service committed it before refusing (an
+    Idempotency-Key's wrapper answers it rather than rolling its transaction back)."""
+
+
+class DayClosed(CommittedRefusal):
+    """docs/rules.md#daily-challenge: an action on a daily attempt after its day closed ends
+    it, lost, and is refused as any action on a finished game is."""
+
+    code, status = "game_over", 422
+    detail = (
+        "The daily challenge's day has closed (00:00 UTC): this attempt ended as lost, and "
+        "no further action is possible."
+    )
+
+
 class VersionConflict(DomainError):
     code, status = "version_conflict", 409
 

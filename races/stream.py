@@ -238,9 +238,10 @@ async def _stream(
 
 
 class Background:
-    """Per stream process: the timer sweep (so the countdown, the time limit and the 60 s
-    to come back fire with nobody acting, also under `make run` without Celery) and the
-    presence heartbeat of the streams open here."""
+    """Per ASGI process, from its start (spider_api.asgi): the timer sweep (so the
+    countdown, the time limit, the 60 s to come back and the daily close fire with nobody
+    acting or connected, also under `make run` without Celery) and the presence heartbeat
+    of the streams open here."""
 
     def __init__(self) -> None:
         self.presences: dict[int, int] = {}
@@ -254,11 +255,18 @@ class Background:
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._tick()), loop.create_task(self._heartbeat())]
 
+    def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        self._tasks = []
+
     async def _tick(self) -> None:
+        from spider_api.sweeps import sweep_due  # the race timers and the daily close
+
         while True:
             await asyncio.sleep(settings.RACE_TICK_SECONDS)
             try:
-                await db(services.races_tick)
+                await db(sweep_due)
             except Exception:  # the database restarting: try again next tick
                 log.exception("races tick failed")
 

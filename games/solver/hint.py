@@ -8,7 +8,7 @@ card, so nothing here can peek: two boards with the same public view get the sam
     >>> board = Board(deal_layout(suits=2, seed=7))
     >>> best = hints(VisiblePosition.from_board(board), last_move=board.last_move)[0]
     >>> best.action, best.reason  # doctest: +SKIP
-    ({'type': 'move', 'from': 4, 'to': 1, 'count': 1}, 'turns over a hidden card in column 4')
+    ({'type': 'move', 'from': 4, 'to': 1, 'count': 1}, 'turns over a hidden card in column 5')
 
 How it ranks (docs/rules.md#hints):
 
@@ -52,7 +52,16 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from games.engine import DEAL, Action, Board, Move, format_card, parse_card, public_view
+from games.engine import (
+    DEAL,
+    Action,
+    Board,
+    Move,
+    parse_card,
+    public_view,
+    say_card,
+    say_column,
+)
 from games.engine.cards import KING, RUN_LENGTH, SUIT_MODES, SUIT_NAMES, SUITS
 from games.engine.layout import COLUMNS
 from games.engine.moves import legal_moves, pruned_moves
@@ -423,7 +432,7 @@ def _fillers(
             cands.append((-value, -rank(c[-n]), src, -n, move))
     cands.sort()
     return [
-        Hint(_action(m), f"fills empty column {m[1]} so you can deal", float(-v - base))
+        Hint(_action(m), f"fills empty {say_column(m[1])} so you can deal", float(-v - base))
         for v, _, _, _, m in cands
     ]
 
@@ -639,7 +648,7 @@ def _reason(cols: Cols, hid: tuple[int, ...], line: tuple) -> str:
     move = line[0]
     ncols, nhid, _ = _apply(cols, hid, move)
     if not cols[move[1]] and DEAL in line:
-        return f"fills empty column {move[1]} so you can deal"
+        return f"fills empty {say_column(move[1])} so you can deal"
     for later in line[1:]:
         if later == DEAL:
             break
@@ -665,9 +674,9 @@ def _effects(cols: Cols, hid: tuple[int, ...], move: Move, *, later: bool = Fals
     if not d and rank(card) == KING and (revealed or len(s) > cnt):
         parts.append("frees a King into an empty column")
     if revealed:
-        parts.append(f"turns over a hidden card in column {src}")
+        parts.append(f"turns over a hidden card in {say_column(src)}")
     elif emptied:
-        parts.append(f"empties column {src}")
+        parts.append(f"empties {say_column(src)}")
     if parts:
         return ", ".join(parts)
     if d and d[-1] == card + 1:
@@ -677,5 +686,5 @@ def _effects(cols: Cols, hid: tuple[int, ...], move: Move, *, later: bool = Fals
     if later:
         return ""
     if d and cnt < len(s) and rank(s[-cnt - 1]) != rank(card) + 1:
-        return f"puts the {format_card(card)} in order on the {format_card(d[-1])}"
+        return f"puts the {say_card(card)} in order on the {say_card(d[-1])}"
     return ""
