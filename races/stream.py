@@ -45,7 +45,7 @@ from rest_framework.authtoken.models import Token
 from accounts.models import User
 from games.presenters import iso
 from races import selectors, services
-from races.errors import BadTicket
+from races.errors import BadTicket, TooManyStreams
 from races.events import EventKind
 from races.hub import HUB, SLOTS
 from spider_api.authentication import BEARER_CHALLENGE, TOKEN_KEY
@@ -103,16 +103,6 @@ async def race_events(request: HttpRequest, code: str) -> HttpResponseBase:
     # Readable from any origin: it takes no cookie, only a token or a one-use ticket.
     response["Access-Control-Allow-Origin"] = "*"
     return response
-
-
-class TooManyStreams(DomainError):
-    code, status = "too_many_streams", 429
-    detail = "You hold as many event streams open as a player may; close one first."
-
-    def __init__(self, retry_after: int) -> None:
-        super().__init__(
-            extra={"retry_after": retry_after}, headers={"Retry-After": str(retry_after)}
-        )
 
 
 def _throttle(user: User, meta: dict[str, Any]) -> None:
