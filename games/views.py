@@ -157,6 +157,10 @@ class GamesApi(APIView):
     def throttle_scope(self) -> str | None:  # only creating a game is throttled here
         return "game_create" if self.request.method == "POST" else None
 
+    @property
+    def takes_pool_deal(self) -> bool:  # a new game: counted in the `pool` scope too
+        return self.request.method == "POST"
+
     @extend_schema(
         operation_id="games_list",
         tags=["games"],

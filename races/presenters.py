@@ -19,11 +19,21 @@ from games.presenters import action_json, iso
 from races.models import Presence, Race, Racer, Seat, Table
 
 
-def connected(presence: Presence | None, now: datetime) -> bool:
+def streaming(presence: Presence | None, now: datetime) -> bool:
     """Holding the stream open, as the stream process's heartbeat last said."""
     if presence is None or presence.streams <= 0:
         return False
     return presence.seen_at >= now - timedelta(seconds=settings.RACE_PRESENCE_STALE_SECONDS)
+
+
+def connected(presence: Presence | None, now: datetime) -> bool:
+    """Holding the stream open, or away for less than RACE_GONE_GRACE_SECONDS since the last
+    one closed (a reload is not a departure): what the table's `gone`/`back` events say."""
+    if presence is None:
+        return False
+    if presence.streams > 0:
+        return streaming(presence, now)
+    return presence.seen_at >= now - timedelta(seconds=settings.RACE_GONE_GRACE_SECONDS)
 
 
 def shown_connected(
