@@ -46,6 +46,7 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from games.engine import DEAL, Board, deal_layout, public_view  # noqa: E402
+from games.engine.records import DealRecord  # noqa: E402
 from games.solver import solve  # noqa: E402
 from games.solver.hint import VisiblePosition, hints  # noqa: E402
 
@@ -104,9 +105,11 @@ def follow(
     max_actions: int,
     times: list[float] | None = None,
     before_deal: Callable[[Board], None] | None = None,
+    keep_line: bool = False,
 ) -> dict:
     """Play deal (suits, seed) by always taking the top hint (the next one on a cycle).
-    ``before_deal(board)`` is called with the board about to take each deal it plays."""
+    ``before_deal(board)`` is called with the board about to take each deal it plays;
+    ``keep_line``: the result's ``line`` is the moves played, in order (bench/analysis.py)."""
     times = [] if times is None else times
     board = Board(deal_layout(suits, seed))
     seen = {board.key()}
@@ -130,7 +133,7 @@ def follow(
         else:
             result = "stuck"
             break
-    return {
+    out = {
         "seed": seed,
         "result": result,
         "actions": board.actions,
@@ -140,6 +143,9 @@ def follow(
         "cycles_avoided": avoided,
         "times": times,
     }
+    if keep_line:  # the follower never undoes: its board's undo records are its line
+        out["line"] = [DEAL if isinstance(r, DealRecord) else r[:3] for r in board.history()]
+    return out
 
 
 def _follow_job(job: tuple[int, int, int, dict]) -> dict:
