@@ -1,7 +1,9 @@
 # make run  - serve the API and the race streams on SQLite at http://127.0.0.1:8000 (no
 #            configuration needed; one uvicorn process)
 # make test - the whole test suite (set DATABASE_URL to run it on PostgreSQL)
-# make lint - ruff, ruff format --check, import contracts, mypy
+# make lint - ruff, ruff format --check, import contracts, mypy; and the web client's
+#             JavaScript: TypeScript's check of its JSDoc types, ESLint (Node and npm needed,
+#             for this target only: the tools are installed from package-lock.json)
 # make serve - the production processes (gunicorn, the uvicorn stream, Celery worker and
 #              beat) on the local
 #              PostgreSQL and Redis, DEBUG off, via honcho and the Procfile
@@ -13,8 +15,10 @@ PYTHON ?= python3
 BIN := $(VENV)/bin
 # Re-install only when pyproject.toml changes (or the venv is new).
 STAMP := $(VENV)/.installed.stamp
+# The JavaScript checkers, exactly as package-lock.json pins them (again when it changes).
+NODE_STAMP := node_modules/.installed
 
-.PHONY: install browser run test lint serve faults
+.PHONY: install browser run test lint lint-js serve faults
 
 install: $(STAMP)
 
@@ -35,9 +39,10 @@ run: install
 	@echo "API docs: http://127.0.0.1:8000/api/docs/"
 	@echo
 	# One ASGI process serves both the API and the race event streams, so the streams get
-	# every event in memory (no Redis); its stream loop also fires the race timers.
+	# every event in memory (no Redis); from its start (ASGI lifespan) its in-process loop
+	# fires the timers beat would (race countdowns, time limits, the daily close).
 	$(RUN_ENV) $(BIN)/uvicorn spider_api.asgi:application --host 127.0.0.1 --port 8000 \
-	  --lifespan off --no-access-log --timeout-graceful-shutdown 2
+	  --lifespan on --no-access-log --timeout-graceful-shutdown 2
 
 # The browser tests drive the system Chromium (Debian's package). As root with apt-get (CI, a
 # fresh machine) it is installed here; elsewhere those tests are skipped with a note.
@@ -51,11 +56,22 @@ browser:
 test: install browser
 	$(BIN)/pytest
 
-lint: install
+lint: install lint-js
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
 	DEBUG=1 $(BIN)/mypy  # its Django plugin loads the settings; DEBUG needs no SECRET_KEY
+
+$(NODE_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null 2>&1 || { \
+	  echo "make lint needs Node.js 20.19+ and npm, for the JavaScript checks" >&2; exit 1; }
+	npm ci --no-audit --no-fund
+	touch $@
+
+# The web client stays unbuilt (the modules are served as written); this only checks them.
+lint-js: $(NODE_STAMP)
+	node_modules/.bin/tsc -p jsconfig.json
+	node_modules/.bin/eslint --max-warnings 0 .
 
 # `make serve`: DEBUG off, like production; each default below gives way to the environment.
 serve: export DEBUG := 0

@@ -14,6 +14,7 @@ from accounts.services import token_obtain, user_register
 from coins.serializers import CoinSummarySerializer
 from games.serializers import ModeStatsSerializer
 from spider_api.openapi import bad_request, error_response, invalid_example
+from spider_api.serializers import JsonInputSerializer
 
 _CREDENTIALS = OpenApiExample(
     "Credentials",
@@ -32,7 +33,7 @@ class _AuthApi(APIView):
 
 
 class UserRegisterApi(_AuthApi):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(JsonInputSerializer):
         username = serializers.CharField(
             min_length=3, max_length=30, validators=[username_validator]
         )
@@ -77,7 +78,7 @@ class UserRegisterApi(_AuthApi):
 
 
 class TokenObtainApi(_AuthApi):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(JsonInputSerializer):
         username = serializers.CharField(max_length=150)
         password = serializers.CharField(max_length=128, trim_whitespace=False)
 

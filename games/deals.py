@@ -8,11 +8,18 @@ search on a deal whose line is shown (the daily challenge's par).
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING, Any
 
-from games.engine import DEAL_VERSION, Action, Layout
+from games.engine import DEAL_VERSION, Action, Board, Layout, LayoutError
+from games.errors import StaffOnly, rule_error
 from games.models import Deal, seed_to_db
 from games.pool import pool_take, pool_vet_if_empty
 from games.solver import improve
+from spider_api.errors import DomainError
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +44,24 @@ def deal_from_seed(*, suits: int, seed: int) -> Deal:
         Deal.objects.filter(pk=deal.pk).update(state=Deal.State.DEALT)
         deal.state = Deal.State.DEALT
     return deal
+
+
+def deal_choice_check(*, player: User, seed: int | None, layout: dict[str, Any] | None) -> None:
+    """Choosing the deal (a seed or a layout), of a game or of a race table, is for staff."""
+    if (seed is not None or layout is not None) and not player.is_staff:
+        raise StaffOnly(detail="Only staff may choose a seed or a layout.")
+
+
+def deal_layout_parse(*, suits: int, layout: dict[str, Any]) -> Layout:
+    """A staff layout as the engine reads it: a malformed one is 400 with the engine's code,
+    one with nothing left to play 400 `bad_layout`."""
+    try:
+        start = Layout.from_json(suits, layout)
+    except LayoutError as exc:
+        raise rule_error(exc, status=400) from None
+    if Board(start).won:
+        raise DomainError("bad_layout", "This layout leaves nothing to play.", 400)
+    return start
 
 
 def deal_from_layout(*, layout: Layout) -> Deal:

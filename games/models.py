@@ -110,6 +110,8 @@ class Game(models.Model):
         ABANDONED = "abandoned"
         EXPIRED = "expired"
         RACE_OVER = "race_over"  # a race game the race's end closed (its result is the race's)
+        RACE_WON = "race_won"  # the race won without clearing the board (last left, on time)
+        DAY_CLOSED = "day_closed"  # a daily attempt still in progress when its UTC day closed
 
     class Kind(models.TextChoices):
         CASUAL = "casual"

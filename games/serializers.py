@@ -25,6 +25,7 @@ from spider_api.openapi import (
     error_example,
 )
 from spider_api.pagination import page_serializer
+from spider_api.serializers import JsonInputSerializer
 
 MAX_COUNT = 104
 # The engine's suit modes, labelled for the schema (the modes themselves are the engine's).
@@ -102,7 +103,7 @@ class ShallowFieldsMixin:
 
 
 # -- requests ---------------------------------------------------------------------------------
-class GameCreateSerializer(serializers.Serializer):
+class GameCreateSerializer(JsonInputSerializer):
     suits = SuitsField(required=False)
     replay_of = serializers.UUIDField(
         required=False, help_text="Deal the deal of this game (yours, or any finished game) again."
@@ -128,8 +129,18 @@ class GameCreateSerializer(serializers.Serializer):
         return attrs
 
 
+class GameFilterSerializer(serializers.Serializer):
+    """GET /games's query string (the page is spider_api.pagination's)."""
+
+    status = serializers.ChoiceField(
+        choices=Game.Status.values,
+        required=False,
+        error_messages={"invalid_choice": f"One of {', '.join(Game.Status.values)}."},
+    )
+
+
 @extend_schema_serializer(component_name="Action")  # ActionRequest: the body of games_act
-class ActionInputSerializer(FromFieldMixin, ShallowFieldsMixin, serializers.Serializer):
+class ActionInputSerializer(FromFieldMixin, ShallowFieldsMixin, JsonInputSerializer):
     type = serializers.ChoiceField(choices=PLAYER_ACTIONS)
     from_ = StrictIntegerField(
         min_value=0, max_value=COLUMNS - 1, required=False, help_text="Move: the source column."
@@ -201,7 +212,7 @@ _BARE_KEYS = frozenset(("type", "version"))
 MAX_HINT_N = 100
 
 
-class HintAskSerializer(serializers.Serializer):
+class HintAskSerializer(JsonInputSerializer):
     n = StrictIntegerField(
         min_value=0,
         max_value=MAX_HINT_N,

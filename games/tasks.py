@@ -11,12 +11,18 @@ from django.conf import settings
 
 from games import analyses, pool
 from games.idempotency import idempotent_requests_prune
-from games.services import games_expire_idle
+from games.services import games_close_past_days, games_expire_idle
 
 
 @shared_task(acks_late=True, soft_time_limit=300, time_limit=360)
 def expire_idle_games() -> int:
     return games_expire_idle(idle=timedelta(seconds=settings.GAME_IDLE_EXPIRY_SECONDS))
+
+
+@shared_task(acks_late=True, soft_time_limit=300, time_limit=360)
+def close_past_daily_games() -> int:
+    """The daily close: attempts still in progress when their UTC day closed end as lost."""
+    return games_close_past_days()
 
 
 @shared_task(acks_late=True, soft_time_limit=300, time_limit=360)

@@ -21,5 +21,5 @@ urlpatterns = [
     path("games/<uuid:game_id>/resign", GameResignApi.as_view(), name="resign"),
     path("games/<uuid:game_id>/hint", GameHintApi.as_view(), name="hint"),
     path("games/<uuid:game_id>/positions/<int:step>", GamePositionApi.as_view(), name="position"),
-    path("players/<str:username>", PlayerApi.as_view(), name="player"),
+    path("players/<username:username>", PlayerApi.as_view(), name="player"),
 ]

@@ -15,8 +15,16 @@ from rest_framework.views import APIView
 from coins.presenters import award_json, summary_json
 from coins.selectors import coins_summary
 from games import analyses, selectors, services
-from games.idempotency import HEADER, fingerprint, run_idempotent
-from games.models import Analysis, Game
+from games.errors import (
+    LAYOUT_CODES,
+    RACE_RULE_CODES,
+    RULE_CODES,
+    IdempotencyKeyReused,
+    StaffOnly,
+    VersionConflict,
+)
+from games.idempotency import HEADER, MAX_KEY_LENGTH, fingerprint, run_idempotent
+from games.models import Analysis
 from games.presenters import (
     action_json,
     analysis_json,
@@ -32,6 +40,7 @@ from games.serializers import (
     ActionInputSerializer,
     AnalysisResultSerializer,
     GameCreateSerializer,
+    GameFilterSerializer,
     GameLogSerializer,
     GamePageSerializer,
     GameStateSerializer,
@@ -44,16 +53,17 @@ from games.serializers import (
 )
 from spider_api.errors import DomainError
 from spider_api.openapi import (
-    FORBIDDEN,
     NOT_FOUND,
     ErrorSerializer,
     RetryErrorSerializer,
     bad_request,
+    code_examples,
     error_example,
     error_response,
     invalid_example,
 )
 from spider_api.pagination import PAGE_PARAMETERS, page_json, page_request
+from spider_api.players import player_of
 
 IDEMPOTENCY_PARAM = OpenApiParameter(
     HEADER,
@@ -73,6 +83,7 @@ IDEMPOTENT_REPLAYED = OpenApiParameter(
     description="Present when this answer is the replay of an earlier request's result.",
 )
 
+_SHOWN_RULES = ("rank_mismatch", "empty_column_blocks_deal", "nothing_to_undo")  # with a sentence
 RULE_REFUSED = OpenApiResponse(
     ErrorSerializer,
     "A well-formed action the rules refuse; nothing changed and nothing was counted. Codes: "
@@ -90,6 +101,11 @@ RULE_REFUSED = OpenApiResponse(
             "empty_column_blocks_deal", "column 2 is empty: fill every empty column before you deal"
         ),
         error_example("nothing_to_undo", "there is no move or deal left to undo"),
+        *code_examples(
+            *(c for c in RULE_CODES if c not in _SHOWN_RULES),
+            IdempotencyKeyReused,
+            *RACE_RULE_CODES,
+        ),
     ],
 )
 KEY_REUSED = error_response(
@@ -97,14 +113,19 @@ KEY_REUSED = error_response(
     "idempotency_key_reused",
     "This Idempotency-Key was already used for a different request.",
 )
-RACE_REFUSED = OpenApiResponse(
-    ErrorSerializer,
-    "A race game only: `race_not_started`, `race_over` or `not_racing` (see /races).",
+BAD_KEY = error_example(
+    "bad_idempotency_key", f"{HEADER} must be 1 to {MAX_KEY_LENGTH} characters."
+)
+STAFF_ONLY = error_response(
+    "`staff_only`: seed and layout are for staff.",
+    StaffOnly.code,
+    "Only staff may choose a seed or a layout.",
 )
 VERSION_CONFLICT = OpenApiResponse(
     VersionConflictErrorSerializer,
     "`version_conflict`: the game is not at the `version` you sent. The body's `game` holds the "
     "current state; decide again from it.",
+    examples=[error_example(VersionConflict.code, "The game is at version 7, not 6: refresh.")],
 )
 
 
@@ -112,7 +133,7 @@ def _answer(request: Request, produce: Any) -> Response:
     """Run a POST under its Idempotency-Key (if any) and turn the result into a Response."""
     key = request.headers.get(HEADER)
     (code, body), replayed = run_idempotent(
-        player=request.user,
+        player=player_of(request),
         key=key,
         request_fingerprint=lambda: fingerprint(request.method or "", request.path, request.data),
         produce=produce,
@@ -124,7 +145,13 @@ def _answer(request: Request, produce: Any) -> Response:
 
 
 class GamesApi(APIView):
-    """List your games; start a new one."""
+    """List your games (GET: FilterSerializer, PageSerializer); start a new one (POST:
+    InputSerializer, OutputSerializer)."""
+
+    FilterSerializer = GameFilterSerializer
+    PageSerializer = GamePageSerializer
+    InputSerializer = GameCreateSerializer
+    OutputSerializer = GameStateSerializer
 
     @property
     def throttle_scope(self) -> str | None:  # only creating a game is throttled here
@@ -146,16 +173,18 @@ class GamesApi(APIView):
             *PAGE_PARAMETERS,
         ],
         responses={
-            200: GamePageSerializer,
+            200: PageSerializer,
             400: bad_request(invalid_example("page_size", "A whole number 1..100."), body=False),
         },
     )
     def get(self, request: Request) -> Response:
-        wanted = request.query_params.get("status")
-        if wanted is not None and wanted not in Game.Status.values:
-            raise ValidationError({"status": [f"One of {', '.join(Game.Status.values)}."]})
+        # A plain dict: "?status=" is a wrong status, not a missing one (as a QueryDict it is).
+        filters = self.FilterSerializer(data=request.query_params.dict())
+        filters.is_valid(raise_exception=True)
         asked = page_request(request.query_params)
-        games = selectors.games_of_player(player=request.user, status=wanted)
+        games = selectors.games_of_player(
+            player=player_of(request), status=filters.validated_data.get("status")
+        )
         rows = games[asked.offset : asked.offset + asked.limit]
         return Response(page_json(asked, [game_summary(g) for g in rows]))
 
@@ -166,30 +195,38 @@ class GamesApi(APIView):
         description="Deals a new game of `suits` (1, 2 or 4), or the deal of game `replay_of` "
         "again. Your casual game in progress, if any, ends first: lost (abandoned) if you took "
         "an action in it, discarded if not. Staff may pass `seed` or `layout`.",
-        request=GameCreateSerializer,
+        request=InputSerializer,
         parameters=[IDEMPOTENCY_PARAM, IDEMPOTENT_REPLAYED],
         responses={
-            201: GameStateSerializer,
-            400: bad_request(invalid_example("suits", "Choose 1, 2 or 4.")),
-            403: FORBIDDEN,
+            201: OutputSerializer,
+            400: bad_request(
+                invalid_example("suits", "Choose 1, 2 or 4."),
+                BAD_KEY,
+                *code_examples(*LAYOUT_CODES),
+            ),
+            403: STAFF_ONLY,
             404: NOT_FOUND,
             422: KEY_REUSED,
             503: POOL_EMPTY,
         },
         examples=[
             OpenApiExample("New 2-suit game", value={"suits": 2}, request_only=True),
-            OpenApiExample("Same deal again", value={"replay_of": "6f1c..."}, request_only=True),
+            OpenApiExample(
+                "Same deal again",
+                value={"replay_of": "6f1c2d0e-8a4b-4c1e-9f3a-2b7d5e9c0a41"},
+                request_only=True,
+            ),
         ],
     )
     def post(self, request: Request) -> Response:
-        serializer = GameCreateSerializer(data=request.data)
+        serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         wanted = {k: data.get(k) for k in ("suits", "replay_of", "seed", "layout")}
         services.game_create_prepare(**wanted)  # vetting, if any, before the player's lock
 
         def produce() -> tuple[int, dict[str, Any]]:
-            game = services.game_create(player=request.user, **wanted)
+            game = services.game_create(player=player_of(request), **wanted)
             return status.HTTP_201_CREATED, game_state(game)
 
         return _answer(request, produce)
@@ -197,6 +234,7 @@ class GamesApi(APIView):
 
 class GameDetailApi(APIView):
     permission_classes = (AllowAny,)
+    OutputSerializer = GameStateSerializer
 
     @extend_schema(
         operation_id="games_read",
@@ -204,7 +242,7 @@ class GameDetailApi(APIView):
         summary="A game's state",
         description="Your game at any time; anyone's once it is over (then with its deal's seed). "
         "Face-down cards show only as `hidden` counts, the stock only as `deals_left`.",
-        responses={200: GameStateSerializer, 404: NOT_FOUND},
+        responses={200: OutputSerializer, 404: NOT_FOUND},
     )
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get_readable(viewer=request.user, game_id=game_id)
@@ -212,7 +250,12 @@ class GameDetailApi(APIView):
 
 
 class GameActionsApi(APIView):
-    """The game's log (GET) and the one way to play (POST)."""
+    """The game's log (GET: LogSerializer) and the one way to play (POST: InputSerializer,
+    OutputSerializer)."""
+
+    LogSerializer = GameLogSerializer
+    InputSerializer = ActionInputSerializer
+    OutputSerializer = ActedGameStateSerializer
 
     def get_permissions(self) -> list[Any]:
         return [AllowAny()] if self.request.method == "GET" else list(super().get_permissions())
@@ -227,7 +270,7 @@ class GameActionsApi(APIView):
         summary="A game's action log",
         description="Every move (resolved to from/to/count), deal, undo and hint, in order. Public "
         "once the game is over, with the seed, so anyone can replay it.",
-        responses={200: GameLogSerializer, 404: NOT_FOUND},
+        responses={200: LogSerializer, 404: NOT_FOUND},
     )
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get_readable(viewer=request.user, game_id=game_id)
@@ -245,11 +288,11 @@ class GameActionsApi(APIView):
         "null unless this action won the game, then what the win earned (`base`, the perfect "
         "`bonus`), what the daily limit `cut`, what was credited (`earned`), and the "
         "`balance`, `earned_today` and `left_today` after it.",
-        request=ActionInputSerializer,
+        request=InputSerializer,
         parameters=[IDEMPOTENCY_PARAM, IDEMPOTENT_REPLAYED],
         responses={
-            200: ActedGameStateSerializer,
-            400: bad_request(invalid_example("type", '"jump" is not a valid choice.')),
+            200: OutputSerializer,
+            400: bad_request(invalid_example("type", '"jump" is not a valid choice.'), BAD_KEY),
             404: NOT_FOUND,
             409: VERSION_CONFLICT,
             422: RULE_REFUSED,
@@ -266,14 +309,14 @@ class GameActionsApi(APIView):
         ],
     )
     def post(self, request: Request, game_id: str) -> Response:
-        data = _validated_action(request.data)
+        data = _validated_action(self.InputSerializer, request.data)
         action = services.ActionRequest(
             type=data["type"], src=data.get("from"), dst=data.get("to"), count=data.get("count")
         )
 
         def produce() -> tuple[int, dict[str, Any]]:
             result = services.game_act(
-                player=request.user,
+                player=player_of(request),
                 game_id=game_id,
                 action=action,
                 expected_version=data.get("version"),
@@ -286,13 +329,13 @@ class GameActionsApi(APIView):
         return _answer(request, produce)
 
 
-def _validated_action(data: Any) -> dict[str, Any]:
+def _validated_action(input_serializer: type[ActionInputSerializer], data: Any) -> dict[str, Any]:
     """Validate an action body. A column or count out of range is refused as the engine
     refuses it (422 `bad_column`/`bad_count`): one code, one status, whichever path finds it."""
     fast = action_input_fast(data)
     if fast is not None:
         return fast
-    serializer = ActionInputSerializer(data=data)
+    serializer = input_serializer(data=data)
     if serializer.is_valid():
         return serializer.validated_data
     errors = serializer.errors
@@ -311,7 +354,9 @@ def _validated_action(data: Any) -> dict[str, Any]:
 
 
 class GameHintApi(APIView):
-    throttle_scope = "actions"
+    throttle_scope = "hints"  # a scope of its own: a hint at a new position is a search
+    InputSerializer = HintAskSerializer
+    OutputSerializer = HintSerializer
 
     @extend_schema(
         operation_id="games_hint",
@@ -326,14 +371,17 @@ class GameHintApi(APIView):
         "carries that new version and is the body of `POST /games/{id}/actions` as it is. "
         "Asking the same n again straight away is answered the same and not counted twice. "
         "Send `version` to ask only about the position you have (else 409).",
-        request=HintAskSerializer,
+        request=InputSerializer,
         responses={
-            200: HintSerializer,
+            200: OutputSerializer,
             400: bad_request(invalid_example("n", "A valid integer is required.")),
             404: NOT_FOUND,
             409: VERSION_CONFLICT,
             422: error_response(
-                "The game is over.", "game_over", "The game is over: no further action is possible."
+                "The game is over (`game_over`), or it is a race game (`hints_not_allowed`).",
+                "game_over",
+                "The game is over: no further action is possible.",
+                *code_examples("hints_not_allowed"),
             ),
         },
         examples=[
@@ -344,10 +392,10 @@ class GameHintApi(APIView):
         ],
     )
     def post(self, request: Request, game_id: str) -> Response:
-        serializer = HintAskSerializer(data=request.data)
+        serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         result = services.game_hint(
-            player=request.user,
+            player=player_of(request),
             game_id=game_id,
             n=serializer.validated_data["n"],
             expected_version=serializer.validated_data.get("version"),
@@ -357,6 +405,7 @@ class GameHintApi(APIView):
 
 class GameResignApi(APIView):
     throttle_scope = "actions"
+    OutputSerializer = GameStateSerializer
 
     @extend_schema(
         operation_id="games_resign",
@@ -366,23 +415,25 @@ class GameResignApi(APIView):
         request=None,
         parameters=[IDEMPOTENCY_PARAM, IDEMPOTENT_REPLAYED],
         responses={
-            200: GameStateSerializer,
-            409: RACE_REFUSED,
+            200: OutputSerializer,
+            400: bad_request(BAD_KEY),
             404: NOT_FOUND,
             422: error_response(
-                "The game is over already, or the Idempotency-Key was used for another request.",
+                "The game is over already, or the Idempotency-Key was used for another request; "
+                "a race game: `race_not_started`, `race_over`, `not_racing` (see /races).",
                 "game_over",
                 "The game is over: no further action is possible.",
                 error_example(
                     "idempotency_key_reused",
                     "This Idempotency-Key was already used for a different request.",
                 ),
+                *code_examples("race_not_started", "race_over", "not_racing"),
             ),
         },
     )
     def post(self, request: Request, game_id: str) -> Response:
         def produce() -> tuple[int, dict[str, Any]]:
-            game = services.game_resign(player=request.user, game_id=game_id)
+            game = services.game_resign(player=player_of(request), game_id=game_id)
             return status.HTTP_200_OK, game_state(game)
 
         return _answer(request, produce)
@@ -390,6 +441,7 @@ class GameResignApi(APIView):
 
 class PlayerApi(APIView):
     permission_classes = (AllowAny,)
+    OutputSerializer = PlayerPublicSerializer
 
     @extend_schema(
         operation_id="players_read",
@@ -398,7 +450,7 @@ class PlayerApi(APIView):
         description="Per suit mode: games played, wins, win rate, streaks, fastest win, fewest "
         "actions in a win, best score and the five best wins; and the player's coins (balance "
         "and today's earnings, UTC). No token needed (a token sent must be valid).",
-        responses={200: PlayerPublicSerializer, 404: NOT_FOUND},
+        responses={200: OutputSerializer, 404: NOT_FOUND},
     )
     def get(self, request: Request, username: str) -> Response:
         player = selectors.player_by_username(username=username)
@@ -413,6 +465,7 @@ class PlayerApi(APIView):
 
 class GamePositionApi(APIView):
     permission_classes = (AllowAny,)
+    OutputSerializer = PositionSerializer
 
     @extend_schema(
         operation_id="games_position",
@@ -433,8 +486,13 @@ class GamePositionApi(APIView):
             )
         ],
         responses={
-            200: PositionSerializer,
-            404: NOT_FOUND,
+            200: OutputSerializer,
+            404: error_response(
+                "No such game (or it is not public yet), or no such step.",
+                "not_found",
+                "No such game (or it is not yours).",
+                error_example("no_such_step", "The log has 12 entries; ask 0..12."),
+            ),
             409: error_response(
                 "The game is still running.",
                 "game_in_progress",

@@ -25,11 +25,10 @@ def bad_date(raw: object) -> DomainError:
 @extend_schema_field({"type": "string", "format": "date"})
 class DayField(serializers.Field):
     """A UTC day as YYYY-MM-DD. Anything else is 400 `bad_date` (its own code, not `invalid`:
-    a day is also a path segment, where no field name applies); empty: none given."""
+    a day is also a path segment, where no field name applies), an empty value too (`?date=`
+    is not a date; omit the parameter for today)."""
 
-    def to_internal_value(self, data: Any) -> date | None:
-        if data == "":
-            return None
+    def to_internal_value(self, data: Any) -> date:
         try:
             return date.fromisoformat(data)
         except (TypeError, ValueError):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
 
 from django.db import connection, transaction
@@ -16,6 +17,28 @@ from django.db import connection, transaction
 from games.presenters import iso
 from races import hub
 from races.models import Table, TableEvent
+
+
+class EventKind(StrEnum):
+    """Every kind of table event (the stream's ``event``; the data of each is documented in
+    races/serializers.py, EVENT_DATA)."""
+
+    TABLE = "table"  # the whole table: the stream's first event, never stored
+    SEATED = "seated"
+    STOOD = "stood"
+    READY = "ready"
+    SETTINGS = "settings"
+    COUNTDOWN = "countdown"
+    STARTED = "started"
+    PROGRESS = "progress"
+    DRAW_OFFERED = "draw_offered"
+    DRAW_DECLINED = "draw_declined"
+    GONE = "gone"
+    BACK = "back"
+    OUT = "out"
+    FINISHED = "finished"
+    AGAIN = "again"
+
 
 # The table's counter and the event row in one statement; ``data`` is taken from the encoded
 # body (the same text goes on the wire), so it is serialised once.
@@ -28,7 +51,7 @@ VALUES (%s, %s, %s, (%s::jsonb) -> 'data', %s)
 
 def encode(seq: int, kind: str, at: datetime, data: dict[str, Any]) -> str:
     return json.dumps(
-        {"seq": seq, "event": kind, "at": iso(at), "data": data}, separators=(",", ":")
+        {"seq": seq, "event": str(kind), "at": iso(at), "data": data}, separators=(",", ":")
     )
 
 
@@ -36,18 +59,19 @@ def encode_row(event: TableEvent) -> str:
     return encode(event.seq, event.kind, event.created_at, event.data)
 
 
-def event_emit(*, table: Table, kind: str, data: dict[str, Any], now: datetime) -> int:
+def event_emit(*, table: Table, kind: EventKind, data: dict[str, Any], now: datetime) -> int:
     """Append event ``kind`` to the table's log; the caller holds the table row lock (so
     sequence numbers are given and committed in order). Published after the commit."""
+    assert kind is not EventKind.TABLE  # the whole table is read, never logged
     table.seq += 1
     seq = table.seq
     body = encode(seq, kind, now, data)
     if connection.vendor == "postgresql":  # one round trip for both writes
         with connection.cursor() as cursor:
-            cursor.execute(_EMIT_SQL, [seq, table.pk, table.pk, seq, kind, body, now])
+            cursor.execute(_EMIT_SQL, [seq, table.pk, table.pk, seq, str(kind), body, now])
     else:
         Table.objects.filter(pk=table.pk).update(seq=seq)
-        TableEvent.objects.create(table=table, seq=seq, kind=kind, data=data, created_at=now)
+        TableEvent.objects.create(table=table, seq=seq, kind=str(kind), data=data, created_at=now)
     code = table.code
     transaction.on_commit(lambda: hub.publish(code, seq, body))
     return seq

@@ -9,6 +9,8 @@ from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
 from games.serializers import SeedField, StrictIntegerField, SuitsField
+from races.events import EventKind
+from spider_api.serializers import JsonInputSerializer
 
 MAX_TIME_LIMIT_S = 3600
 # Choice sets named once (SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]).
@@ -20,7 +22,7 @@ DRAW_DECLINED_REASONS = ["declined", "action"]
 
 
 # -- input ----------------------------------------------------------------------------------
-class TableOpenSerializer(serializers.Serializer):
+class TableOpenSerializer(JsonInputSerializer):
     suits = SuitsField()
     time_limit_s = StrictIntegerField(
         required=False,
@@ -48,13 +50,13 @@ class TableSettingsSerializer(TableOpenSerializer):
     layout = None  # type: ignore[assignment]
 
 
-class SitSerializer(serializers.Serializer):
+class SitSerializer(JsonInputSerializer):
     seat = StrictIntegerField(
         required=False, min_value=0, max_value=3, help_text="0..3; omitted: the first free."
     )
 
 
-class DrawSerializer(serializers.Serializer):
+class DrawSerializer(JsonInputSerializer):
     accept = serializers.BooleanField(
         help_text="true: offer a draw, or accept the one on offer; false: decline it."
     )
@@ -244,30 +246,30 @@ class FinishedDataSerializer(serializers.Serializer):
     laid_open = LaidOpenSerializer()
 
 
-EVENT_DATA: dict[str, type[serializers.Serializer] | serializers.Serializer] = {
-    "table": TableSerializer,
-    "seated": SeatDataSerializer,
-    "stood": SeatDataSerializer,
-    "ready": ReadyDataSerializer,
-    "settings": SettingsDataSerializer,
-    "countdown": CountdownDataSerializer,
-    "started": StartedDataSerializer,
-    "progress": ProgressDataSerializer,
-    "draw_offered": DrawOfferedDataSerializer,
-    "draw_declined": DrawDeclinedDataSerializer,
-    "gone": SeatDataSerializer,
-    "back": SeatDataSerializer,
-    "out": OutDataSerializer,
-    "finished": FinishedDataSerializer,
-    "again": AgainDataSerializer,
+EVENT_DATA: dict[EventKind, type[serializers.Serializer] | serializers.Serializer] = {
+    EventKind.TABLE: TableSerializer,
+    EventKind.SEATED: SeatDataSerializer,
+    EventKind.STOOD: SeatDataSerializer,
+    EventKind.READY: ReadyDataSerializer,
+    EventKind.SETTINGS: SettingsDataSerializer,
+    EventKind.COUNTDOWN: CountdownDataSerializer,
+    EventKind.STARTED: StartedDataSerializer,
+    EventKind.PROGRESS: ProgressDataSerializer,
+    EventKind.DRAW_OFFERED: DrawOfferedDataSerializer,
+    EventKind.DRAW_DECLINED: DrawDeclinedDataSerializer,
+    EventKind.GONE: SeatDataSerializer,
+    EventKind.BACK: SeatDataSerializer,
+    EventKind.OUT: OutDataSerializer,
+    EventKind.FINISHED: FinishedDataSerializer,
+    EventKind.AGAIN: AgainDataSerializer,
 }
 
 
-def _envelope(kind: str, data: Any) -> type[serializers.Serializer]:
-    name = "".join(part.title() for part in kind.split("_")) + "EventSerializer"
+def _envelope(kind: EventKind, data: Any) -> type[serializers.Serializer]:
+    name = "".join(part.title() for part in kind.value.split("_")) + "EventSerializer"
     fields = {
         "seq": serializers.IntegerField(help_text="The table's sequence number (SSE `id`)."),
-        "event": serializers.ChoiceField(choices=[kind]),
+        "event": serializers.ChoiceField(choices=[kind.value]),
         "at": serializers.DateTimeField(),
         "data": data(),
     }
@@ -276,6 +278,6 @@ def _envelope(kind: str, data: Any) -> type[serializers.Serializer]:
 
 RaceEventSerializer = PolymorphicProxySerializer(
     component_name="RaceEvent",
-    serializers={kind: _envelope(kind, data) for kind, data in EVENT_DATA.items()},
+    serializers={kind.value: _envelope(kind, data) for kind, data in EVENT_DATA.items()},
     resource_type_field_name="event",
 )

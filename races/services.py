@@ -17,14 +17,19 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
-from games.deals import deal_for_new_game, deal_from_layout, deal_from_seed
-from games.engine import Board, Layout, LayoutError, load
-from games.errors import StaffOnly, rule_error
+from accounts.models import User
+from games.deals import (
+    deal_choice_check,
+    deal_for_new_game,
+    deal_from_layout,
+    deal_from_seed,
+    deal_layout_parse,
+)
+from games.engine import Board, load
 from games.models import Deal, Game, seed_from_db, seed_to_db
 from games.presenters import iso
 from games.services import game_conclude, game_start
@@ -37,17 +42,17 @@ from races.errors import (
     NotRacing,
     NotReady,
     NotSeated,
+    RaceNotStarted,
     RaceOver,
     TableBusy,
     TableFull,
     TableNotFound,
 )
-from races.events import event_emit
+from races.events import EventKind, event_emit
 from races.models import Presence, Race, Racer, RaceStats, Seat, StreamTicket, Table
 from spider_api.errors import DomainError
 
 log = logging.getLogger(__name__)
-User = get_user_model()
 
 SEATS = 4
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud, typed
@@ -59,17 +64,16 @@ RUNNING = (Race.Status.COUNTDOWN, Race.Status.RACING)
 @transaction.atomic
 def table_open(
     *,
-    player: Any,
+    player: User,
     suits: int,
     time_limit_s: int | None = None,
     seed: int | None = None,
     layout: dict[str, Any] | None = None,
 ) -> Table:
     """Open a table; the opener sits at seat 0. Staff may fix the deal (seed or layout)."""
-    if (seed is not None or layout is not None) and not player.is_staff:
-        raise StaffOnly(detail="Only staff may choose a seed or a layout.")
+    deal_choice_check(player=player, seed=seed, layout=layout)
     if layout is not None:
-        _layout(suits, layout)  # refused now, not at the start
+        deal_layout_parse(suits=suits, layout=layout)  # refused now, not at the start
     table = Table.objects.create(
         code=_new_code(),
         opener=player,
@@ -80,14 +84,19 @@ def table_open(
     )
     now = timezone.now()
     Seat.objects.create(table=table, player=player, seat=0)
-    event_emit(table=table, kind="seated", data=_seat_data(0, player), now=now)
+    event_emit(table=table, kind=EventKind.SEATED, data=_seat_data(0, player), now=now)
     return table
 
 
 @transaction.atomic
-def seat_sit(*, player: Any, code: str, seat: int | None = None) -> Table:
+def seat_sit(*, player: User, code: str, seat: int | None = None) -> Table:
     table = _locked(code)
     _refuse_while_racing(table)
+    if table.status == Table.Status.FINISHED:
+        # Play again is for the players who raced (docs/rules.md#play-again).
+        raise TableBusy(
+            detail="The race is over: newcomers sit down once the opener changes the settings."
+        )
     seats = {s.seat: s.player_id for s in Seat.objects.filter(table=table)}
     if player.pk in seats.values():
         raise AlreadySeated()
@@ -98,22 +107,26 @@ def seat_sit(*, player: Any, code: str, seat: int | None = None) -> Table:
         raise DomainError("seat_taken", f"Seat {seat} is taken; free: {free}.", 409)
     number = free[0] if seat is None else seat
     Seat.objects.create(table=table, player=player, seat=number)
-    event_emit(table=table, kind="seated", data=_seat_data(number, player), now=timezone.now())
+    event_emit(
+        table=table, kind=EventKind.SEATED, data=_seat_data(number, player), now=timezone.now()
+    )
     return table
 
 
 @transaction.atomic
-def seat_stand(*, player: Any, code: str) -> Table:
+def seat_stand(*, player: User, code: str) -> Table:
     table = _locked(code)
     _refuse_while_racing(table)
     seat = _own_seat(table, player)
     seat.delete()  # the match score goes with the seat: it is kept for those who stay
-    event_emit(table=table, kind="stood", data=_seat_data(seat.seat, player), now=timezone.now())
+    event_emit(
+        table=table, kind=EventKind.STOOD, data=_seat_data(seat.seat, player), now=timezone.now()
+    )
     return table
 
 
 @transaction.atomic
-def seat_ready(*, player: Any, code: str, ready: bool) -> Table:
+def seat_ready(*, player: User, code: str, ready: bool) -> Table:
     table = _locked(code)
     _refuse_while_racing(table)
     seat = _own_seat(table, player)
@@ -121,12 +134,14 @@ def seat_ready(*, player: Any, code: str, ready: bool) -> Table:
         seat.ready = ready
         seat.save(update_fields=["ready"])
         data = {**_seat_data(seat.seat, player), "ready": ready}
-        event_emit(table=table, kind="ready", data=data, now=timezone.now())
+        event_emit(table=table, kind=EventKind.READY, data=data, now=timezone.now())
     return table
 
 
 @transaction.atomic
-def table_settings(*, player: Any, code: str, suits: int, time_limit_s: int | None = None) -> Table:
+def table_settings(
+    *, player: User, code: str, suits: int, time_limit_s: int | None = None
+) -> Table:
     """The opener changes the settings before a race (or after one instead of playing again
     at once): the table opens, players may stand and new ones sit; every Ready is cleared."""
     table = _locked(code)
@@ -136,13 +151,13 @@ def table_settings(*, player: Any, code: str, suits: int, time_limit_s: int | No
     table.save(update_fields=["suits", "time_limit_s", "status"])
     Seat.objects.filter(table=table).update(ready=False)
     data = {"suits": suits, "time_limit_s": time_limit_s}
-    event_emit(table=table, kind="settings", data=data, now=timezone.now())
+    event_emit(table=table, kind=EventKind.SETTINGS, data=data, now=timezone.now())
     return table
 
 
 # -- racing ---------------------------------------------------------------------------------
 @transaction.atomic
-def race_start(*, player: Any, code: str) -> Table:
+def race_start(*, player: User, code: str) -> Table:
     """The opener starts: at least one other seated player and all of them ready. Deals one
     vetted deal to everyone seated; the cards turn over after the countdown."""
     table = _locked(code)
@@ -158,16 +173,24 @@ def race_start(*, player: Any, code: str) -> Table:
 
 
 @transaction.atomic
-def table_again(*, player: Any, code: str) -> Table:
+def table_again(*, player: User, code: str) -> Table:
     """Play again at once, same settings, same players: seats rotate by one (0 -> 1, ...,
     the last -> 0); the match score stays with each player."""
     table = _locked(code)
     _opener_only(table, player)
     if table.status != Table.Status.FINISHED:
         raise TableBusy(detail="`again` follows a finished race.")
-    seats = list(Seat.objects.filter(table=table).select_related("player").order_by("seat"))
+    # The players who raced and are still seated (docs/rules.md#play-again): a newcomer
+    # cannot sit down after a race, and would not be dealt in if they had.
+    last = Race.objects.filter(table=table).order_by("-number").first()
+    raced = Racer.objects.filter(race=last).values("player_id")
+    seats = list(
+        Seat.objects.filter(table=table, player_id__in=raced)
+        .select_related("player")
+        .order_by("seat")
+    )
     if len(seats) < 2:
-        raise NotReady(detail="Playing again needs at least two seated players.")
+        raise NotReady(detail="Playing again needs at least two seated players who raced.")
     numbers = [s.seat for s in seats]
     for s in seats:  # two steps: the (table, seat) constraint holds after each statement
         Seat.objects.filter(pk=s.pk).update(seat=s.seat + 10)
@@ -177,7 +200,7 @@ def table_again(*, player: Any, code: str) -> Table:
     now = timezone.now()
     seats.sort(key=lambda s: s.seat)
     data = {"seats": [_seat_data(s.seat, s.player) for s in seats]}
-    event_emit(table=table, kind="again", data=data, now=now)
+    event_emit(table=table, kind=EventKind.AGAIN, data=data, now=now)
     _deal_race(table, seats, now)
     return table
 
@@ -221,20 +244,22 @@ def _deal_race(table: Table, seats: list[Seat], now: datetime) -> Race:
             {"seat": r.seat, "player": r.player.username, "game": str(r.game_id)} for r in racers
         ],
     }
-    event_emit(table=table, kind="countdown", data=data, now=now)
+    event_emit(table=table, kind=EventKind.COUNTDOWN, data=data, now=now)
     return race
 
 
 def _race_deal(table: Table) -> Deal:
     if table.staff_layout is not None:
-        return deal_from_layout(layout=_layout(table.suits, table.staff_layout))
+        return deal_from_layout(
+            layout=deal_layout_parse(suits=table.suits, layout=table.staff_layout)
+        )
     if table.staff_seed is not None:
         return deal_from_seed(suits=table.suits, seed=seed_from_db(table.staff_seed))
     return deal_for_new_game(suits=table.suits)  # a vetted deal from the pool (or 503)
 
 
 @transaction.atomic
-def race_resign(*, player: Any, code: str) -> Table:
+def race_resign(*, player: User, code: str) -> Table:
     """The racer is out and loses, and their game ends at once (lost, resigned); the others
     race on. The last one left racing wins."""
     # The racer's Game row first, then the Table (the one lock order, as for an action).
@@ -253,6 +278,8 @@ def race_resign(*, player: Any, code: str) -> Table:
     _due(table, race, now)  # the cards turned over, or the time is up, first
     if race.status == Race.Status.FINISHED:
         raise NoRace()
+    if race.status == Race.Status.COUNTDOWN:
+        raise RaceNotStarted()  # docs/rules.md#countdown: as on POST /games/{id}/resign
     racer = _racing(race, player)
     _racer_out(table, race, racer, Racer.OutReason.RESIGNED, now)
     game_conclude(game_id=racer.game_id, won=False, reason=Game.EndReason.RESIGNED, now=now)
@@ -260,7 +287,7 @@ def race_resign(*, player: Any, code: str) -> Table:
 
 
 @transaction.atomic
-def race_draw(*, player: Any, code: str, accept: bool) -> Table:
+def race_draw(*, player: User, code: str, accept: bool) -> Table:
     """Offer or accept (``accept``) a draw, or decline one. A draw needs every racer still
     racing; declining it, or any action by a racer, turns it down."""
     table = _locked(code)
@@ -274,7 +301,9 @@ def race_draw(*, player: Any, code: str, accept: bool) -> Table:
         if player.pk not in race.draw_accepted:
             race.draw_accepted = [*race.draw_accepted, player.pk]
             race.save(update_fields=["draw_accepted"])
-            event_emit(table=table, kind="draw_offered", data=_draw_data(race, racer), now=now)
+            event_emit(
+                table=table, kind=EventKind.DRAW_OFFERED, data=_draw_data(race, racer), now=now
+            )
         _maybe_agreed(table, race, now)
     else:
         if not race.draw_accepted:
@@ -295,7 +324,7 @@ def _decline_draw(table: Table, race: Race, racer: Racer, reason: str, now: date
     race.draw_accepted = []
     race.save(update_fields=["draw_accepted"])
     data = {**_seat_data(racer.seat, racer.player), "reason": reason}
-    event_emit(table=table, kind="draw_declined", data=data, now=now)
+    event_emit(table=table, kind=EventKind.DRAW_DECLINED, data=data, now=now)
 
 
 def _maybe_agreed(table: Table, race: Race, now: datetime) -> None:
@@ -308,7 +337,7 @@ def _racer_out(table: Table, race: Race, racer: Racer, reason: str, now: datetim
     racer.state, racer.out_reason = Racer.State.OUT, reason
     racer.save(update_fields=["state", "out_reason"])
     data = {**_seat_data(racer.seat, racer.player), "reason": reason}
-    event_emit(table=table, kind="out", data=data, now=now)
+    event_emit(table=table, kind=EventKind.OUT, data=data, now=now)
     if racer.player_id in race.draw_accepted:
         race.draw_accepted = [p for p in race.draw_accepted if p != racer.player_id]
         race.save(update_fields=["draw_accepted"])
@@ -366,22 +395,25 @@ def _finish(
         for key in ("number", "result", "end_reason", "winner", "finished_at", "racers")
     }
     data["laid_open"] = body["laid_open"]
-    event_emit(table=table, kind="finished", data=data, now=now)
+    event_emit(table=table, kind=EventKind.FINISHED, data=data, now=now)
     race_id = race.pk
     transaction.on_commit(lambda: race_settle(race_id=race_id))
 
 
+_STATS_COLUMN: dict[str, str] = {
+    Racer.State.WON: "wins",
+    Racer.State.DRAW: "draws",
+}  # anything else: losses
+
+
 def _record_stats(racer: Racer, suits: int) -> None:
+    """Count the race for the racer: one UPDATE adding in the database, so two races that end
+    at once for the same player both count (no read-modify-write)."""
+    column = _STATS_COLUMN.get(racer.state, "losses")
     RaceStats.objects.get_or_create(player_id=racer.player_id, suits=suits)
-    row = RaceStats.objects.select_for_update().get(player_id=racer.player_id, suits=suits)
-    row.played += 1
-    if racer.state == Racer.State.WON:
-        row.wins += 1
-    elif racer.state == Racer.State.DRAW:
-        row.draws += 1
-    else:
-        row.losses += 1
-    row.save()
+    RaceStats.objects.filter(player_id=racer.player_id, suits=suits).update(
+        played=F("played") + 1, **{column: F(column) + 1}
+    )
 
 
 def race_settle(*, race_id: int) -> None:
@@ -392,12 +424,16 @@ def race_settle(*, race_id: int) -> None:
         return
     now = race.finished_at or timezone.now()
     for racer in race.racers.all():
-        reason = (
-            Game.EndReason.RESIGNED
-            if racer.out_reason == Racer.OutReason.RESIGNED
-            else Game.EndReason.RACE_OVER
-        )
-        game_conclude(game_id=racer.game_id, won=False, reason=reason, now=now)
+        # A race win is a win of the racer's game, however it came (the last one left, the
+        # most runs at the time): history and the race reward (docs/rules.md#race-results).
+        won = racer.state == Racer.State.WON
+        if won:
+            reason = Game.EndReason.RACE_WON
+        elif racer.out_reason == Racer.OutReason.RESIGNED:
+            reason = Game.EndReason.RESIGNED
+        else:
+            reason = Game.EndReason.RACE_OVER
+        game_conclude(game_id=racer.game_id, won=won, reason=reason, now=now)
     Race.objects.filter(pk=race_id).update(settled=True)
 
 
@@ -429,13 +465,17 @@ def racer_acted(
 ) -> None:
     if race.draw_accepted:  # any action turns a draw on offer down
         _decline_draw(table, race, racer, "action", now)
-    event_emit(table=table, kind="progress", data=presenters.progress_json(racer, board), now=now)
+    event_emit(
+        table=table, kind=EventKind.PROGRESS, data=presenters.progress_json(racer, board), now=now
+    )
     if game.status == Game.Status.WON:  # the first win committed ends the race
         _finish(table, race, now, winners=[racer], reason=Race.EndReason.WON)
 
 
 def racer_resign_game(*, game: Game, now: datetime) -> None:
     table, race, racer = racer_check_act(game=game, now=now)
+    if race.status == Race.Status.COUNTDOWN:
+        raise RaceNotStarted()  # docs/rules.md#countdown: as on POST /races/{code}/resign
     _racer_out(table, race, racer, Racer.OutReason.RESIGNED, now)
 
 
@@ -448,7 +488,7 @@ def _due(table: Table, race: Race, now: datetime) -> None:
         table.status = Table.Status.RACING
         table.save(update_fields=["status"])
         data = {"race": race.number, "started_at": iso(race.starts_at)}
-        event_emit(table=table, kind="started", data=data, now=now)
+        event_emit(table=table, kind=EventKind.STARTED, data=data, now=now)
     if race.status == Race.Status.RACING and race.ends_at is not None and now >= race.ends_at:
         _finish_on_time(table, race)
 
@@ -553,7 +593,7 @@ def races_tick(*, now: datetime | None = None) -> int:
 
 # -- presence and stream tickets ------------------------------------------------------------
 @transaction.atomic
-def presence_open(*, table_id: int, player: Any, now: datetime | None = None) -> int:
+def presence_open(*, table_id: int, player: User, now: datetime | None = None) -> int:
     """A stream of ``player`` opened: connected (``back`` for a seated player who was not)."""
     now = now or timezone.now()
     table = Table.objects.select_for_update().get(pk=table_id)
@@ -566,7 +606,7 @@ def presence_open(*, table_id: int, player: Any, now: datetime | None = None) ->
     presence.save(update_fields=["streams", "seen_at"])
     seat = _seat_number(table, player)
     if not was and seat is not None:
-        event_emit(table=table, kind="back", data=_seat_data(seat, player), now=now)
+        event_emit(table=table, kind=EventKind.BACK, data=_seat_data(seat, player), now=now)
     return presence.pk
 
 
@@ -583,7 +623,9 @@ def presence_close(*, presence_id: int, now: datetime | None = None) -> None:
     presence.save(update_fields=["streams", "seen_at"])
     seat = _seat_number(table, presence.player)
     if presence.streams == 0 and seat is not None:
-        event_emit(table=table, kind="gone", data=_seat_data(seat, presence.player), now=now)
+        event_emit(
+            table=table, kind=EventKind.GONE, data=_seat_data(seat, presence.player), now=now
+        )
 
 
 def presence_heartbeat(*, presence_ids: list[int], now: datetime | None = None) -> None:
@@ -593,7 +635,7 @@ def presence_heartbeat(*, presence_ids: list[int], now: datetime | None = None) 
 
 
 @transaction.atomic
-def ticket_issue(*, player: Any, code: str) -> StreamTicket:
+def ticket_issue(*, player: User, code: str) -> StreamTicket:
     table = Table.objects.filter(code=code.upper()).first()
     if table is None:
         raise TableNotFound()
@@ -634,7 +676,7 @@ def _running_race(table: Table) -> Race:
     return race
 
 
-def _racing(race: Race, player: Any) -> Racer:
+def _racing(race: Race, player: User) -> Racer:
     racer = race.racers.select_related("player").filter(player=player).first()
     if racer is None or racer.state != Racer.State.RACING:
         raise NotRacing()
@@ -646,34 +688,24 @@ def _refuse_while_racing(table: Table) -> None:
         raise TableBusy()
 
 
-def _opener_only(table: Table, player: Any) -> None:
+def _opener_only(table: Table, player: User) -> None:
     if table.opener_id != player.pk:
         raise NotOpener()
 
 
-def _own_seat(table: Table, player: Any) -> Seat:
+def _own_seat(table: Table, player: User) -> Seat:
     seat = Seat.objects.filter(table=table, player=player).first()
     if seat is None:
         raise NotSeated()
     return seat
 
 
-def _seat_number(table: Table, player: Any) -> int | None:
+def _seat_number(table: Table, player: User) -> int | None:
     return Seat.objects.filter(table=table, player=player).values_list("seat", flat=True).first()
 
 
-def _seat_data(seat: int, player: Any) -> dict[str, Any]:
+def _seat_data(seat: int, player: User) -> dict[str, Any]:
     return {"seat": seat, "player": player.username}
-
-
-def _layout(suits: int, layout: dict[str, Any]) -> Layout:
-    try:
-        start = Layout.from_json(suits, layout)
-    except LayoutError as exc:
-        raise rule_error(exc, status=400) from None
-    if Board(start).won:
-        raise DomainError("bad_layout", "This layout leaves nothing to play.", 400)
-    return start
 
 
 def _new_code() -> str:

@@ -22,6 +22,7 @@ import contextlib
 import functools
 import json
 import logging
+import re
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -31,17 +32,22 @@ from django.db import close_old_connections
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.utils import timezone
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework.authtoken.models import Token
 
+from accounts.models import User
 from games.presenters import iso
 from races import selectors, services
+from races.errors import BadTicket
+from races.events import EventKind
 from races.hub import HUB
-from spider_api.authentication import BEARER_CHALLENGE
+from spider_api.authentication import BEARER_CHALLENGE, TOKEN_KEY
 from spider_api.errors import DomainError
 
 log = logging.getLogger(__name__)
 
 NDJSON = "application/x-ndjson"
+TICKET_KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what secrets.token_urlsafe gives
 SSE = "text/event-stream"
 T = TypeVar("T")
 
@@ -59,6 +65,9 @@ async def db(fn: Callable[..., T], /, **kwargs: Any) -> T:
     return await asyncio.get_running_loop().run_in_executor(_DB, functools.partial(call))
 
 
+# csrf_exempt as DRF's views are: the stream takes no cookie, and CSRF's check would answer
+# any other method with its HTML 403 before this view could answer a JSON 405.
+@csrf_exempt
 async def race_events(request: HttpRequest, code: str) -> HttpResponseBase:
     if request.method != "GET":
         return _error(DomainError("method_not_allowed", "Only GET.", 405), {"Allow": "GET"})
@@ -88,8 +97,10 @@ def _error(exc: DomainError, headers: dict[str, str]) -> JsonResponse:
 
 
 def _since(request: HttpRequest) -> int | None:
+    # An empty Last-Event-ID is none (a browser's before any id); an empty ?since= is refused,
+    # as every empty query value is.
     raw = request.headers.get("Last-Event-ID") or request.GET.get("since")
-    if raw is None or raw == "":
+    if raw is None:
         return None
     if not (raw.isascii() and raw.isdigit()) or len(raw) > 10:
         raise DomainError(
@@ -100,7 +111,9 @@ def _since(request: HttpRequest) -> int | None:
 
 def _authenticate(request: HttpRequest, code: str) -> Any:
     ticket = request.GET.get("ticket")
-    if ticket:
+    if ticket is not None:  # `?ticket=` is a ticket that cannot be one, not "use the header"
+        if not TICKET_KEY.fullmatch(ticket):  # never a query with it (a NUL byte: a 500)
+            raise BadTicket()
         return services.ticket_redeem(key=ticket, code=code)
     header = request.headers.get("Authorization", "")
     keyword, _, key = header.partition(" ")
@@ -108,7 +121,10 @@ def _authenticate(request: HttpRequest, code: str) -> Any:
         raise DomainError(
             "not_authenticated", "Send Authorization: Bearer <token>, or ?ticket=.", 401
         )
-    token = Token.objects.select_related("user").filter(key=key.strip()).first()
+    key = key.strip()
+    token = None
+    if TOKEN_KEY.fullmatch(key):
+        token = Token.objects.select_related("user").filter(key=key).first()
     if token is None or not token.user.is_active:
         raise DomainError("invalid_token", "Invalid token.", 401)
     return token.user
@@ -119,7 +135,7 @@ def _frame(seq: int, body: str, ndjson: bool) -> bytes:
 
 
 async def _stream(
-    table_id: int, code: str, user: Any, since: int | None, ndjson: bool
+    table_id: int, code: str, user: User, since: int | None, ndjson: bool
 ) -> AsyncIterator[bytes]:
     sub = HUB.subscribe(code)  # before reading anything: nothing committed later is missed
     BACKGROUND.start()
@@ -131,7 +147,12 @@ async def _stream(
         if since is None:
             table = await db(selectors.table_view, table_id=table_id)
             last = table["seq"]
-            event = {"seq": last, "event": "table", "at": iso(timezone.now()), "data": table}
+            event = {
+                "seq": last,
+                "event": EventKind.TABLE.value,
+                "at": iso(timezone.now()),
+                "data": table,
+            }
             yield _frame(last, json.dumps(event, separators=(",", ":")), ndjson)
         else:
             last = since
@@ -168,9 +189,10 @@ async def _stream(
 
 
 class Background:
-    """Per stream process: the timer sweep (so the countdown, the time limit and the 60 s
-    to come back fire with nobody acting, also under `make run` without Celery) and the
-    presence heartbeat of the streams open here."""
+    """Per ASGI process, from its start (spider_api.asgi): the timer sweep (so the
+    countdown, the time limit, the 60 s to come back and the daily close fire with nobody
+    acting or connected, also under `make run` without Celery) and the presence heartbeat
+    of the streams open here."""
 
     def __init__(self) -> None:
         self.presences: dict[int, int] = {}
@@ -182,11 +204,18 @@ class Background:
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._tick()), loop.create_task(self._heartbeat())]
 
+    def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        self._tasks = []
+
     async def _tick(self) -> None:
+        from spider_api.sweeps import sweep_due  # the race timers and the daily close
+
         while True:
             await asyncio.sleep(settings.RACE_TICK_SECONDS)
             try:
-                await db(services.races_tick)
+                await db(sweep_due)
             except Exception:  # the database restarting: try again next tick
                 log.exception("races tick failed")
 

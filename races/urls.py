@@ -12,11 +12,11 @@ race_events.initkwargs = {}  # type: ignore[attr-defined]
 
 urlpatterns = [
     path("races", views.RacesApi.as_view(), name="races"),
-    path("races/<str:code>", views.RaceDetailApi.as_view(), name="race"),
-    path("races/<str:code>/events", race_events, name="events"),
-    path("races/<str:code>/ticket", views.RaceTicketApi.as_view(), name="ticket"),
+    path("races/<race_code:code>", views.RaceDetailApi.as_view(), name="race"),
+    path("races/<race_code:code>/events", race_events, name="events"),
+    path("races/<race_code:code>/ticket", views.RaceTicketApi.as_view(), name="ticket"),
     *[
-        path(f"races/<str:code>/{name}", view.as_view(), name=name)
+        path(f"races/<race_code:code>/{name}", view.as_view(), name=name)
         for name, view in [
             ("sit", views.RaceSitApi),
             ("stand", views.RaceStandApi),
@@ -29,5 +29,5 @@ urlpatterns = [
             ("draw", views.RaceDrawApi),
         ]
     ],
-    path("players/<str:username>/races", views.PlayerRacesApi.as_view(), name="player-races"),
+    path("players/<username:username>/races", views.PlayerRacesApi.as_view(), name="player-races"),
 ]

@@ -15,14 +15,18 @@ the same bound as for any cached credential; ``TOKEN_CACHE_SECONDS=0`` turns the
 from __future__ import annotations
 
 import copy
+import re
 import threading
 import time
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext as _
+from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 
 BEARER_CHALLENGE = 'Bearer realm="api"'
+TOKEN_KEY = re.compile(r"[0-9a-f]{40}")  # rest_framework.authtoken's keys: 20 random bytes, hex
 MAX_ENTRIES = 10_000  # a bound on memory: past it the cache starts again empty
 
 # token key -> (expires at (monotonic), user, token); the user is copied out per request.
@@ -58,6 +62,8 @@ class BearerTokenAuthentication(TokenAuthentication):
     keyword = "Bearer"
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
+        if not TOKEN_KEY.fullmatch(key):  # not a key: no query (a NUL byte would be a 500)
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
         ttl = settings.TOKEN_CACHE_SECONDS
         if ttl <= 0:
             return super().authenticate_credentials(key)

@@ -237,6 +237,7 @@ class HealthApi(APIView):
     authentication_classes: list[Any] = []
     permission_classes = (AllowAny,)
     throttle_classes: list[Any] = []
+    OutputSerializer = _HEALTH
 
     @extend_schema(
         operation_id="health",
@@ -247,8 +248,8 @@ class HealthApi(APIView):
         "out within a few seconds. No token needed.",
         auth=[],
         responses={
-            200: _HEALTH,
-            503: OpenApiResponse(_HEALTH, "Something is down: see `down` and `checks`."),
+            200: OutputSerializer,
+            503: OpenApiResponse(OutputSerializer, "Something is down: see `down` and `checks`."),
         },
     )
     def get(self, request: Request) -> Response:

@@ -2,7 +2,8 @@
 
 A view's `@extend_schema` declares its own answers (success bodies and the errors particular
 to it); `AutoSchema` adds the answers every endpoint of its kind can give, so no endpoint can
-forget them: 401 where a token is read, 400 `malformed_json` and 415 where a body is parsed,
+forget them: 401 where a token is read, 400 `malformed_json`/`json_too_deep`, 413 and 415 where
+a body is parsed,
 406 everywhere, 429 where a throttle scope applies, 500 everywhere and 503
 `database_unavailable` wherever the database is used. Response headers are declared the same
 way (`X-Request-ID` on every answer, `Retry-After` on 429/503, `WWW-Authenticate` on 401).
@@ -19,14 +20,18 @@ way (`X-Request-ID` on every answer, `Retry-After` on 429/503, `WWW-Authenticate
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Literal
 
 from drf_spectacular import openapi
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
+from rest_framework.settings import api_settings
 
+from spider_api import parsers
 from spider_api.authentication import BearerTokenAuthentication
+from spider_api.errors import DomainError
 from spider_api.logging import HEADER as REQUEST_ID_HEADER
 from spider_api.throttling import ScopedRateThrottle
 
@@ -57,6 +62,18 @@ def error_example(code: str, detail: str, **extra: Any) -> OpenApiExample:
     return OpenApiExample(code, value={"code": code, "detail": detail, **extra})
 
 
+def code_examples(*errors: type[DomainError] | str) -> list[OpenApiExample]:
+    """One example per error an answer can carry: a DomainError class (its code and detail),
+    or a code whose sentence is made where it is raised (the rules' own, for instance). The
+    schema's enum of `code` values is made of these (see `error_code_enums`)."""
+    return [
+        error_example(e, f"(a sentence saying why: `{e}`)")
+        if isinstance(e, str)
+        else error_example(e.code, e.detail)
+        for e in errors
+    ]
+
+
 def invalid_example(field: str, message: str) -> OpenApiExample:
     """An example 400 `invalid` body for one field of this endpoint."""
     return error_example("invalid", f"Invalid input: {field}: {message}", errors={field: [message]})
@@ -74,16 +91,31 @@ def error_response(
 MALFORMED_JSON = error_example(
     "malformed_json", "JSON parse error - Expecting value: line 1 column 1 (char 0)"
 )
+JSON_TOO_DEEP = error_example(
+    parsers.JSON_TOO_DEEP, "The body nests arrays and objects over 32 deep."
+)
 
 
 def bad_request(*examples: OpenApiExample, body: bool = True) -> OpenApiResponse:
     """400: a field is wrong (`invalid`, see `errors`), or (with a body) it is not JSON."""
-    what = "The body is not JSON (`malformed_json`) or a" if body else "A"
+    what = (
+        "The body is not JSON (`malformed_json`), nests arrays and objects deeper than "
+        "REQUEST_JSON_MAX_DEPTH (32; `json_too_deep`), or a"
+        if body
+        else "A"
+    )
     return OpenApiResponse(
         ValidationErrorSerializer,
         f"{what} field is wrong (`invalid`, see `errors`).",
-        examples=[*examples, *([MALFORMED_JSON] if body else [])],
+        examples=[*examples, *([MALFORMED_JSON, JSON_TOO_DEEP] if body else [])],
     )
+
+
+BODY_TOO_LARGE = error_response(
+    "The body is over REQUEST_BODY_MAX_BYTES (64 KiB).",
+    parsers.BODY_TOO_LARGE,
+    "The body is over 65536 bytes.",
+)
 
 
 UNAUTHORIZED = error_response(
@@ -180,9 +212,11 @@ class AutoSchema(openapi.AutoSchema):
     adds `Request` to request bodies) and `UserRegisterApi.OutputSerializer` `UserRegister`,
     so every view can have its own `InputSerializer`/`OutputSerializer` without clashing names.
 
-    Security: an endpoint that reads no token at all has no `security` entry (an entry of
-    `[{}]` reads to client generators as "needs a token"); one where a token is optional has
-    `[{"bearerAuth": []}, {}]`.
+    Security: an endpoint that needs a token has `[{"bearerAuth": []}]`; a public one none at
+    all, whether it reads no token or an optional one (a token adds the caller's own
+    details; an unknown one is still 401 `invalid_token`). OpenAPI's way to say "optional",
+    `[{"bearerAuth": []}, {}]`, reads to client generators as "needs a token" (an
+    openapi-python-client function then demands an `AuthenticatedClient`).
     """
 
     def get_serializer_name(
@@ -198,7 +232,8 @@ class AutoSchema(openapi.AutoSchema):
     def get_auth(self) -> list[dict[str, Any]]:
         if not self.view.get_authenticators():
             return []
-        return super().get_auth()
+        auth = super().get_auth()  # registers the scheme's component as well
+        return [] if {} in auth else auth  # `{}`: anonymous allowed, so public
 
     def _throttled(self) -> bool:
         for throttle in self.view.get_throttles():
@@ -208,13 +243,24 @@ class AutoSchema(openapi.AutoSchema):
                 return True
         return False
 
+    def _invalid_body(self) -> list[OpenApiExample]:
+        """`invalid`, naming the body's first field, where a serializer reads the body."""
+        serializer = self.get_request_serializer()
+        if serializer is None:
+            return []
+        instance = serializer() if isinstance(serializer, type) else serializer
+        field = str(next(iter(instance.fields.keys()), api_settings.NON_FIELD_ERRORS_KEY))
+        return [invalid_example(field, "This field is required.")]
+
     def _implicit_responses(self) -> dict[int, OpenApiResponse]:
         """The answers this endpoint can give whatever its view declares."""
         implicit = {406: NOT_ACCEPTABLE, 500: SERVER_ERROR}
         if self.view.get_authenticators():
             implicit[401] = UNAUTHORIZED
         if self.method in BODY_METHODS:
-            implicit[400] = bad_request()
+            # `invalid` where a serializer reads the body; the parser's codes wherever one is sent.
+            implicit[400] = bad_request(*self._invalid_body())
+            implicit[413] = BODY_TOO_LARGE
             implicit[415] = UNSUPPORTED_MEDIA_TYPE
         if self._throttled():
             implicit[429] = THROTTLED
@@ -225,12 +271,20 @@ class AutoSchema(openapi.AutoSchema):
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
         # `@extend_schema(responses=...)` replaces get_response_serializers(), so the implicit
         # answers join here, after the declared ones (which win for the same code).
+        # A declared answer also lists the implicit one's codes (a declared 503 `pool_empty`
+        # is `database_unavailable` too).
         responses = super()._get_response_bodies(direction)
         for code, answer in self._implicit_responses().items():
+            built = self._get_response_for_code(answer, str(code), direction=direction)
             if str(code) not in responses:
-                responses[str(code)] = self._get_response_for_code(
-                    answer, str(code), direction=direction
-                )
+                responses[str(code)] = built
+                continue
+            declared = responses[str(code)].get("content", {}).get("application/json")
+            implicit = built.get("content", {}).get("application/json", {})
+            if declared is not None and code >= 400:
+                examples = declared.setdefault("examples", {})
+                for name, example in implicit.get("examples", {}).items():
+                    examples.setdefault(name, example)
         return dict(sorted(responses.items()))
 
     def get_override_parameters(self) -> list[Any]:
@@ -256,7 +310,8 @@ class BearerTokenScheme(OpenApiAuthenticationExtension):
 
 
 def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bool) -> Any:
-    """drf-spectacular postprocessing hook: the answers no operation declares itself.
+    """drf-spectacular postprocessing hook: the answers no operation declares itself, and each
+    error answer's `code` as an enum.
 
     405 is answered to a method a path does not take, so it belongs to no operation: it is a
     reusable component response (`MethodNotAllowed`) and the API description says so.
@@ -268,7 +323,76 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
             "Allow": {"schema": {"type": "string"}, "description": "The methods it takes."},
         },
         "content": {
-            "application/json": {"schema": {"$ref": "#/components/schemas/Error"}},
+            "application/json": {
+                "schema": {"$ref": "#/components/schemas/Error"},
+                "examples": {"method_not_allowed": {"value": METHOD_NOT_ALLOWED_BODY}},
+            },
         },
     }
+    error_code_enums(result)
     return result
+
+
+METHOD_NOT_ALLOWED_BODY = {"code": "method_not_allowed", "detail": 'Method "DELETE" not allowed.'}
+_REF = "#/components/schemas/"
+
+
+def _pascal(name: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in name.replace("-", "_").split("_"))
+
+
+def error_code_enums(result: dict[str, Any]) -> None:
+    """Every error answer's `code` becomes an enum of the codes its examples name (one example
+    per code each view can answer with that status, built from the errors the code raises), so
+    a client can switch on them and the schema cannot quietly drift from the code.
+
+    A body component used with one set of codes gets the enum itself; one used with several
+    (`Error` is) is copied per set: `NotFoundError` for `not_found` alone, else
+    `<OperationId><status>Error`; the shared shape stays as it was, for reference. An error
+    answer without an example is a bug in its declaration, refused here."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    answers: list[tuple[str, str, dict[str, Any], tuple[str, ...]]] = []
+    for operation_id, status, content in _error_contents(result):
+        base = content["schema"].get("$ref", "").removeprefix(_REF)
+        if "code" not in schemas.get(base, {}).get("properties", {}):
+            continue  # not the error shape (/health's 503 is its report)
+        codes = tuple(sorted({ex["value"]["code"] for ex in content.get("examples", {}).values()}))
+        if not codes:
+            raise ValueError(f"{operation_id} {status}: an error answer with no example code")
+        answers.append((operation_id, status, content, codes))
+    sets: dict[str, set[tuple[str, ...]]] = {}
+    for _op, _status, content, codes in answers:
+        sets.setdefault(content["schema"]["$ref"].removeprefix(_REF), set()).add(codes)
+    made: dict[tuple[str, tuple[str, ...]], str] = {}
+    for operation_id, status, content, codes in answers:
+        base = content["schema"]["$ref"].removeprefix(_REF)
+        if len(sets[base]) == 1:
+            name = base
+        elif (base, codes) in made:
+            name = made[base, codes]
+        else:
+            head = _pascal(codes[0]) if len(codes) == 1 else f"{_pascal(operation_id)}{status}"
+            name = f"{head}{base}" if not base.startswith(head) else base + status
+            if name in schemas:
+                raise ValueError(f"error component {name} would replace another")
+            schemas[name] = copy.deepcopy(schemas[base])
+            made[base, codes] = name
+        code = schemas[name]["properties"]["code"]
+        code["enum"] = list(codes)
+        code["type"] = "string"
+        content["schema"] = {"$ref": _REF + name}
+
+
+def _error_contents(result: dict[str, Any]) -> Any:
+    for path_item in result.get("paths", {}).values():
+        for method, operation in path_item.items():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            for status, response in operation["responses"].items():
+                content = response.get("content", {}).get("application/json")
+                if status.isdigit() and int(status) >= 400 and content:
+                    yield operation.get("operationId", method), status, content
+    for name, response in result.get("components", {}).get("responses", {}).items():
+        content = response.get("content", {}).get("application/json")
+        if content:
+            yield name, "", content

@@ -11,6 +11,7 @@ import dj_database_url
 from corsheaders.defaults import default_headers as cors_default_headers
 from django.core.exceptions import ImproperlyConfigured
 
+from spider_api.converters import SCHEMAS as PATH_CONVERTER_SCHEMAS
 from spider_api.env import (
     env_bool,
     env_choice,
@@ -199,7 +200,8 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.JSONRenderer",
         *(["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
     ],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # JSON only, read through the body guard (spider_api/parsers.py: size and depth limits).
+    "DEFAULT_PARSER_CLASSES": ["spider_api.parsers.JSONParser"],
     "DEFAULT_AUTHENTICATION_CLASSES": ["spider_api.authentication.BearerTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_THROTTLE_CLASSES": ["spider_api.throttling.ScopedRateThrottle"],
@@ -207,6 +209,8 @@ REST_FRAMEWORK = {
         "auth": env_rate("THROTTLE_RATE_AUTH", "20/min"),
         "game_create": env_rate("THROTTLE_RATE_GAME_CREATE", "30/min"),
         "actions": env_rate("THROTTLE_RATE_ACTIONS", "1200/min"),
+        # A hint at a new position is a search (HINT_* budget in games/solver/hint.py).
+        "hints": env_rate("THROTTLE_RATE_HINTS", "60/min"),
     },
     # Proxies in front of the app that append to X-Forwarded-For. With 0 the client address
     # is REMOTE_ADDR, so a client cannot dodge throttling by sending its own X-Forwarded-For.
@@ -215,6 +219,12 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "spider_api.openapi.AutoSchema",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
+
+# Every JSON body: at most this many bytes (413 `body_too_large`) and this deep in nested
+# arrays and objects (400 `json_too_deep`); the largest real body, a staff layout, is ~2 KB
+# and 3 deep.
+REQUEST_BODY_MAX_BYTES = env_int("REQUEST_BODY_MAX_BYTES", 64 * 1024, minimum=1024)
+REQUEST_JSON_MAX_DEPTH = env_int("REQUEST_JSON_MAX_DEPTH", 32, minimum=4)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Spider Solitaire API",
@@ -254,6 +264,8 @@ SPECTACULAR_SETTINGS = {
         "OutReasonEnum": "races.serializers.OUT_REASONS",
         "DrawDeclinedReasonEnum": "races.serializers.DRAW_DECLINED_REASONS",
     },
+    # The path converters' patterns (spider_api/converters.py), documented as they match.
+    "PATH_CONVERTER_OVERRIDES": PATH_CONVERTER_SCHEMAS,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "spider_api.openapi.postprocess",
@@ -307,6 +319,12 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": BEAT_HEARTBEAT_SECONDS},  # never a backlog of old beats
     },
     "expire-idle-games": {"task": "games.tasks.expire_idle_games", "schedule": 15 * 60},
+    # The daily close (00:00 UTC); an action after it ends the attempt itself, sweep or not.
+    "close-past-daily-games": {
+        "task": "games.tasks.close_past_daily_games",
+        "schedule": 60,
+        "options": {"expires": 60},
+    },
     "prune-idempotent-requests": {
         "task": "games.tasks.prune_idempotent_requests",
         "schedule": 3600,

@@ -1,4 +1,5 @@
-"""Throttling by scope: a view sets `throttle_scope = "auth"` (or "game_create", "actions")."""
+"""Throttling by scope: a view sets `throttle_scope = "auth"` (or "game_create", "actions",
+"hints")."""
 
 from __future__ import annotations
 

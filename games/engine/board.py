@@ -24,6 +24,8 @@ from .errors import IllegalAction
 from .layout import COLUMNS, DEAL_SIZE, Layout, run_cards
 from .moves import legal_moves
 from .records import FLIPPED, DealRecord, Record, Settled, parse_record
+from .seen import has_key, split_keys, visible_key
+from .words import say_card, say_column
 
 START_SCORE: Final = 500
 RUN_POINTS: Final = 100
@@ -62,6 +64,7 @@ class Board:
         "hints",
         "_stack",
         "_shelved",
+        "_seen",
     )
 
     def __init__(self, layout: Layout) -> None:
@@ -82,6 +85,10 @@ class Board:
         # A layout may show a completed run; the rules remove it before play starts.
         for i in range(COLUMNS):
             self._settle(i)
+        # The visible keys (seen.py) of the positions since a card was last turned face up,
+        # this one included, joined: what the hints must not lead back to. Kept by the
+        # player's path (play, undo) only; the search's push and pop leave it alone.
+        self._seen = self.visible_key()
 
     # -- reading the position ---------------------------------------------------------------
     @property
@@ -139,6 +146,29 @@ class Board:
 
     def can_deal(self) -> bool:
         return self.dealt < len(self.stock) and all(self.cols)
+
+    def visible_key(self) -> str:
+        """The key of what the player sees of this position (``seen.visible_key``)."""
+        down = self.down
+        return visible_key(
+            down,
+            (c[down[i] :] for i, c in enumerate(self.cols)),
+            self.deals_left,
+            len(self.removed),
+        )
+
+    def seen_keys(self) -> frozenset[str]:
+        """The visible keys of every position this game has been in that could come back:
+        those since a card was last turned face up (face-down counts never grow again), as
+        far back as this board's history goes (a snapshot keeps them)."""
+        return split_keys(self._seen)
+
+    def _note_seen(self, hidden_before: int) -> None:
+        key = self.visible_key()
+        if sum(self.down) != hidden_before:
+            self._seen = key  # a card turned over: no position before can come back
+        elif not has_key(self._seen, key):  # once each: shuffling back and forth adds none
+            self._seen += key
 
     def is_stuck(self) -> bool:
         """Not won, no legal move and no legal deal (undo does not count as a way out)."""
@@ -206,8 +236,8 @@ class Board:
             if d[-1] & RANK_MASK != (first & RANK_MASK) + 1:
                 raise IllegalAction(
                     E.RANK_MISMATCH,
-                    f"{format_card(first)} cannot go on {format_card(d[-1])} in column {dst}: "
-                    "a card goes only on one exactly one rank higher",
+                    f"{say_card(first)} cannot go on {say_card(d[-1])} in {say_column(dst)}: "
+                    "a card goes only on a card exactly one rank higher",
                 )
 
     def _check_lift(self, src: int, count: int) -> None:
@@ -218,17 +248,21 @@ class Board:
                 E.BAD_COUNT, f"count must be a whole number of at least 1, not {count!r}"
             )
         if not c:
-            raise IllegalAction(E.BAD_COUNT, f"column {src} is empty: there is nothing to move")
+            raise IllegalAction(
+                E.BAD_COUNT, f"{say_column(src)} is empty: there is nothing to move"
+            )
         if count > len(c):
-            raise IllegalAction(E.BAD_COUNT, f"column {src} holds only {len(c)} cards, not {count}")
+            raise IllegalAction(
+                E.BAD_COUNT, f"{say_column(src)} holds only {len(c)} cards, not {count}"
+            )
         if count > len(c) - self.down[src]:
             raise IllegalAction(
-                E.FACE_DOWN, f"column {src} has only {len(c) - self.down[src]} face-up cards"
+                E.FACE_DOWN, f"{say_column(src)} has only {len(c) - self.down[src]} face-up cards"
             )
         if count > self.tail_run(src):
             raise IllegalAction(
                 E.NOT_A_RUN,
-                f"the last {count} cards of column {src} are not one suit in descending order",
+                f"the last {count} cards of {say_column(src)} are not one suit in descending order",
             )
 
     def check_deal(self) -> None:
@@ -239,7 +273,7 @@ class Board:
             if not c:
                 raise IllegalAction(
                     E.EMPTY_COLUMN_BLOCKS_DEAL,
-                    f"column {i} is empty: fill every empty column before you deal",
+                    f"{say_column(i)} is empty: fill every empty column before you deal",
                 )
 
     def _check_not_over(self) -> None:
@@ -260,7 +294,7 @@ class Board:
             move = choose_destination(self, src, count)
             if move is None:
                 raise IllegalAction(
-                    E.NO_DESTINATION, f"no column can take a card from column {src}"
+                    E.NO_DESTINATION, f"no column can take a card from {say_column(src)}"
                 )
             return move
         _check_column(dst, "to")
@@ -271,7 +305,7 @@ class Board:
             if count is None:
                 raise IllegalAction(
                     E.RANK_MISMATCH,
-                    f"no run at the end of column {src} fits on column {dst}",
+                    f"no run at the end of {say_column(src)} fits on {say_column(dst)}",
                 )
         self.check_move(src, dst, count)
         return (src, dst, count)
@@ -297,7 +331,9 @@ class Board:
         else:
             self.check_move(*move)
         before = self.score
+        hidden = sum(self.down)
         self.push(move)
+        self._note_seen(hidden)
         return self._outcome(self._stack[-1], before)
 
     def undo(self) -> Outcome:
@@ -313,6 +349,7 @@ class Board:
         if record is None:
             raise IllegalAction(E.NOTHING_TO_UNDO, "there is no move or deal left to undo")
         before = self.score
+        hidden = sum(self.down)
         self._reverse(exact=False)
         self.actions += 1
         self.undos += 1
@@ -330,6 +367,7 @@ class Board:
                     self._stack.clear()
                     self._shelved = ""
         outcome.score_change = self.score - before
+        self._note_seen(hidden)
         return outcome
 
     def note_hint(self) -> None:
@@ -464,6 +502,7 @@ class Board:
         other.hints = self.hints
         other._stack = list(self._stack) if stack else []
         other._shelved = self._shelved if stack else ""
+        other._seen = self._seen if stack else other.visible_key()
         return other
 
     def layout(self) -> Layout:
@@ -511,7 +550,8 @@ def _completes_run(c: list[Card]) -> bool:
 def _check_column(i: object, name: str) -> None:
     if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < COLUMNS:
         raise IllegalAction(
-            E.BAD_COLUMN, f"'{name}' must be a column number 0..{COLUMNS - 1}, not {i!r}"
+            E.BAD_COLUMN,
+            f"'{name}' must be 0..{COLUMNS - 1}, the API's index of columns 1-{COLUMNS}, not {i!r}",
         )
 
 

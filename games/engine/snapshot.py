@@ -7,7 +7,8 @@ undo stack — so it is for storage only (the Game row's snapshot), never for a 
 Shape (version 2)::
 
     {"v": 2, "suits": 2, "cols": ["9h8s|KsQs", ...10], "stock": "AhAs...", "dealt": 10,
-     "removed": "sh", "actions": 12, "undos": 1, "hints": 0, "stack": "372:^ D4s^ 01"}
+     "removed": "sh", "actions": 12, "undos": 1, "hints": 0, "stack": "372:^ D4s^ 01",
+     "seen": "41ee83e9b335..."}
 
 ``stack`` is the undo records oldest first, in their text form (``records.py``), joined by
 spaces. It is one string, not a list, because a game's history grows with every action
@@ -15,10 +16,15 @@ while an action reads at most its newest record: ``load`` leaves the records unp
 board parses one when an undo reaches it) and ``dump`` joins the stored ones back unchanged,
 so a long game costs an action little more than a short one. Version 1 (``stack`` as lists,
 ``[[3, 7, 2, "^", ""], [-1, -1, 0, [[4, "s^"]], ""]]``) still loads; ``dump`` writes version 2.
+
+``seen`` is the visible keys of the positions since a card was last turned face up
+(``Board.seen_keys``, ``seen.py``), 12 hex digits each, joined. A snapshot written before it
+existed loads with only the position itself as seen.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any, Final
 
 from .board import Board
@@ -26,8 +32,10 @@ from .cards import SUITS, format_cards, parse_cards
 from .errors import LayoutError
 from .layout import COLUMNS
 from .records import STACK_CHARS, Record, parse_record, record_text
+from .seen import KEY_CHARS
 
 SNAPSHOT_VERSION: Final = 2
+_HEX: Final = re.compile("[0-9a-f]*")
 
 
 def dump(board: Board) -> dict[str, Any]:
@@ -49,6 +57,7 @@ def dump(board: Board) -> dict[str, Any]:
             if board._shelved
             else map(record_text, board._stack)
         ),
+        "seen": board._seen,
     }
 
 
@@ -89,6 +98,13 @@ def load(data: dict[str, Any]) -> Board:
                 raise ValueError("the stack holds something other than undo records")
             board._stack = []
             board._shelved = stack
+        seen = data.get("seen")
+        if seen is None:
+            board._seen = board.visible_key()
+        elif not isinstance(seen, str) or len(seen) % KEY_CHARS or not _HEX.fullmatch(seen):
+            raise ValueError("seen is not a string of visible keys")
+        else:
+            board._seen = seen
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise LayoutError("bad_snapshot", f"malformed snapshot: {exc}") from None
     return board

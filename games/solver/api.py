@@ -30,6 +30,8 @@ MIN_NODES_PER_SECOND: Final = 5_000
 # Beam widths (per deal group) of the successive passes, each tried with every heuristic
 # of HEURISTICS in turn; after the last width, the width grows x4 while the budget lasts.
 WIDTHS: Final = (8, 24, 64, 160, 400, 1000)
+WIDTH_GROWTH: Final = 4
+MAX_WIDTH: Final = 1 << 20  # about a million (the budget ends the passes long before)
 HEURISTICS: Final = (DEFAULT_WEIGHTS, ALT_WEIGHTS, TAIL_WEIGHTS)
 # The search's heuristics per suit mode. With four suits empty columns are the room to sort
 # suits in: at 3 the narrow passes lose more four-suit deals and the search costs about
@@ -60,6 +62,7 @@ SHORTEN_MIN_NODES: Final = 20_000
 IMPROVE_WIDTHS: Final = (64, 200)
 IMPROVE_MAX_NODES: Final = 4_000_000
 IMPROVE_POLISH_SHARE: Final = 0.1
+SECONDS_DIGITS: Final = 3  # a result's seconds, to the millisecond
 
 
 class SolverBug(AssertionError):
@@ -93,7 +96,7 @@ class SolveResult:
             "status": self.status,
             "par": self.par,
             "nodes": self.nodes,
-            "seconds": round(self.seconds, 3),
+            "seconds": round(self.seconds, SECONDS_DIGITS),
             "timed_out": self.timed_out,
             "exhausted": self.exhausted,
             "line": [a.to_json() for a in self.line],
@@ -283,12 +286,12 @@ def seconds_cap(max_nodes: int) -> float:
 
 def _schedule(widths: tuple[int, ...], heuristics: int):
     """(width, heuristic index) of each pass: every width with every heuristic, then the
-    last width x4, x16, ... (up to about a million; the budget ends it long before)."""
+    last width x4, x16, ... (``WIDTH_GROWTH``, up to ``MAX_WIDTH``)."""
     width = 0
     for width in widths:
         for k in range(heuristics):
             yield width, k
-    while width < 1 << 20:
-        width *= 4
+    while width < MAX_WIDTH:
+        width *= WIDTH_GROWTH
         for k in range(heuristics):
             yield width, k

@@ -32,12 +32,14 @@ fail on different deals. Everything is deterministic for a given node budget.
 from __future__ import annotations
 
 import time
+from operator import itemgetter
 from typing import Final, NamedTuple
 
 from games.engine.actions import DEAL
-from games.engine.cards import RUN_LENGTH
-from games.engine.layout import COLUMNS
+from games.engine.layout import COLUMNS, DEAL_SIZE
 from games.engine.moves import pruned_moves
+
+from .model import RANK_MASK, STOCK_SIZE, Column, deal, move, top_run
 
 
 class Weights(NamedTuple):
@@ -64,13 +66,34 @@ ALT_WEIGHTS: Final = Weights(hard=3, soft=2, empty=3, bury=1)
 # A third: a long same-suit run on top of a column earns a bonus per card. Alone it wins
 # fewer deals at width 64 than the others, but largely different ones.
 TAIL_WEIGHTS: Final = Weights(empty=3, bury=1, tail=1)
-# Expanding a position, keep only the moves that lower its score when there are some (a
-# sideways move then only lengthens the line); deals are always kept, and nothing is
-# dropped while an empty column waits for a deal.
-PROGRESS: Final = True
+
+# A position's key (``position_key``) packs the deals made under the sum of its column
+# hashes: this must exceed the most deals a game makes.
+KEY_DEAL_ROOM: Final = 8
+
+# A candidate child of the beam: a plain tuple, for the search builds one per new position
+# and a NamedTuple costs ten times as much to build; these name its fields.
+SCORE: Final = 0  # its score (lower is better)
+SEQ: Final = 1  # generation order within the pass (ties go to the earlier)
+PARENT: Final = 2  # the Node it was generated from
+MOVE: Final = 3  # the move or deal that made it
+CHANGE: Final = 4  # ((column, col, down, chaos, hash), ...) of the columns that changed
+REMOVED: Final = 5  # runs the move removed
+DEALT: Final = 6  # stock cards dealt: its deal group
+Candidate = tuple[int, int, "Node", tuple[int, int, int], tuple, int, int]
+_BEAM_ORDER: Final = itemgetter(SCORE, SEQ)
 
 
-def col_chaos(col: tuple[int, ...], d: int, w: Weights = DEFAULT_WEIGHTS) -> int:
+class Shortcut(NamedTuple):
+    """A target position a pass met early (``beam_pass``'s ``hits``)."""
+
+    saving: int  # actions saved: its distance less the depth it was met at
+    distance: int  # its distance from the pass's root along the known line
+    candidate: Candidate  # ``materialise(candidate).line()`` reaches it
+
+
+def col_chaos(col: Column, d: int, w: Weights = DEFAULT_WEIGHTS) -> int:
+    """A column's share of the score (``d`` face down): from scratch."""
     n = len(col)
     if not n:
         return -w.empty
@@ -85,7 +108,7 @@ def col_chaos(col: tuple[int, ...], d: int, w: Weights = DEFAULT_WEIGHTS) -> int
     for j in range(d + 1, n):
         b = col[j]
         if b != a - 1:
-            if (b & 15) == (a & 15) - 1:
+            if b & RANK_MASK == (a & RANK_MASK) - 1:
                 c += W_SOFT
             else:
                 c += W_HARD
@@ -93,32 +116,6 @@ def col_chaos(col: tuple[int, ...], d: int, w: Weights = DEFAULT_WEIGHTS) -> int
     if w.tail:
         c -= w.tail * (top_run(col, d) - 1)
     return c
-
-
-def top_run(col: tuple[int, ...], d: int) -> int:
-    """How many cards the top same-suit run of a non-empty column holds (all face up)."""
-    j = len(col) - 1
-    while j > d and col[j - 1] == col[j] + 1:
-        j -= 1
-    return len(col) - j
-
-
-def settle(col: tuple[int, ...], d: int) -> tuple[tuple[int, ...], int, int]:
-    """Remove completed K..A runs from the end of ``col`` and flip a face-down top card.
-
-    Returns (col, down, runs_removed)."""
-    removed = 0
-    while (
-        len(col) - d >= RUN_LENGTH
-        and col[-1] & 15 == 1
-        and col[-RUN_LENGTH] == col[-1] + RUN_LENGTH - 1
-        and all(col[j] == col[j + 1] + 1 for j in range(-RUN_LENGTH, -1))
-    ):
-        col = col[:-RUN_LENGTH]
-        removed += 1
-    if col and len(col) == d:
-        d -= 1
-    return col, d, removed
 
 
 class Node:
@@ -159,7 +156,7 @@ class Node:
         return moves
 
 
-def col_hash(i: int, col: tuple[int, ...], d: int, ordered: bool) -> int:
+def col_hash(i: int, col: Column, d: int, ordered: bool) -> int:
     """A column's share of the position key. While cards remain in the stock the column's
     index is part of it (the next deal puts stock card i onto column i, so two positions
     that differ only by column order are different); once the stock is dealt, column
@@ -167,8 +164,13 @@ def col_hash(i: int, col: tuple[int, ...], d: int, ordered: bool) -> int:
     return hash((i, d, col)) if ordered else hash((d, col))
 
 
+def position_key(hsum: int, dealt: int) -> int:
+    """The key of ``seen``: the sum of the column hashes, and the deals made."""
+    return hsum * KEY_DEAL_ROOM + dealt // DEAL_SIZE
+
+
 def root_node(
-    cols, down, dealt: int, removed: int, w: Weights = DEFAULT_WEIGHTS, stock_len: int = 50
+    cols, down, dealt: int, removed: int, w: Weights = DEFAULT_WEIGHTS, stock_len: int = STOCK_SIZE
 ) -> Node:
     cols = tuple(tuple(c) for c in cols)
     down = tuple(down)
@@ -217,9 +219,8 @@ def beam_pass(
     budget: Budget,
     w: Weights = DEFAULT_WEIGHTS,
     max_depth: int | None = None,
-    progress: bool = PROGRESS,
     targets: dict[int, int] | None = None,
-    hits: list[tuple[int, int, tuple]] | None = None,
+    hits: list[Shortcut] | None = None,
     cuts: list[int] | None = None,
 ) -> Node | None:
     """One beam pass at ``width`` per deal group; returns a won node or None.
@@ -230,15 +231,13 @@ def beam_pass(
 
     ``targets`` maps position keys (as in ``seen``) to a distance: a position met at a
     depth below its distance is a shortcut, and ``hits`` keeps the one that saves most as
-    ``[(saving, distance, candidate)]`` (``materialise(candidate).line()`` reaches it).
+    ``[Shortcut]``.
 
     ``cuts[0]`` counts the positions the pass dropped unexpanded (past the beam's width, or
     sideways moves the progress rule left out): a pass that returns None with nothing cut
     and the budget not spent has searched every position reachable from ``root`` under the
     pruned move list, so the position has no win (``api.exhaust``)."""
-    W_DOWN, W_HARD, W_SOFT, W_EMPTY, W_RUN, W_BURY, W_TAIL = w
-    stock_len = len(stock)
-    seen = {root.hsum * 8 + root.dealt // 10}
+    seen = {position_key(root.hsum, root.dealt)}
     beam = [root]
     seq = 0
     depth = 0
@@ -248,167 +247,214 @@ def beam_pass(
                 cuts[0] += len(beam)  # left unexpanded: not a search of everything
             return None
         depth += 1
-        groups: dict[int, list] = {}
+        groups: dict[int, list[Candidate]] = {}
         for node in beam:
             if budget.spent():
                 return None
-            cols = node.cols
-            down = node.down
-            chaos = node.chaos
-            hashes = node.hashes
-            hsum = node.hsum
-            base = node.score
-            dealt = node.dealt
-            mv = moves_of(node, stock_len)
-            ordered = dealt < stock_len
-            budget.nodes += len(mv)
-            kids = []
-            for move in mv:
-                src, dst, cnt = move
-                if src >= 0:
-                    s = cols[src]
-                    dcol = cols[dst]
-                    ns = s[:-cnt]
-                    sd = down[src]
-                    if ns and len(ns) == sd:
-                        sd -= 1
-                    first = s[-cnt]
-                    nd = dcol + s[-cnt:]
-                    dd = down[dst]
-                    removed = 0
-                    if nd[-1] & 15 == 1 and len(nd) - dd >= RUN_LENGTH:
-                        nd, dd, removed = settle(nd, dd)
-                    if ordered:
-                        hs = hash((src, sd, ns))
-                        hd = hash((dst, dd, nd))
-                    else:
-                        hs = hash((sd, ns))
-                        hd = hash((dd, nd))
-                    key = (hsum - hashes[src] - hashes[dst] + hs + hd) * 8 + dealt // 10
-                    if key in seen:
-                        continue
-                    # Chaos of the two columns, incrementally: the lifted cards are a
-                    # same-suit run (no breaks inside), so only the two seams change.
-                    if not ns:
-                        cs = -W_EMPTY
-                    elif sd < down[src]:  # the whole face-up run left: no break, one card
-                        cs = chaos[src] - W_DOWN + W_TAIL * (cnt - 1)
-                    else:
-                        a = ns[-1]
-                        if first == a - 1:  # a run split: the top run is cnt shorter
-                            cs = chaos[src] + W_TAIL * cnt
-                        else:
-                            if (first & 15) == (a & 15) - 1:
-                                cs = chaos[src] - W_SOFT - (W_BURY if sd else 0)
-                            else:
-                                cs = chaos[src] - W_HARD - (W_BURY if sd else 0)
-                            if W_TAIL:
-                                cs += W_TAIL * (cnt - top_run(ns, sd))
-                    if removed:
-                        cd = col_chaos(nd, dd, w)
-                    elif dcol:
-                        if first == dcol[-1] - 1:
-                            cd = chaos[dst] - W_TAIL * cnt
-                        else:
-                            cd = chaos[dst] + W_SOFT + (W_BURY if dd else 0)
-                            if W_TAIL:
-                                cd += W_TAIL * (top_run(dcol, dd) - cnt)
-                    else:
-                        cd = -W_TAIL * (cnt - 1)
-                    score = base - chaos[src] - chaos[dst] + cs + cd - W_RUN * removed
-                    change: tuple[tuple[int, tuple[int, ...], int, int, int], ...]
-                    change = ((src, ns, sd, cs, hs), (dst, nd, dd, cd, hd))
-                    g = dealt
-                else:
-                    ncols = []
-                    ndown = []
-                    removed = 0
-                    for i in range(COLUMNS):
-                        col = cols[i] + (stock[dealt + i],)
-                        dd = down[i]
-                        if col[-1] & 15 == 1 and len(col) - dd >= RUN_LENGTH:
-                            col, dd, r = settle(col, dd)
-                            removed += r
-                        ncols.append(col)
-                        ndown.append(dd)
-                    if dealt + COLUMNS < stock_len:
-                        nh = [hash((i, ndown[i], ncols[i])) for i in range(COLUMNS)]
-                    else:
-                        nh = [hash((ndown[i], ncols[i])) for i in range(COLUMNS)]
-                    key = sum(nh) * 8 + dealt // 10 + 1
-                    if key in seen:
-                        continue
-                    nc = []
-                    for i in range(COLUMNS):
-                        col = ncols[i]
-                        if len(col) == len(cols[i]) + 1:  # nothing removed: one new seam
-                            a = col[-2]
-                            b = col[-1]
-                            if b == a - 1:
-                                nc.append(chaos[i] - W_TAIL)
-                            else:
-                                c = chaos[i] + (W_BURY if ndown[i] else 0)
-                                if (b & 15) == (a & 15) - 1:
-                                    c += W_SOFT
-                                else:
-                                    c += W_HARD
-                                if W_TAIL:
-                                    c += W_TAIL * (top_run(cols[i], ndown[i]) - 1)
-                                nc.append(c)
-                        else:
-                            nc.append(col_chaos(col, ndown[i], w))
-                    score = sum(nc) - W_RUN * (node.removed + removed)
-                    change = tuple((i, ncols[i], ndown[i], nc[i], nh[i]) for i in range(COLUMNS))
-                    g = dealt + COLUMNS
-                seq += 1
-                cand = (score, seq, node, move, change, removed, g)
-                if removed and g == stock_len:
-                    child = materialise(cand)
-                    if not any(child.cols):
-                        return child
-                kids.append((cand, key))
-            # Not while an empty column waits for a deal: the moves that fill it (a run
-            # split into it, say) may be the only way to the deal, progress or not.
-            if (
-                progress
-                and (dealt >= stock_len or all(cols))
-                and any(c[0] < base and c[6] == dealt for c, _ in kids)
-            ):
-                kept = [(c, k) for c, k in kids if c[0] < base or c[6] != dealt]
-                if cuts is not None:
-                    cuts[0] += len(kids) - len(kept)
-                kids = kept
-            for cand, key in kids:
-                if key in seen:
-                    continue
-                seen.add(key)
-                if targets is not None and hits is not None:
-                    far = targets.get(key)
-                    if far is not None and far - depth > (hits[0][0] if hits else 0):
-                        hits[:] = [(far - depth, far, cand)]
-                g = cand[6]
-                grp = groups.get(g)
-                if grp is None:
-                    groups[g] = [cand]
-                else:
-                    grp.append(cand)
-        beam = []
-        for g in sorted(groups):
-            grp = groups[g]
-            grp.sort(key=_order)
-            if cuts is not None and len(grp) > width:
-                cuts[0] += len(grp) - width
-            for cand in grp[:width]:
-                beam.append(materialise(cand))
+            kids, seq, won = _expand(node, stock, w, seen, seq, budget, cuts)
+            if won is not None:
+                return won
+            _admit(kids, seen, groups, depth, targets, hits)
+        beam = _next_beam(groups, width, cuts)
     return None
 
 
-def _order(cand):
-    return (cand[0], cand[1])
+def _expand(
+    node: Node,
+    stock: tuple[int, ...],
+    w: Weights,
+    seen: set[int],
+    seq: int,
+    budget: Budget,
+    cuts: list[int] | None = None,
+) -> tuple[list[tuple[Candidate, int]], int, Node | None]:
+    """The candidates of ``node``'s moves not met before in the pass, with their keys; the
+    next ``seq``; and a won child if one of the moves wins.
+
+    When some moves lower the score, only they and the deal are kept (``_lowering``)."""
+    W_DOWN, W_HARD, W_SOFT, W_EMPTY, W_RUN, W_BURY, W_TAIL = w
+    stock_len = len(stock)
+    cols = node.cols
+    down = node.down
+    chaos = node.chaos
+    hashes = node.hashes
+    hsum = node.hsum
+    base = node.score
+    dealt = node.dealt
+    ordered = dealt < stock_len
+    deals = dealt // DEAL_SIZE
+    room = KEY_DEAL_ROOM
+    move_cards = move
+    mv = moves_of(node, stock_len)
+    budget.nodes += len(mv)
+    kids: list[tuple[Candidate, int]] = []
+    lowered = False  # some move lowers the score
+    for m in mv:
+        src, dst, cnt = m
+        if src < 0:
+            dealt_child = _deal_child(node, stock, w, seen)
+            if dealt_child is None:
+                continue
+            score, change, removed, key = dealt_child
+            g = dealt + DEAL_SIZE
+        else:
+            s = cols[src]
+            dcol = cols[dst]
+            ns, sd, nd, dd, removed = move_cards(s, down[src], dcol, down[dst], cnt)
+            if ordered:
+                hs = hash((src, sd, ns))
+                hd = hash((dst, dd, nd))
+            else:
+                hs = hash((sd, ns))
+                hd = hash((dd, nd))
+            key = (hsum - hashes[src] - hashes[dst] + hs + hd) * room + deals
+            if key in seen:
+                continue
+            # The chaos of the two columns, incrementally: the lifted cards are a same-suit
+            # run (no breaks inside), so only the two seams change.
+            first = s[-cnt]
+            if not ns:
+                cs = -W_EMPTY
+            elif removed and len(ns) + cnt < len(s):  # a buried run uncovered and removed
+                cs = col_chaos(ns, sd, w)
+            elif sd < down[src]:  # the whole face-up run left: no break, one card
+                cs = chaos[src] - W_DOWN + W_TAIL * (cnt - 1)
+            else:
+                a = ns[-1]
+                if first == a - 1:  # a run split: the top run is cnt shorter
+                    cs = chaos[src] + W_TAIL * cnt
+                else:
+                    if first & RANK_MASK == (a & RANK_MASK) - 1:
+                        cs = chaos[src] - W_SOFT - (W_BURY if sd else 0)
+                    else:
+                        cs = chaos[src] - W_HARD - (W_BURY if sd else 0)
+                    if W_TAIL:
+                        cs += W_TAIL * (cnt - top_run(ns, sd))
+            if removed and len(nd) < len(dcol) + cnt:  # a run completed and removed
+                cd = col_chaos(nd, dd, w)
+            elif dcol:
+                if first == dcol[-1] - 1:
+                    cd = chaos[dst] - W_TAIL * cnt
+                else:
+                    cd = chaos[dst] + W_SOFT + (W_BURY if dd else 0)
+                    if W_TAIL:
+                        cd += W_TAIL * (top_run(dcol, dd) - cnt)
+            else:
+                cd = -W_TAIL * (cnt - 1)
+            score = base - chaos[src] - chaos[dst] + cs + cd - W_RUN * removed
+            change = ((src, ns, sd, cs, hs), (dst, nd, dd, cd, hd))
+            g = dealt
+            if score < base:
+                lowered = True
+        seq += 1
+        cand = (score, seq, node, m, change, removed, g)
+        if removed and g == stock_len:
+            child = materialise(cand)
+            if not any(child.cols):
+                return kids, seq, child
+        kids.append((cand, key))
+    # Not while an empty column waits for a deal: the moves that fill it (a run split into
+    # it, say) may be the only way to the deal, lowering the score or not.
+    if lowered and (dealt >= stock_len or all(cols)):
+        kept = _lowering(kids, base, dealt)
+        if cuts is not None:
+            cuts[0] += len(kids) - len(kept)
+        kids = kept
+    return kids, seq, None
 
 
-def materialise(cand) -> Node:
-    score, _, parent, move, change, removed, g = cand
+def _deal_child(
+    node: Node, stock: tuple[int, ...], w: Weights, seen: set[int]
+) -> tuple[int, tuple, int, int] | None:
+    """The deal from ``node``: (score, change, runs removed, key), or None if the position
+    it deals to was met before in the pass."""
+    W_HARD, W_SOFT, W_RUN, W_BURY, W_TAIL = w.hard, w.soft, w.run, w.bury, w.tail
+    cols = node.cols
+    chaos = node.chaos
+    dealt = node.dealt
+    ncols, ndown, removed = deal(cols, node.down, stock[dealt : dealt + DEAL_SIZE])
+    if dealt + DEAL_SIZE < len(stock):
+        nh = list(map(hash, zip(range(COLUMNS), ndown, ncols, strict=True)))
+    else:
+        nh = list(map(hash, zip(ndown, ncols, strict=True)))
+    key = position_key(sum(nh), dealt + DEAL_SIZE)
+    if key in seen:
+        return None
+    nc = []
+    for i in range(COLUMNS):
+        col = ncols[i]
+        if len(col) == len(cols[i]) + 1:  # nothing removed: one new seam
+            a = cols[i][-1]
+            b = col[-1]
+            if b == a - 1:
+                nc.append(chaos[i] - W_TAIL)
+            else:
+                c = chaos[i] + (W_BURY if ndown[i] else 0)
+                if b & RANK_MASK == (a & RANK_MASK) - 1:
+                    c += W_SOFT
+                else:
+                    c += W_HARD
+                if W_TAIL:
+                    c += W_TAIL * (top_run(cols[i], ndown[i]) - 1)
+                nc.append(c)
+        else:
+            nc.append(col_chaos(col, ndown[i], w))
+    score = sum(nc) - W_RUN * (node.removed + removed)
+    return score, tuple(zip(range(COLUMNS), ncols, ndown, nc, nh, strict=True)), removed, key
+
+
+def _lowering(
+    kids: list[tuple[Candidate, int]], base: int, dealt: int
+) -> list[tuple[Candidate, int]]:
+    """The moves that lower the score (``base``, the parent's), and the deal: a sideways
+    move there only makes the line longer."""
+    return [(c, k) for c, k in kids if c[SCORE] < base or c[DEALT] != dealt]
+
+
+def _admit(
+    kids: list[tuple[Candidate, int]],
+    seen: set[int],
+    groups: dict[int, list[Candidate]],
+    depth: int,
+    targets: dict[int, int] | None,
+    hits: list[Shortcut] | None,
+) -> None:
+    """Mark the candidates seen and put each into its deal group; keep the best shortcut
+    to a target position met (``beam_pass``'s ``targets`` and ``hits``)."""
+    for cand, key in kids:
+        if key in seen:
+            continue
+        seen.add(key)
+        if targets is not None and hits is not None:
+            far = targets.get(key)
+            if far is not None and far - depth > (hits[0].saving if hits else 0):
+                hits[:] = [Shortcut(far - depth, far, cand)]
+        g = cand[DEALT]
+        grp = groups.get(g)
+        if grp is None:
+            groups[g] = [cand]
+        else:
+            grp.append(cand)
+
+
+def _next_beam(
+    groups: dict[int, list[Candidate]], width: int, cuts: list[int] | None = None
+) -> list[Node]:
+    """The best ``width`` candidates of each deal group (lowest score, ties by generation
+    order), fewest deals first, as nodes."""
+    beam = []
+    for g in sorted(groups):
+        grp = groups[g]
+        grp.sort(key=_BEAM_ORDER)
+        if cuts is not None and len(grp) > width:
+            cuts[0] += len(grp) - width
+        for cand in grp[:width]:
+            beam.append(materialise(cand))
+    return beam
+
+
+def materialise(cand: Candidate) -> Node:
+    score, _, parent, m, change, removed, g = cand
     cols = list(parent.cols)
     down = list(parent.down)
     chaos = list(parent.chaos)
@@ -427,5 +473,5 @@ def materialise(cand) -> Node:
         score,
         parent.removed + removed,
         parent,
-        move,
+        m,
     )

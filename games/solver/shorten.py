@@ -18,9 +18,9 @@ a winning line and rewrites it, keeping it a win at every step, never longer:
   gives up at that depth), look for a shorter way to the win, or to a later position of
   the line (once the stock is dealt, up to column order), whichever saves more.
 
-Every rewrite is checked by playing it through this module's compact model of the rules
-(``step``), and ``api.solve`` replays the final line through the engine, so a bug here can
-cost length, never a win. The work is bounded by ``max_nodes`` positions (deterministic).
+Every rewrite is checked by playing it through the solver's compact model of the rules
+(``model.step``), and ``api.solve`` replays the final line through the engine, so a bug
+here can cost length, never a win. The work is bounded by ``max_nodes`` positions (deterministic).
 """
 
 from __future__ import annotations
@@ -28,15 +28,24 @@ from __future__ import annotations
 from typing import Final
 
 from games.engine.actions import DEAL, Move
-from games.engine.cards import RANK_MASK
-from games.engine.layout import COLUMNS, DEAL_SIZE
+from games.engine.layout import COLUMNS
 from games.engine.moves import pruned_moves
 
-from .search import Budget, Weights, beam_pass, col_hash, materialise, root_node, settle
+from .model import Position, step, won
+from .search import (
+    Budget,
+    Shortcut,
+    Weights,
+    beam_pass,
+    col_hash,
+    materialise,
+    position_key,
+    root_node,
+)
 
-Cols = tuple[tuple[int, ...], ...]
-# A position: columns (card ints, bottom to top), face-down counts, stock cards dealt.
-Pos = tuple[Cols, tuple[int, ...], int]
+__all__ = ["Pos", "deepen", "positions", "shorten", "step", "won"]
+
+Pos = Position  # (cols, down, dealt): ``model.Position``
 
 # Window sizes of the shortcut search: from position i, positions up to SHORTCUT_DEPTH
 # moves away are matched against the next SHORTCUT_SPAN positions of the line.
@@ -44,54 +53,6 @@ SHORTCUT_DEPTH: Final = 2
 SHORTCUT_SPAN: Final = 40
 # Beam widths of the re-searches of the line's end (``_resolve_suffixes``).
 RESOLVE_WIDTHS: Final = (24, 64)
-
-
-def step(pos: Pos, move: Move, stock: tuple[int, ...]) -> Pos | None:
-    """The position after ``move`` (runs removed, cards turned), or None if illegal."""
-    cols, down, dealt = pos
-    src, dst, n = move
-    if src < 0:
-        if dealt >= len(stock) or not all(cols):
-            return None
-        ncols = []
-        ndown = list(down)
-        for i in range(COLUMNS):
-            col = cols[i] + (stock[dealt + i],)
-            if col[-1] & RANK_MASK == 1:
-                col, ndown[i], _ = settle(col, ndown[i])
-            ncols.append(col)
-        return tuple(ncols), tuple(ndown), dealt + DEAL_SIZE
-    if src == dst or not 0 <= src < COLUMNS or not 0 <= dst < COLUMNS or n < 1:
-        return None
-    s = cols[src]
-    if n > len(s) - down[src]:
-        return None
-    for j in range(len(s) - n, len(s) - 1):
-        if s[j] != s[j + 1] + 1:
-            return None
-    d = cols[dst]
-    first = s[-n]
-    if d and d[-1] & RANK_MASK != (first & RANK_MASK) + 1:
-        return None
-    ns = s[:-n]
-    sd = down[src]
-    if ns and len(ns) == sd:
-        sd -= 1
-    nd = d + s[-n:]
-    dd = down[dst]
-    if nd[-1] & RANK_MASK == 1:
-        nd, dd, _ = settle(nd, dd)
-    lc = list(cols)
-    lc[src] = ns
-    lc[dst] = nd
-    ld = list(down)
-    ld[src] = sd
-    ld[dst] = dd
-    return tuple(lc), tuple(ld), dealt
-
-
-def won(pos: Pos, stock: tuple[int, ...]) -> bool:
-    return pos[2] == len(stock) and not any(pos[0])
 
 
 def positions(start: Pos, line: list[Move], stock: tuple[int, ...]) -> list[Pos] | None:
@@ -119,14 +80,16 @@ def _key(pos: Pos, stock_len: int) -> object:
 def _renumber(frm: Pos, to: Pos) -> list[int]:
     """A column permutation ``p`` with ``to`` column ``p[i]`` equal to ``frm`` column ``i``
     (the two positions are equal up to column order)."""
+    frm_cols, frm_down, _ = frm
+    to_cols, to_down, _ = to
     free: dict[tuple[int, tuple[int, ...]], list[int]] = {}
     for i in range(COLUMNS - 1, -1, -1):
-        free.setdefault((to[1][i], to[0][i]), []).append(i)
-    return [free[(frm[1][i], frm[0][i])].pop() for i in range(COLUMNS)]
+        free.setdefault((to_down[i], to_cols[i]), []).append(i)
+    return [free[(frm_down[i], frm_cols[i])].pop() for i in range(COLUMNS)]
 
 
 def _mapped(line: list[Move], perm: list[int]) -> list[Move]:
-    return [m if m[0] < 0 else (perm[m[0]], perm[m[1]], m[2]) for m in line]
+    return [(src, dst, n) if src < 0 else (perm[src], perm[dst], n) for src, dst, n in line]
 
 
 def shorten(
@@ -246,9 +209,9 @@ def _research(
     cols, down, dealt = trail[cut]
     root = root_node(cols, down, dealt, 0, weights, n)
     targets = {_beam_key(trail[k], n): k - cut for k in range(end, cut + 1, -1)}
-    hits: list = []
+    hits: list[Shortcut] = []
     node = beam_pass(root, stock, width, budget, weights, end - cut - 1, targets=targets, hits=hits)
-    saved = hits[0][0] if hits else 0
+    saved = hits[0].saving if hits else 0
     if node is not None:
         win = node.line()
         if len(line) - cut - len(win) > saved:
@@ -277,16 +240,16 @@ def _beam_key(pos: Pos, stock_len: int) -> int:
     """The beam search's key of ``pos`` (``search.beam_pass``'s ``seen`` set)."""
     cols, down, dealt = pos
     ordered = dealt < stock_len
-    return (
-        sum(col_hash(i, c, d, ordered) for i, (c, d) in enumerate(zip(cols, down, strict=True))) * 8
-        + dealt // 10
+    return position_key(
+        sum(col_hash(i, c, d, ordered) for i, (c, d) in enumerate(zip(cols, down, strict=True))),
+        dealt,
     )
 
 
 def _cuts(line: list[Move]) -> list[int]:
     """Where the re-searches start: after each deal (the line's end is cheapest to re-search
     from there; cuts every few actions were tried and spent the budget for less)."""
-    return [i + 1 for i, move in enumerate(line) if move[0] < 0]
+    return [i + 1 for i, move in enumerate(line) if move == DEAL]
 
 
 def _cut_loops(start: Pos, line: list[Move], stock: tuple[int, ...]) -> list[Move]:
@@ -408,12 +371,14 @@ def _reach(
     is the index of ``pos`` in the line."""
     n = len(stock)
     best: tuple[list[Move], Pos, int] | None = None
+    furthest = here  # the index of ``best``'s position
     frontier: list[tuple[list[Move], Pos]] = [([], pos)]
     for depth in range(1, SHORTCUT_DEPTH + 1):
         nxt_frontier = []
         for moves, p in frontier:
-            cand = pruned_moves(p[0], p[1], deal_pending=p[2] < n)
-            if p[2] < n and all(p[0]):
+            cols, down, dealt = p
+            cand = pruned_moves(cols, down, deal_pending=dealt < n)
+            if dealt < n and all(cols):
                 cand.append(DEAL)
             budget.nodes += len(cand)
             for move in cand:
@@ -422,8 +387,9 @@ def _reach(
                     continue
                 path = [*moves, move]
                 j = later.get(_key(q, n))
-                if j is not None and j - here > depth and (best is None or j > best[2]):
+                if j is not None and j - here > depth and (best is None or j > furthest):
                     best = (path, q, j)
+                    furthest = j
                 if depth < SHORTCUT_DEPTH:
                     nxt_frontier.append((path, q))
         frontier = nxt_frontier

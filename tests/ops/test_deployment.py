@@ -101,3 +101,15 @@ def test_gunicorn_reads_its_settings_from_the_environment(monkeypatch):
     assert conf["accesslog"] is None  # the app logs each request with its id
     assert conf["control_socket_disable"] is True  # several servers on one machine
     assert conf["preload_app"] is False  # no database connection shared across a fork
+
+
+def test_the_image_copies_every_project_app():
+    # An app left out of the image imports nowhere: the container fails at start-up, which no
+    # test here would see without Docker.
+    from django.conf import settings
+
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    apps = [app for app in settings.INSTALLED_APPS if (ROOT / app / "apps.py").exists()]
+    assert apps, "no project app found"
+    for app in apps:
+        assert f"COPY {app} ./{app}" in dockerfile, f"the Dockerfile does not copy {app}/"

@@ -118,3 +118,10 @@ def test_every_race_answer_and_event_matches_the_schema(openapi, racers):  # noq
         "finished",
         "again",
     } <= kinds
+
+
+def test_every_event_kind_has_its_documented_data():
+    from races.events import EventKind
+    from races.serializers import EVENT_DATA
+
+    assert set(EVENT_DATA) == set(EventKind)

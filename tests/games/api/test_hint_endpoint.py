@@ -60,7 +60,7 @@ def test_the_best_hint_is_playable_as_is_and_counts_on_the_game(staff_client):
     hint = ok(ask(staff_client, game["id"]))
 
     assert hint["action"] == {"type": "move", "from": 1, "to": 0, "count": 1, "version": 1}
-    assert "hidden card" in hint["reason"] and "column 1" in hint["reason"]
+    assert "hidden card" in hint["reason"] and "column 2" in hint["reason"]
     assert hint["n"] == 0 and hint["alternatives"] >= 1
     assert hint["hints"] == 1 and hint["version"] == 1
     state = ok(staff_client.get(game_url(game["id"])))

@@ -1,3 +1,4 @@
+// @ts-check
 // The one module that talks to the JSON API (/api/v1). Every call the client makes is here,
 // so a change of the API (a method, a pagination shape) is a one-place fix.
 //
@@ -5,12 +6,193 @@
 // (Retry-After) and retried a few times; state-changing POSTs carry an Idempotency-Key, so a
 // retry is applied once. A 401 on a call that needs a token forgets the token.
 
+// The shapes below are the fields of the answers that the client reads (the OpenAPI schema at
+// /api/schema/ has them all).
+
+/**
+ * @typedef {{type: 'move', from: number, to?: number, count?: number} | {type: 'deal' | 'undo'}}
+ *   Action  a body of POST /games/{id}/actions (without `version`)
+ * @typedef {{type: string, from?: number, to?: number, count?: number, n?: number}} LoggedAction
+ *   an action as a log or a hint names it
+ * @typedef {{hidden: number, cards: string[], down?: string[]}} Column  face-down cards as a
+ *   count (`down` names them on a laid-open table), then the face-up ones, bottom to top
+ * @typedef {{columns: Column[], deals_left: number, removed_suits?: string[]}} Position
+ *
+ * @typedef {object} Coins  what a win paid, and what is left today
+ * @property {boolean} eligible
+ * @property {number} earned
+ * @property {number} base
+ * @property {number} bonus
+ * @property {number} cut
+ * @property {number} daily_limit
+ * @property {number} left_today
+ * @property {number} balance
+ *
+ * @typedef {object} GameFields  a game as GET /games/{id} answers it
+ * @property {string} id
+ * @property {'casual' | 'daily' | 'race'} kind
+ * @property {'in_progress' | 'won' | 'lost'} status
+ * @property {string | null} end_reason
+ * @property {number} suits
+ * @property {number} version
+ * @property {number} score
+ * @property {number} actions
+ * @property {number} hints
+ * @property {number} elapsed_ms
+ * @property {string | null} started_at
+ * @property {boolean} can_undo
+ * @property {boolean} stuck
+ * @property {boolean} perfect
+ * @property {boolean} ranked
+ * @property {string | null} daily
+ * @property {{seed: string | null, deal_version: number} | null} deal
+ * @property {Coins} [coins]
+ * @property {{runs_removed?: unknown[]}} [outcome]  an action's answer: what it did
+ * @typedef {GameFields & Position} Game
+ *
+ * @typedef {object} Hint
+ * @property {LoggedAction | null} action
+ * @property {string} reason
+ * @property {number} n
+ * @property {number} alternatives
+ * @property {number} hints
+ * @property {number} version
+ *
+ * @typedef {Position & {steps: number, score: number, actions: number, won: boolean,
+ *   action: LoggedAction}} Step  a replay's position after `n` log entries
+ */
+
+/**
+ * @typedef {object} Counts  what the others may know of a racer's table
+ * @property {number} runs_removed
+ * @property {number} turned
+ * @property {number} moves
+ * @property {number} deals
+ * @property {number} actions
+ * @property {number} score
+ *
+ * @typedef {object} RacerFields
+ * @property {number} seat
+ * @property {string} player
+ * @property {'racing' | 'out' | 'won' | 'lost' | 'draw'} state
+ * @property {string | null} out_reason
+ * @property {boolean} connected
+ * @property {string} game  the racer's own game's id
+ * @typedef {RacerFields & Counts} Racer
+ *
+ * @typedef {object} Race
+ * @property {number} number
+ * @property {'countdown' | 'racing' | 'finished'} status
+ * @property {string} starts_at
+ * @property {string | null} ends_at
+ * @property {string | null} result
+ * @property {string | null} end_reason
+ * @property {string | null} winner
+ * @property {{accepted: string[]} | null} draw_offer
+ * @property {Racer[]} racers
+ * @property {LaidOpen | null} laid_open  once the race is over: every table and the deal
+ *
+ * @typedef {object} LaidOpen
+ * @property {{seed: string | null}} deal
+ * @property {{player: string, position: string, log: LoggedAction[]}[]} tables
+ *
+ * @typedef {object} Seat
+ * @property {number} seat
+ * @property {string} player
+ * @property {boolean} ready
+ * @property {boolean} connected
+ * @property {{wins: number, draws: number}} score
+ *
+ * @typedef {object} RaceTable  a race table as GET /races/{code} answers it
+ * @property {string} code
+ * @property {number} suits
+ * @property {number | null} time_limit_s
+ * @property {string} opener
+ * @property {'open' | 'countdown' | 'racing' | 'finished'} status
+ * @property {number} seq  the last event this description includes
+ * @property {boolean} staff_deal
+ * @property {number} watchers
+ * @property {Seat[]} seats
+ * @property {Race | null} race
+ *
+ * @typedef {{seat: number, player: string}} SeatRef
+ * @typedef {object} EventData  what each kind of table event carries
+ * @property {SeatRef} seated
+ * @property {SeatRef} stood
+ * @property {SeatRef & {ready: boolean}} ready
+ * @property {SeatRef} gone
+ * @property {SeatRef} back
+ * @property {{suits: number, time_limit_s: number | null}} settings
+ * @property {{race: number, starts_at: string}} countdown
+ * @property {{race: number, started_at: string}} started
+ * @property {SeatRef & Counts} progress
+ * @property {SeatRef & {accepted: string[]}} draw_offered
+ * @property {SeatRef & {reason: string}} draw_declined
+ * @property {SeatRef & {reason: string}} out
+ * @property {{number: number}} finished
+ * @property {{seats: SeatRef[]}} again
+ *
+ * @typedef {{seq: number, event: string, at: string, data: any}} RaceEvent  one frame of the
+ *   table's stream: an event of its log, or (`table`, first) the whole table at `seq`
+ */
+
+/**
+ * @typedef {{rank: number, player: string, score: number, actions: number, elapsed_ms: number,
+ *   perfect: boolean, hints: number, game: string}} BoardRow
+ * @typedef {{results: BoardRow[], hasNext: boolean}} BoardPage
+ *
+ * @typedef {object} Daily  GET /daily: the day's challenge (seed and nonce once it closed)
+ * @property {string} date
+ * @property {number} suits
+ * @property {number} deal_version
+ * @property {string} commitment
+ * @property {boolean} closed
+ * @property {string} closes_at
+ * @property {number} winners
+ * @property {string | null} seed
+ * @property {string | null} nonce
+ * @property {number | null} par
+ * @property {{status: string, ranked: boolean, score: number} | null} attempt
+ *
+ * @typedef {object} ModeStats
+ * @property {number} suits
+ * @property {number} played
+ * @property {number} wins
+ * @property {number | null} win_rate
+ * @property {number} current_win_streak
+ * @property {number} best_win_streak
+ * @property {number | null} fastest_win_ms
+ * @property {number | null} fewest_actions_win
+ * @property {number | null} best_score
+ * @property {{game: string, score: number, elapsed_ms: number, actions: number,
+ *   perfect: boolean}[]} best_wins
+ * @typedef {{username: string, stats: ModeStats[], coins: {balance: number,
+ *   earned_today: number, left_today: number, daily_limit: number} | null}} Player
+ * @typedef {{modes: {suits: number, rank: number | null}[],
+ *   daily: {rank: number, date: string} | null}} Places
+ * @typedef {{places: {all: number, day: number | null},
+ *   daily: {rank: number, date: string} | null}} GamePlaces
+ * @typedef {{races: {suits: number, played: number, wins: number, draws: number,
+ *   losses: number}[]}} PlayerRaces
+ */
+
 const BASE = '/api/v1';
 const TOKEN_KEY = 'spider.token';
 const USER_KEY = 'spider.user';
+/** The game this device showed last (game.js resumes it; signing out forgets it). */
+export const LAST_GAME_KEY = 'spider.game';
 const MAX_RETRIES = 3;
 
+/**
+ * An answer that is not a success, or no answer (status 0).
+ * @typedef {{code?: string, detail?: string, errors?: Record<string, string[]>,
+ *   retry_after?: number, game?: Game}} ErrorBody
+ */
 export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {ErrorBody} body
+   */
   constructor(status, body) {
     super(body.detail || `HTTP ${status}`);
     this.status = status;
@@ -21,12 +203,17 @@ export class ApiError extends Error {
 }
 
 // --- the token ---------------------------------------------------------------------------
-// Kept in localStorage so a reload or a new tab stays signed in; README ("Web client") gives
-// the reasoning. Listeners hear sign-in and sign-out.
+// Kept in localStorage so a reload or a new tab stays signed in (the reasoning:
+// docs/architecture.md#the-web-client). Listeners hear sign-in and sign-out.
+/** @type {Set<() => void>} */
 const listeners = new Set();
 export const session = {
   get token() { return localStorage.getItem(TOKEN_KEY); },
   get username() { return localStorage.getItem(USER_KEY); },
+  /**
+   * @param {string} token
+   * @param {string} username
+   */
   set(token, username) {
     localStorage.setItem(TOKEN_KEY, token);
     localStorage.setItem(USER_KEY, username);
@@ -36,9 +223,10 @@ export const session = {
     const had = this.token !== null;
     localStorage.removeItem(TOKEN_KEY);
     localStorage.removeItem(USER_KEY);
-    localStorage.removeItem('spider.game');
+    localStorage.removeItem(LAST_GAME_KEY);
     if (had) listeners.forEach((fn) => fn());
   },
+  /** @param {() => void} fn */
   onChange(fn) { listeners.add(fn); },
 };
 
@@ -48,10 +236,16 @@ window.addEventListener('storage', (e) => {
 });
 
 // --- waiting (429, 503) ------------------------------------------------------------------
+/** @typedef {(seconds: number, error: ApiError) => Promise<void>} WaitHandler */
+/** @type {WaitHandler} */
 let waitHandler = async () => {};
-/** fn(seconds, error) is awaited before each retry: the UI shows a countdown. */
+/**
+ * fn(seconds, error) is awaited before each retry: the UI shows a countdown.
+ * @param {WaitHandler} fn
+ */
 export function onWait(fn) { waitHandler = fn; }
 
+/** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function newKey() {
@@ -60,14 +254,36 @@ export function newKey() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-async function request(method, path, { body, query, key, token = true, fresh = false, retry = true } = {}) {
+/**
+ * @typedef {object} RequestOptions
+ * @property {unknown} [body]  sent as JSON
+ * @property {Record<string, string | number | boolean | null | undefined>} [query]  null and
+ *   undefined values are left out
+ * @property {string} [key]  the Idempotency-Key
+ * @property {boolean} [token]  send the token (default true)
+ * @property {boolean} [fresh]  revalidate a cached answer
+ * @property {boolean} [retry]  wait out 429 and 503 (default true)
+ */
+
+/**
+ * One call: the answer's JSON, or an ApiError.
+ * @param {string} method
+ * @param {string} path
+ * @param {RequestOptions} options
+ * @returns {Promise<any>}
+ */
+async function request(method, path, options = {}) {
+  const { body, query, key, token = true, fresh = false, retry = true } = options;
   let url = BASE + path;
   if (query) {
     const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) params.set(k, v);
+    for (const [k, v] of Object.entries(query)) {
+      if (v !== undefined && v !== null) params.set(k, String(v));
+    }
     const text = params.toString();
     if (text) url += `?${text}`;
   }
+  /** @type {Record<string, string>} */
   const headers = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (key) headers['Idempotency-Key'] = key;
@@ -90,17 +306,20 @@ async function request(method, path, { body, query, key, token = true, fresh = f
         detail: 'The server cannot be reached: check your connection and try again.',
       });
     }
-    let data = {};
+    let data;
     try {
       data = await response.json();
     } catch {
-      data = { code: 'bad_response', detail: `The server answered ${response.status} without JSON.` };
+      const detail = `The server answered ${response.status} without JSON.`;
+      data = { code: 'bad_response', detail };
     }
     if (response.ok) return data;
-    const error = new ApiError(response.status, data);
+    /** @type {ErrorBody} */
+    const failure = data;
+    const error = new ApiError(response.status, failure);
     const retryable = response.status === 429 || response.status === 503;
     if (retryable && retry && attempt < MAX_RETRIES) {
-      const seconds = Number(response.headers.get('Retry-After') || data.retry_after || 1);
+      const seconds = Number(response.headers.get('Retry-After') || failure.retry_after || 1);
       await waitHandler(seconds, error);
       await sleep(seconds * 1000);
       continue;
@@ -110,55 +329,126 @@ async function request(method, path, { body, query, key, token = true, fresh = f
   }
 }
 
-/** A page of any paged answer ({page, page_size, has_next, results}) as {results, hasNext}. */
+/**
+ * A page of any paged answer ({page, page_size, has_next, results}) as {results, hasNext}.
+ * @template T
+ * @param {{results: T[], has_next: boolean}} data
+ */
 function paged(data) {
   return { results: data.results, hasNext: Boolean(data.has_next), raw: data };
 }
 
 // --- accounts ----------------------------------------------------------------------------
+/** @typedef {{token: string, username?: string}} SignedIn */
+/**
+ * @param {string} username
+ * @param {string} password
+ * @returns {Promise<SignedIn>}
+ */
 export const register = (username, password) =>
   request('POST', '/auth/register', { body: { username, password }, token: false });
+/**
+ * @param {string} username
+ * @param {string} password
+ * @returns {Promise<SignedIn>}
+ */
 export const login = (username, password) =>
   request('POST', '/auth/token', { body: { username, password }, token: false });
 export const me = () => request('GET', '/me');
 
 // --- games -------------------------------------------------------------------------------
+/** @returns {Promise<{results: {id: string, kind: string}[], hasNext: boolean}>} */
 export const gamesInProgress = async () =>
   paged(await request('GET', '/games', { query: { status: 'in_progress', page_size: 10 } }));
+/**
+ * @param {{suits: number} | {replay_of: string}} body
+ * @returns {Promise<Game>}
+ */
 export const createGame = (body) => request('POST', '/games', { body, key: newKey() });
+/** @param {string} id @returns {Promise<Game>} */
 export const getGame = (id) => request('GET', `/games/${id}`);
+/** @param {string} id */
 export const gameLog = (id) => request('GET', `/games/${id}/actions`);
+/**
+ * @param {string} id
+ * @param {Action & {version: number}} action
+ * @returns {Promise<Game>}
+ */
 export const act = (id, action) =>
   request('POST', `/games/${id}/actions`, { body: action, key: newKey() });
 // A POST: a hint served is counted and logged. `version`: only about the position we show.
+/**
+ * @param {string} id
+ * @param {number} n
+ * @param {number} version
+ * @returns {Promise<Hint>}
+ */
 export const hint = (id, n, version) =>
   request('POST', `/games/${id}/hint`, { body: { n, version } });
+/** @param {string} id @returns {Promise<Game>} */
 export const resign = (id) => request('POST', `/games/${id}/resign`, { key: newKey() });
+/**
+ * @param {string} id
+ * @param {number} step
+ * @returns {Promise<Step>}
+ */
 export const position = (id, step) => request('GET', `/games/${id}/positions/${step}`);
 
 // --- daily, boards, players --------------------------------------------------------------
 // No waiting here: the daily page has something better to say when the day is not ready.
+/** @param {string | null} date  null: today @returns {Promise<Daily>} */
 export const daily = (date) => request('GET', '/daily', { query: { date }, retry: false });
+/** @returns {Promise<Game>} */
 export const dailyPlay = (unranked = false) =>
   request('POST', '/daily/play', { body: { unranked }, key: newKey() });
-export const dailyBoard = async (date, page = 1) =>
-  paged(await request('GET', `/daily/${date}/leaderboard`, { query: { page }, token: false, fresh: true }));
-export const leaderboard = async (suits, period, page = 1) =>
-  paged(await request('GET', '/leaderboard', { query: { suits, period, page }, token: false, fresh: true }));
+/**
+ * @param {string} date
+ * @returns {Promise<BoardPage>}
+ */
+export const dailyBoard = async (date, page = 1) => paged(await request(
+  'GET', `/daily/${date}/leaderboard`, { query: { page }, token: false, fresh: true }));
+/**
+ * @param {string} suits
+ * @param {string} period
+ * @returns {Promise<BoardPage>}
+ */
+export const leaderboard = async (suits, period, page = 1) => paged(await request(
+  'GET', '/leaderboard', { query: { suits, period, page }, token: false, fresh: true }));
+/** @param {string} id @returns {Promise<GamePlaces>} */
 export const gamePlaces = (id) => request('GET', `/leaderboard/games/${id}`, { token: false });
+/** @param {string} username @returns {Promise<Player>} */
 export const player = (username) =>
   request('GET', `/players/${encodeURIComponent(username)}`, { token: false });
+/** @param {string} username @returns {Promise<Places>} */
 export const playerPlaces = (username) =>
   request('GET', `/players/${encodeURIComponent(username)}/places`, { token: false });
 
 // --- races -------------------------------------------------------------------------------
 // Table commands answer the whole table. They take no Idempotency-Key (the server ignores
 // it): a retried command is refused by the table's state instead (`already_seated`, ...).
+/**
+ * @param {string} code
+ * @param {string} what
+ */
 const raceUrl = (code, what = '') => `/races/${encodeURIComponent(code)}${what ? `/${what}` : ''}`;
+/**
+ * @param {{suits: number, time_limit_s: number | null}} body
+ * @returns {Promise<RaceTable>}
+ */
 export const openRace = (body) => request('POST', '/races', { body });
+/** @param {string} code @returns {Promise<RaceTable>} */
 export const race = (code) => request('GET', raceUrl(code));
-export const raceCommand = (code, what, body = {}) => request('POST', raceUrl(code, what), { body });
+/**
+ * @param {string} code
+ * @param {string} what  sit, stand, ready, unready, start, draw, resign, again, settings
+ * @param {object} body
+ * @returns {Promise<RaceTable>}
+ */
+export const raceCommand = (code, what, body = {}) =>
+  request('POST', raceUrl(code, what), { body });
 // A single-use ticket for the EventSource (which cannot send Authorization): {events_url}.
+/** @param {string} code @returns {Promise<{events_url: string}>} */
 export const raceTicket = (code) => request('POST', raceUrl(code, 'ticket'), { retry: false });
+/** @param {string} username @returns {Promise<PlayerRaces>} */
 export const playerRaces = (username) =>
   request('GET', `/players/${encodeURIComponent(username)}/races`, { token: false });

@@ -1,3 +1,4 @@
+// @ts-check
 // The client's entry: a router over History API paths, the account corner, and the one
 // place that shows "waiting" when the server asks us to (429, 503 with Retry-After).
 // A screen is `async (root, ctx, ...params) => cleanup | null`; a new one is a line in ROUTES.
@@ -8,7 +9,20 @@ import { playScreen } from './game.js';
 import { lobbyScreen, raceScreen } from './race.js';
 import { authScreen, dailyScreen, leaderboardScreen, playerScreen, replayScreen } from './views.js';
 
+/**
+ * What a screen may ask of the router.
+ * @typedef {object} Ctx
+ * @property {(path: string, replace?: boolean) => void} navigate  go there (replace: in place
+ *   of this page in the history)
+ * @property {(replace?: boolean) => void} toLogin  to log-in, and back here after it
+ * @property {() => boolean} needLogin  signed out: to log-in in place of this page, and true
+ *
+ * @typedef {(() => void) | null} Cleanup  what a screen leaves to run when it is left
+ * @typedef {(root: HTMLElement, ctx: Ctx, ...params: string[]) => Promise<Cleanup>} Screen
+ */
+
 const UUID = '([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})';
+/** @type {[RegExp, Screen][]} */
 const ROUTES = [
   [/^\/(?:play)?$/, (root, ctx) => playScreen(root, ctx)],
   [new RegExp(`^/play/${UUID}$`), (root, ctx, id) => playScreen(root, ctx, id)],
@@ -23,15 +37,25 @@ const ROUTES = [
   [/^\/players\/([^/]+)$/, (root, ctx, name) => playerScreen(root, ctx, decodeURIComponent(name))],
 ];
 
-const main = document.getElementById('main');
+const main = /** @type {HTMLElement} */ (document.getElementById('main'));
+/** @type {Cleanup} */
 let cleanup = null;
 let renderId = 0;
 
+/** @type {Ctx} */
 const ctx = {
   navigate(path, replace = false) {
     if (replace) history.replaceState(null, '', path);
     else history.pushState(null, '', path);
     render();
+  },
+  toLogin(replace = false) {
+    this.navigate(`/login?next=${encodeURIComponent(location.pathname)}`, replace);
+  },
+  needLogin() {
+    if (api.session.token) return false;
+    this.toLogin(true);
+    return true;
   },
 };
 
@@ -44,27 +68,32 @@ async function render() {
   document.querySelectorAll('nav a').forEach((a) => {
     const href = a.getAttribute('href');
     const here = path === href || path.startsWith(`${href}/`) || (href === '/play' && path === '/');
-    if (here) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
+    if (here) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
   });
   if (!route) {
-    clear(main, h('section', { class: 'panel' }, h('h1', {}, 'Not found'), h('p', {}, link('/', 'Back to the game'))));
+    clear(main, h('section', { class: 'panel' },
+      h('h1', {}, 'Not found'), h('p', {}, link('/', 'Back to the game'))));
     return;
   }
   const [pattern, screen] = route;
-  const params = path.match(pattern).slice(1);
+  const params = /** @type {RegExpMatchArray} */ (path.match(pattern)).slice(1);
   try {
     const done = await screen(main, ctx, ...params);
-    if (id === renderId) cleanup = done; else if (done) done();
+    if (id === renderId) cleanup = done;
+    else if (done) done();
   } catch (err) {
     if (id !== renderId) return;
-    if (err.status === 401) {
-      ctx.navigate('/login?next=' + encodeURIComponent(location.pathname), true);
+    const failure = /** @type {Partial<api.ApiError>} */ (err);
+    if (failure.status === 401) {
+      ctx.toLogin(true);
       return;
     }
     clear(main, h('section', { class: 'panel error', role: 'alert' },
-      h('h1', {}, err.status === 404 ? 'Not found' : 'Something went wrong'),
-      h('p', {}, err.detail || String(err)),
-      h('p', {}, h('button', { type: 'button', onclick: render }, 'Try again'), ' ', link('/', 'Back to the game'))));
+      h('h1', {}, failure.status === 404 ? 'Not found' : 'Something went wrong'),
+      h('p', {}, failure.detail || String(err)),
+      h('p', {}, h('button', { type: 'button', onclick: render }, 'Try again'), ' ',
+        link('/', 'Back to the game'))));
   }
   if (id !== renderId) return; // the screen navigated elsewhere meanwhile
   document.body.dataset.ready = path; // tests and the bench wait for this
@@ -72,30 +101,32 @@ async function render() {
 }
 
 function renderAccount() {
-  const el = document.getElementById('account');
+  const el = /** @type {HTMLElement} */ (document.getElementById('account'));
   const name = api.session.username;
   if (api.session.token && name) {
+    const logOut = () => {
+      api.session.clear();
+      toast('Logged out.');
+      ctx.navigate('/login');
+    };
     clear(el, link(`/players/${encodeURIComponent(name)}`, name, { class: 'me' }),
-      h('button', { type: 'button', class: 'link', onclick: () => {
-        api.session.clear();
-        toast('Logged out.');
-        ctx.navigate('/login');
-      } }, 'Log out'));
+      h('button', { type: 'button', class: 'link', onclick: logOut }, 'Log out'));
   } else {
     clear(el, link('/login', 'Log in'), link('/signup', 'Sign up'));
   }
 }
 
 api.onWait(async (seconds, error) => {
-  toast(`${error.code === 'throttled' ? 'Too many requests' : 'The server is busy'}: trying again in ${seconds} s…`, 'warn', seconds * 1000 + 500);
+  const why = error.code === 'throttled' ? 'Too many requests' : 'The server is busy';
+  toast(`${why}: trying again in ${seconds} s…`, 'warn', seconds * 1000 + 500);
 });
 api.session.onChange(renderAccount);
 
 document.addEventListener('click', (e) => {
-  const a = e.target.closest('a[data-link]');
+  const a = /** @type {Element} */ (e.target).closest('a[data-link]');
   if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
   e.preventDefault();
-  ctx.navigate(a.getAttribute('href'));
+  ctx.navigate(/** @type {string} */ (a.getAttribute('href')));
 });
 window.addEventListener('popstate', render);
 

@@ -1,23 +1,40 @@
+// @ts-check
 // Cards drawn with CSS: a rank and a suit symbol, and a colour per suit (a four-colour
 // deck: spades black, hearts red, diamonds blue, clubs green), so suits differ by colour
 // and by symbol. Face-down cards are a CSS pattern. Nothing here knows a rule.
 
 import { h } from './dom.js';
 
+/** @type {Record<string, {symbol: string, name: string}>} */
 export const SUITS = {
   s: { symbol: '♠', name: 'spades' },
   h: { symbol: '♥', name: 'hearts' },
   d: { symbol: '♦', name: 'diamonds' },
   c: { symbol: '♣', name: 'clubs' },
 };
+/**
+ * A game's or a table's suit mode (1, 2 or 4 suits), as the screens name it.
+ * @type {Record<string, string>}
+ */
+export const SUIT_LABEL = { 1: '1 suit', 2: '2 suits', 4: '4 suits' };
+/** @type {Record<string, string>} */
 const RANKS = { A: 'A', T: '10', J: 'J', Q: 'Q', K: 'K' };
+/** @type {Record<string, string>} */
 const RANK_NAMES = { A: 'ace', T: '10', J: 'jack', Q: 'queen', K: 'king' };
 
+/**
+ * A card by name, for screen readers: `Ts` is "10 of spades".
+ * @param {string} code  rank and suit, as the API writes a card
+ */
 export function cardName(code) {
   const rank = code[0];
   return `${RANK_NAMES[rank] || rank} of ${SUITS[code[1]].name}`;
 }
 
+/**
+ * @param {string} code
+ * @param {string} extra  more classes
+ */
 export function faceUp(code, extra = '') {
   const rank = RANKS[code[0]] || code[0];
   const suit = SUITS[code[1]];
@@ -33,7 +50,10 @@ export function faceDown() {
   return h('div', { class: 'card back', 'aria-hidden': 'true' });
 }
 
-/** A removed run, shown as its king. */
+/**
+ * A removed run, shown as its king.
+ * @param {string} suit  s, h, d or c
+ */
 export function runBadge(suit) {
   return h(
     'div',

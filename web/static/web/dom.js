@@ -1,20 +1,54 @@
+// @ts-check
 // Small DOM helpers. Text always goes in as text (never as HTML): nothing the server or a
 // player name holds can become markup.
 
-/** h('button', {class: 'x', onclick: fn, 'aria-label': '...'}, 'text', child, ...) */
+/**
+ * What `h` and `clear` take as children: nodes and text (numbers as text); null, undefined
+ * and false are left out, so `cond ? node : null` reads as it is meant.
+ * @typedef {Node | string | number | null | undefined | false} Leaf
+ * @typedef {Leaf | Leaf[]} Child
+ */
+
+/**
+ * Attributes by name: `class`, `dataset` (an object), `on<event>` (a listener), `true` for
+ * an empty attribute; null, undefined and false leave it out.
+ * @typedef {{
+ *   onclick?: ((e: MouseEvent) => unknown) | null,
+ *   dataset?: Record<string, string>,
+ *   [name: string]: unknown,
+ * }} Attrs
+ */
+
+/**
+ * h('button', {class: 'x', onclick: fn, 'aria-label': '...'}, 'text', child, ...)
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Attrs} attrs
+ * @param {...Child} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
     if (value === undefined || value === null || value === false) continue;
-    if (name.startsWith('on')) el.addEventListener(name.slice(2), value);
-    else if (name === 'class') el.className = value;
-    else if (name === 'dataset') Object.assign(el.dataset, value);
-    else el.setAttribute(name, value === true ? '' : value);
+    if (name.startsWith('on')) {
+      el.addEventListener(name.slice(2), /** @type {EventListener} */ (value));
+    } else if (name === 'class') {
+      el.className = String(value);
+    } else if (name === 'dataset') {
+      Object.assign(el.dataset, value);
+    } else {
+      el.setAttribute(name, value === true ? '' : String(value));
+    }
   }
   append(el, children);
   return el;
 }
 
+/**
+ * @param {Element} el
+ * @param {Child[]} children
+ */
 function append(el, children) {
   for (const child of children.flat()) {
     if (child === null || child === undefined || child === false) continue;
@@ -22,16 +56,29 @@ function append(el, children) {
   }
 }
 
+/**
+ * The element's children replaced by these.
+ * @template {Element} E
+ * @param {E} el
+ * @param {...Child} children
+ * @returns {E}
+ */
 export function clear(el, ...children) {
   el.replaceChildren();
   append(el, children);
   return el;
 }
 
-let toastTimer = null;
-/** A short message in the page's live region (read out by screen readers). */
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let toastTimer;
+/**
+ * A short message in the page's live region (read out by screen readers).
+ * @param {string} text
+ * @param {'info' | 'good' | 'warn' | 'error'} kind
+ * @param {number} ms  how long it shows (0: until the next one)
+ */
 export function toast(text, kind = 'info', ms = 4000) {
-  const el = document.getElementById('toast');
+  const el = /** @type {HTMLElement} */ (document.getElementById('toast'));
   el.textContent = text;
   el.className = `toast show ${kind}`;
   el.setAttribute('role', kind === 'error' ? 'alert' : 'status');
@@ -39,6 +86,22 @@ export function toast(text, kind = 'info', ms = 4000) {
   if (ms) toastTimer = setTimeout(() => { el.className = 'toast'; }, ms);
 }
 
+/**
+ * A refused form's messages: each field's, else the error's detail.
+ * @param {Element} box
+ * @param {import('./api.js').ApiError} err
+ */
+export function formErrors(box, err) {
+  const fields = err.body?.errors || {};
+  const lines = Object.entries(fields).flatMap(([field, messages]) =>
+    messages.map((m) => (field === 'non_field_errors' ? m : `${field}: ${m}`)));
+  clear(box, (lines.length ? lines : [err.detail]).map((m) => h('p', {}, m)));
+}
+
+/**
+ * A duration as m:ss, or h:mm:ss from an hour on.
+ * @param {number | null | undefined} ms
+ */
 export function formatTime(ms) {
   const total = Math.max(0, Math.floor((ms || 0) / 1000));
   const h = Math.floor(total / 3600);
@@ -47,9 +110,19 @@ export function formatTime(ms) {
   return h ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
 }
 
+/**
+ * A link the router follows without reloading the page.
+ * @param {string} href
+ * @param {Child} text
+ * @param {Attrs} attrs
+ */
 export const link = (href, text, attrs = {}) => h('a', { href, 'data-link': true, ...attrs }, text);
 
+/** @type {Record<number, string>} */
+const ORDINAL_TAIL = { 1: 'st', 2: 'nd', 3: 'rd' };
+
+/** 1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, ... 21st. @param {number} n */
 export function ordinal(n) {
-  const tail = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' }[n % 10] || 'th');
+  const tail = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (ORDINAL_TAIL[n % 10] || 'th');
   return `${n}${tail}`;
 }

@@ -1,27 +1,34 @@
+// @ts-check
 // The game screen: one game's table, its counters and controls, driven by the server's
 // answers. Every action is sent with the version it was decided on; whatever the server
 // says (a new state, a refusal, a conflict) is what the screen shows.
 
 import * as api from './api.js';
+import { SUIT_LABEL } from './cards.js';
 import { h, clear, toast, formatTime, link, ordinal } from './dom.js';
 import { Table } from './table.js';
 
-const SUIT_LABEL = { 1: '1 suit', 2: '2 suits', 4: '4 suits' };
-const LAST_GAME_KEY = 'spider.game';
+/**
+ * @import { Action, Coins, Game, Hint, LoggedAction } from './api.js'
+ * @import { Ctx } from './app.js'
+ */
 
-/** The play route: resume the game in progress (this device or another), or offer a new one. */
+/**
+ * The play route: resume the game in progress (this device or another), or offer a new one.
+ * @param {HTMLElement} root
+ * @param {Ctx} ctx
+ * @param {string | null} gameId
+ */
 export async function playScreen(root, ctx, gameId = null) {
-  if (!api.session.token) {
-    ctx.navigate('/login?next=' + encodeURIComponent(location.pathname), true);
-    return null;
-  }
+  if (ctx.needLogin()) return null;
+  /** @type {Game | null} */
   let state = null;
   if (gameId) {
     state = await api.getGame(gameId);
   } else {
     // The list says which game is in progress (this device or another); the game this
     // device showed last is fetched at the same time, so a reload costs one round trip.
-    const remembered = localStorage.getItem(LAST_GAME_KEY);
+    const remembered = localStorage.getItem(api.LAST_GAME_KEY);
     const [{ results }, last] = await Promise.all([
       api.gamesInProgress(),
       remembered ? api.getGame(remembered).catch(() => null) : null,
@@ -40,21 +47,29 @@ export async function playScreen(root, ctx, gameId = null) {
   return new GameScreen(root, ctx, state).cleanup;
 }
 
+/**
+ * A new game of 1, 2 or 4 suits (a word of warning when it ends the one in play).
+ * @param {Ctx} ctx
+ * @param {Game | null} current
+ */
 function newGameButtons(ctx, current) {
+  /** @param {number} suits */
   const start = async (suits) => {
     try {
       const state = await api.createGame({ suits });
       ctx.navigate(`/play/${state.id}`);
     } catch (err) {
-      toast(err.detail, 'error', 8000);
+      toast(/** @type {api.ApiError} */ (err).detail, 'error', 8000);
     }
   };
-  const live = current && current.status === 'in_progress' && current.kind === 'casual' && current.actions > 0;
+  const live = current && current.status === 'in_progress' && current.kind === 'casual'
+    && current.actions > 0;
   return h('div', { class: 'new-game' },
     live ? h('p', { class: 'small' }, 'A new game ends this one (it counts as lost).') : null,
     h('div', { class: 'buttons' },
       [1, 2, 4].map((suits) => h('button', {
-        type: 'button', class: 'primary', dataset: { suits: String(suits) }, onclick: () => start(suits),
+        type: 'button', class: 'primary', dataset: { suits: String(suits) },
+        onclick: () => start(suits),
       }, `New ${SUIT_LABEL[suits]}`))));
 }
 
@@ -65,6 +80,12 @@ function newGameButtons(ctx, current) {
  * every state drawn.
  */
 export class GameScreen {
+  /**
+   * @param {HTMLElement} root
+   * @param {Ctx} ctx
+   * @param {Game} state
+   * @param {{race?: boolean, onShow?: ((state: Game) => void) | null}} options
+   */
   constructor(root, ctx, state, { race = false, onShow = null } = {}) {
     this.ctx = ctx;
     this.state = state;
@@ -73,6 +94,7 @@ export class GameScreen {
     this.receivedAt = performance.now();
     this.busy = false;
     this.hintN = 0;
+    /** @type {Hint | null} */
     this.hintShown = null;
     this.table = new Table({
       handlers: {
@@ -84,19 +106,28 @@ export class GameScreen {
     this.stats = h('dl', { class: 'stats', 'aria-label': 'Game' });
     this.hintBox = h('div', { class: 'hint-box', 'aria-live': 'polite' });
     this.notice = h('div', { class: 'notice-area' });
+    /**
+     * @param {string} label
+     * @param {() => unknown} onclick
+     * @param {string} key  its keyboard shortcut
+     */
+    const button = (label, onclick, key) =>
+      h('button', { type: 'button', onclick, 'aria-keyshortcuts': key }, label);
     this.buttons = {
-      undo: h('button', { type: 'button', onclick: () => this.send({ type: 'undo' }), 'aria-keyshortcuts': 'U' }, 'Undo'),
-      hint: h('button', { type: 'button', onclick: () => this.askHint(0), 'aria-keyshortcuts': 'H' }, 'Hint'),
-      next: h('button', { type: 'button', onclick: () => this.askHint(this.hintN + 1), 'aria-keyshortcuts': 'N' }, 'Next hint'),
-      deal: h('button', { type: 'button', onclick: () => this.send({ type: 'deal' }), 'aria-keyshortcuts': 'D' }, 'Deal'),
-      menu: h('button', { type: 'button', onclick: () => this.toggleMenu(), 'aria-expanded': 'false' }, 'New game…'),
+      undo: button('Undo', () => this.send({ type: 'undo' }), 'U'),
+      hint: button('Hint', () => this.askHint(0), 'H'),
+      next: button('Next hint', () => this.askHint(this.hintN + 1), 'N'),
+      deal: button('Deal', () => this.send({ type: 'deal' }), 'D'),
+      menu: h('button', {
+        type: 'button', onclick: () => this.toggleMenu(), 'aria-expanded': 'false',
+      }, 'New game…'),
     };
     this.menu = h('div', { class: 'menu', hidden: true });
     this.overlay = h('div', { class: 'overlay', hidden: true });
-    const controls = race
-      ? [this.buttons.deal]
-      : [this.buttons.undo, this.buttons.hint, this.buttons.next, this.buttons.deal, this.buttons.menu];
-    clear(root, h('section', { class: `game${race ? ' race-game' : ''}`, 'aria-label': race ? 'Your table in the race' : 'Spider Solitaire game' },
+    const { undo, hint, next, deal, menu } = this.buttons;
+    const controls = race ? [deal] : [undo, hint, next, deal, menu];
+    const label = race ? 'Your table in the race' : 'Spider Solitaire game';
+    clear(root, h('section', { class: `game${race ? ' race-game' : ''}`, 'aria-label': label },
       h('div', { class: 'bar' }, this.stats, h('div', { class: 'controls' }, controls)),
       this.menu, this.hintBox, this.notice, this.table.el, this.overlay,
       h('details', { class: 'help' }, h('summary', {}, 'How to play and keys'),
@@ -111,6 +142,7 @@ export class GameScreen {
             + 'fewer) and Enter on another column moves; "." lets the server choose; D deal, '
             + 'U undo, H hint, N next hint, Esc cancel.'))));
     this.clock = setInterval(() => this.renderStats(), 1000);
+    /** @param {KeyboardEvent} e */
     this.onKey = (e) => this.globalKey(e);
     this.onVisible = () => { if (document.visibilityState === 'visible') this.refresh(); };
     document.addEventListener('keydown', this.onKey);
@@ -124,9 +156,16 @@ export class GameScreen {
     this.show(state);
   }
 
+  /**
+   * Draw a state the server sent (and `outcome`, what the action did).
+   * @param {Game} state
+   * @param {Game['outcome'] | null} outcome
+   */
   show(state, outcome = null) {
     this.state = state;
-    if (state.status === 'in_progress' && !this.race) localStorage.setItem(LAST_GAME_KEY, state.id);
+    if (state.status === 'in_progress' && !this.race) {
+      localStorage.setItem(api.LAST_GAME_KEY, state.id);
+    }
     this.receivedAt = performance.now();
     this.table.render(state);
     this.renderStats();
@@ -147,13 +186,17 @@ export class GameScreen {
     const s = this.state;
     let elapsed = s.elapsed_ms;
     if (s.status === 'in_progress' && s.started_at) elapsed += performance.now() - this.receivedAt;
-    const kind = s.kind === 'daily' ? ` · daily ${s.ranked ? 'ranked' : 'practice'}` : s.kind === 'race' ? ' · race' : '';
+    let kind = '';
+    if (s.kind === 'daily') kind = ` · daily ${s.ranked ? 'ranked' : 'practice'}`;
+    else if (s.kind === 'race') kind = ' · race';
     const mode = `${SUIT_LABEL[s.suits]}${kind}`;
+    /** @type {[string, string | number][]} */
     const items = [
       ['Game', mode], ['Score', s.score], ['Moves', s.actions], ['Time', formatTime(elapsed)],
     ];
     if (s.hints) items.push(['Hints', s.hints]);
-    clear(this.stats, items.map(([k, v]) => h('div', { class: `stat stat-${k.toLowerCase()}` }, h('dt', {}, k), h('dd', {}, v))));
+    clear(this.stats, items.map(([k, v]) =>
+      h('div', { class: `stat stat-${k.toLowerCase()}` }, h('dt', {}, k), h('dd', {}, v))));
   }
 
   renderNotice() {
@@ -162,7 +205,8 @@ export class GameScreen {
       // The race screen says how the race ended; here only what the server says of the deal.
       clear(this.notice, s.stuck && s.status === 'in_progress'
         ? h('div', { class: 'notice stuck', role: 'alert' },
-          h('p', {}, 'No move can help any more: this deal is stuck. Play on, offer a draw or resign.'))
+          h('p', {}, 'No move can help any more: this deal is stuck. '
+            + 'Play on, offer a draw or resign.'))
         : null);
     } else if (s.status === 'lost') {
       clear(this.notice, h('div', { class: 'notice', role: 'status' },
@@ -172,7 +216,9 @@ export class GameScreen {
       clear(this.notice, h('div', { class: 'notice stuck', role: 'alert' },
         h('p', {}, 'No move can help any more: this deal is stuck.'),
         h('div', { class: 'buttons' },
-          s.can_undo ? h('button', { type: 'button', onclick: () => this.send({ type: 'undo' }) }, 'Undo') : null,
+          s.can_undo
+            ? h('button', { type: 'button', onclick: () => this.send({ type: 'undo' }) }, 'Undo')
+            : null,
           this.replayButtons())));
     } else {
       clear(this.notice);
@@ -180,11 +226,14 @@ export class GameScreen {
   }
 
   replayButtons() {
+    const newDeal = () => this.newGame({ suits: this.state.suits });
+    const sameDeal = () => this.newGame({ replay_of: this.state.id });
     return h('span', { class: 'buttons' },
-      h('button', { type: 'button', onclick: () => this.newGame({ suits: this.state.suits }) }, 'New deal'),
-      h('button', { type: 'button', onclick: () => this.newGame({ replay_of: this.state.id }) }, 'Replay this deal'));
+      h('button', { type: 'button', onclick: newDeal }, 'New deal'),
+      h('button', { type: 'button', onclick: sameDeal }, 'Replay this deal'));
   }
 
+  /** @param {boolean} [force]  open (true) or closed (false); else the other way */
   toggleMenu(force) {
     const open = force ?? this.menu.hidden;
     this.menu.hidden = !open;
@@ -192,10 +241,13 @@ export class GameScreen {
     if (open) {
       clear(this.menu, newGameButtons(this.ctx, this.state),
         this.state.status === 'in_progress'
-          ? h('button', { type: 'button', class: 'danger', onclick: () => this.resign() }, 'Resign this game') : null);
+          ? h('button', { type: 'button', class: 'danger', onclick: () => this.resign() },
+            'Resign this game')
+          : null);
     }
   }
 
+  /** @param {{suits: number} | {replay_of: string}} body */
   async newGame(body) {
     try {
       const state = await api.createGame(body);
@@ -229,14 +281,17 @@ export class GameScreen {
     } catch { /* a failed refresh changes nothing; the next action reports errors */ }
   }
 
-  /** One action: the table shows whatever the server answers. */
+  /**
+   * One action: the table shows whatever the server answers.
+   * @param {Action} action
+   */
   async send(action) {
     if (this.busy || this.state.status !== 'in_progress') return;
     this.busy = true;
     this.table.el.classList.add('busy');
     try {
       const body = { ...action, version: this.state.version };
-      if (body.count === undefined) delete body.count;
+      if ('count' in body && body.count === undefined) delete body.count;
       const next = await api.act(this.state.id, body);
       this.clearHint();
       this.show(next, next.outcome);
@@ -248,6 +303,7 @@ export class GameScreen {
     }
   }
 
+  /** @param {number} n  which of the ranked moves (0: the best) */
   async askHint(n) {
     if (this.busy || this.state.status !== 'in_progress') return;
     this.busy = true;
@@ -258,11 +314,20 @@ export class GameScreen {
       this.state = { ...this.state, version: hint.version, hints: hint.hints, perfect: false };
       this.renderStats();
       const a = hint.action;
-      this.table.setHighlight(!a ? null : a.type === 'deal' ? { deal: true } : { from: a.from, to: a.to, count: a.count });
+      if (!a) this.table.setHighlight(null);
+      else if (a.type === 'deal') this.table.setHighlight({ deal: true });
+      else this.table.setHighlight({ from: a.from, to: a.to, count: a.count });
       const text = a ? describe(a) : 'No useful move';
-      clear(this.hintBox, h('div', {
-        class: 'hint', dataset: { type: a ? a.type : 'none', from: a?.from ?? '', to: a?.to ?? '', count: a?.count ?? '', n: String(hint.n) },
-      }, h('strong', {}, `Hint ${hint.n + 1}${hint.alternatives ? ` of ${hint.alternatives}` : ''}: ${text}. `), hint.reason));
+      const of = hint.alternatives ? ` of ${hint.alternatives}` : '';
+      const dataset = {
+        type: a ? a.type : 'none',
+        from: String(a?.from ?? ''),
+        to: String(a?.to ?? ''),
+        count: String(a?.count ?? ''),
+        n: String(hint.n),
+      };
+      clear(this.hintBox, h('div', { class: 'hint', dataset },
+        h('strong', {}, `Hint ${hint.n + 1}${of}: ${text}. `), hint.reason));
       this.buttons.next.disabled = !a || hint.n + 1 >= hint.alternatives;
     } catch (err) {
       this.failed(err);
@@ -278,13 +343,19 @@ export class GameScreen {
     clear(this.hintBox);
   }
 
-  failed(err) {
+  /**
+   * A refused or failed action, said the way its status calls for.
+   * @param {unknown} error
+   */
+  failed(error) {
+    const err = /** @type {api.ApiError} */ (error);
     if (err.status === 409 && err.body.game) {
       this.clearHint();
       this.show(err.body.game);
-      toast('This game had moved on (another tab or device?): here is where it stands now.', 'warn', 6000);
+      toast('This game had moved on (another tab or device?): here is where it stands now.',
+        'warn', 6000);
     } else if (err.status === 401) {
-      this.ctx.navigate('/login?next=' + encodeURIComponent(location.pathname));
+      this.ctx.toLogin();
     } else if (err.status === 422) {
       toast(err.detail, 'error', 6000);
       if (err.code === 'game_over') this.refresh();
@@ -296,15 +367,21 @@ export class GameScreen {
   async showWin() {
     const s = this.state;
     const place = h('p', { class: 'place' });
-    const closeBtn = h('button', { type: 'button', onclick: () => { this.overlay.hidden = true; } }, 'Look at the table');
-    clear(this.overlay, h('div', { class: 'dialog', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'win-title' },
+    const close = () => { this.overlay.hidden = true; };
+    const closeBtn = h('button', { type: 'button', onclick: close }, 'Look at the table');
+    const coins = s.coins && s.coins.eligible ? s.coins : null;
+    clear(this.overlay, h('div', {
+      class: 'dialog', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'win-title',
+    },
       h('h2', { id: 'win-title' }, 'You won!'),
       h('dl', { class: 'win-stats' },
         h('div', {}, h('dt', {}, 'Score'), h('dd', { class: 'win-score' }, s.score)),
         h('div', {}, h('dt', {}, 'Time'), h('dd', {}, formatTime(s.elapsed_ms))),
         h('div', {}, h('dt', {}, 'Moves'), h('dd', {}, s.actions)),
-        s.coins && s.coins.eligible ? h('div', {}, h('dt', {}, 'Coins'), h('dd', { class: 'win-coins' }, `+${s.coins.earned}`)) : null),
-      s.coins && s.coins.eligible ? h('p', { class: 'coins-note' }, coinsNote(s.coins)) : null,
+        coins
+          ? h('div', {}, h('dt', {}, 'Coins'), h('dd', { class: 'win-coins' }, `+${coins.earned}`))
+          : null),
+      coins ? h('p', { class: 'coins-note' }, coinsNote(coins)) : null,
       s.perfect ? h('p', { class: 'perfect' }, 'Perfect: no undo, no hint.') : null,
       place,
       h('div', { class: 'buttons' },
@@ -329,8 +406,10 @@ export class GameScreen {
     }
   }
 
+  /** @param {KeyboardEvent} e */
   globalKey(e) {
-    if (e.target.closest('input, textarea, select') || e.metaKey || e.altKey) return;
+    const target = /** @type {Element} */ (e.target);
+    if (target.closest('input, textarea, select') || e.metaKey || e.altKey) return;
     const key = e.key.toLowerCase();
     if (this.race) {
       if (e.ctrlKey) return;
@@ -346,21 +425,28 @@ export class GameScreen {
     else if (key === 'd') this.send({ type: 'deal' });
     else if (key === 'h') this.askHint(0);
     else if (key === 'n' && !this.buttons.next.disabled) this.askHint(this.hintN + 1);
-    else if (key === 'escape') { this.table.select(null); this.toggleMenu(false); }
-    else return;
+    else if (key === 'escape') {
+      this.table.select(null);
+      this.toggleMenu(false);
+    } else return;
     e.preventDefault();
   }
 }
 
+/**
+ * An action in words: "move 3 cards from column 2 to column 5".
+ * @param {LoggedAction} action
+ */
 export function describe(action) {
   if (action.type === 'deal') return 'deal from the stock';
   if (action.type === 'undo') return 'undo';
   if (action.type === 'hint') return 'asked for a hint';
-  const cards = action.count > 1 ? `${action.count} cards` : 'the card';
-  return `move ${cards} from column ${action.from + 1} to column ${action.to + 1}`;
+  const cards = (action.count ?? 0) > 1 ? `${action.count} cards` : 'the card';
+  return `move ${cards} from column ${Number(action.from) + 1} to column ${Number(action.to) + 1}`;
 }
 
 // What the win paid, what the daily limit cut and what is left today (docs/rules.md#coins).
+/** @param {Coins} c */
 function coinsNote(c) {
   const parts = [`${c.base} for the win` + (c.bonus ? ` + ${c.bonus} perfect bonus` : '')];
   if (c.cut) parts.push(`${c.cut} over today's limit of ${c.daily_limit}`);

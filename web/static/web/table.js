@@ -1,3 +1,4 @@
+// @ts-check
 // The table: ten columns, the stock and the removed runs, drawn from a position the server
 // sent, and the player's gestures turned into intents. It decides nothing about legality:
 // a move goes to the server, which accepts or refuses it.
@@ -11,27 +12,59 @@
 import { h, clear } from './dom.js';
 import { cardName, faceDown, faceUp, runBadge } from './cards.js';
 
+/** @import { Column, Position } from './api.js' */
+
 const DOUBLE_TAP_MS = 350;
 const DRAG_START_PX = 6;
 
+/**
+ * What the player asked for (the table decides nothing: the owner sends it to the server).
+ * @typedef {object} Intents
+ * @property {(from: number, to: number, count: number) => void} [move]
+ * @property {(from: number, count: number | undefined) => void} [oneTap]  the server picks
+ *   where to (count undefined: its own choice of how many)
+ * @property {() => void} [deal]
+ *
+ * @typedef {{col: number, count: number}} Selection  the cards picked up
+ * @typedef {{from?: number, to?: number, count?: number, deal?: boolean}} Highlight  a hint
+ * @typedef {object} Drag  a pointer held down on a card
+ * @property {number} from
+ * @property {number} count
+ * @property {number} x
+ * @property {number} y
+ * @property {number} pointerId
+ * @property {HTMLElement | null} ghost  the cards under the pointer, once it moved
+ * @property {(e: PointerEvent) => void} move
+ * @property {(e: PointerEvent) => void} up
+ * @property {() => void} cancel
+ */
+
 export class Table {
   /**
-   * handlers: {move(from, to, count), oneTap(from, count), deal()}; readOnly: no input.
+   * @param {{handlers?: Intents, readOnly?: boolean}} options  readOnly: no input
    */
   constructor({ handlers = {}, readOnly = false } = {}) {
     this.handlers = handlers;
     this.readOnly = readOnly;
+    /** @type {Position | null} */
     this.state = null;
-    this.selection = null; // {col, count}
-    this.highlight = null; // a hint: {from, to, count} or {deal: true}
+    /** @type {Selection | null} */
+    this.selection = null;
+    /** @type {Highlight | null} */
+    this.highlight = null;
+    /** @type {(Selection & {at: number}) | null} */
     this.lastTap = null;
+    /** @type {Drag | null} */
     this.drag = null;
 
-    this.stock = h('button', { class: 'stock', type: 'button', onclick: () => this.handlers.deal?.() });
+    this.stock = h('button', {
+      class: 'stock', type: 'button', onclick: () => this.handlers.deal?.(),
+    });
     this.runs = h('div', { class: 'runs', 'aria-label': 'Runs removed' });
     this.columns = h('div', { class: 'columns', role: 'group', 'aria-label': 'Table' });
     this.el = h('section', { class: 'table' + (readOnly ? ' read-only' : '') },
       h('div', { class: 'table-top' }, this.stock, this.runs), this.columns);
+    /** @type {HTMLDivElement[]} */
     this.cols = [];
     for (let i = 0; i < 10; i += 1) {
       const col = h('div', {
@@ -57,7 +90,10 @@ export class Table {
     this.endDrag();
   }
 
-  /** Draw a position: {columns: [{hidden, cards, down?}], deals_left, removed_suits}. */
+  /**
+   * Draw a position.
+   * @param {Position} state
+   */
   render(state) {
     this.state = state;
     if (this.selection && !this.selectionStillValid()) this.selection = null;
@@ -65,7 +101,8 @@ export class Table {
     clear(this.stock,
       h('span', { class: 'stock-cards', 'aria-hidden': 'true' },
         Array.from({ length: Math.max(deals, 0) }, () => h('span', { class: 'card back mini' }))),
-      h('span', { class: 'stock-label' }, !deals ? 'Stock empty' : this.readOnly ? `${deals} deals left` : `Deal (${deals} left)`));
+      h('span', { class: 'stock-label' },
+        !deals ? 'Stock empty' : this.readOnly ? `${deals} deals left` : `Deal (${deals} left)`));
     this.stock.setAttribute('aria-label', deals
       ? `Stock: ${deals} deal${deals === 1 ? '' : 's'} left. Deal ten cards.`
       : 'Stock: empty');
@@ -96,6 +133,7 @@ export class Table {
   }
 
   selectionStillValid() {
+    if (!this.state || !this.selection) return false;
     const column = this.state.columns[this.selection.col];
     return column && column.cards.length >= this.selection.count;
   }
@@ -125,22 +163,25 @@ export class Table {
         upStep = Math.max(10, (room - cardH - down * downStep) / (up - 1));
       }
       let y = 0;
-      const children = this.cols[i].children;
+      const children = /** @type {HTMLCollectionOf<HTMLElement>} */ (this.cols[i].children);
       for (let k = 0; k < children.length; k += 1) {
         children[k].style.top = `${y}px`;
         y += k < down ? downStep : upStep;
       }
-      const height = children.length ? y - (children.length > down ? upStep : downStep) + cardH : cardH;
+      const last = children.length > down ? upStep : downStep; // the step after the last card
+      const height = children.length ? y - last + cardH : cardH;
       tallest = Math.max(tallest, height);
     });
     this.columns.style.height = `${tallest + 4}px`;
   }
 
+  /** @param {Highlight | null} hint */
   setHighlight(hint) {
     this.highlight = hint;
     this.paintMarks();
   }
 
+  /** @param {Selection | null} selection */
   select(selection) {
     this.selection = selection;
     this.paintMarks();
@@ -148,11 +189,13 @@ export class Table {
 
   /** Selection and hint marks, as classes (and aria-pressed for the selected column). */
   paintMarks() {
-    if (!this.state) return;
+    const state = this.state;
+    if (!state) return;
     this.cols.forEach((col, i) => {
-      const column = this.state.columns[i];
+      const column = state.columns[i];
       const sel = this.selection && this.selection.col === i ? this.selection.count : 0;
-      const hintFrom = this.highlight && this.highlight.from === i ? this.highlight.count : 0;
+      const hint = this.highlight;
+      const hintFrom = hint && hint.from === i ? (hint.count ?? 0) : 0;
       const ups = col.querySelectorAll('.card.up:not(.was-down)');
       ups.forEach((card, k) => {
         const fromTop = column.cards.length - k;
@@ -166,12 +209,14 @@ export class Table {
   }
 
   // --- pointer: tap-tap, drag and drop, double-tap ---------------------------------------
+  /** @param {PointerEvent} e */
   pointerDown(e) {
     if (e.button !== undefined && e.button !== 0) return;
-    const card = e.target.closest('.card.up');
-    const col = e.target.closest('.column');
+    const target = /** @type {Element} */ (e.target);
+    const card = target.closest('.card.up');
+    const col = target.closest('.column');
     if (!col) return;
-    const from = Number(col.dataset.col);
+    const from = Number(/** @type {HTMLElement} */ (col).dataset.col);
     if (!card) {
       // A face-down card or an empty column: a destination only.
       this.tapColumn(from);
@@ -180,7 +225,7 @@ export class Table {
     e.preventDefault();
     this.drag = {
       from,
-      count: Number(card.dataset.count),
+      count: Number(/** @type {HTMLElement} */ (card).dataset.count),
       x: e.clientX,
       y: e.clientY,
       pointerId: e.pointerId,
@@ -194,16 +239,22 @@ export class Table {
     window.addEventListener('pointercancel', this.drag.cancel);
   }
 
+  /** @param {PointerEvent} e */
   pointerMove(e) {
     const drag = this.drag;
     if (!drag || e.pointerId !== drag.pointerId) return;
     const dx = e.clientX - drag.x;
     const dy = e.clientY - drag.y;
     if (!drag.ghost && Math.hypot(dx, dy) < DRAG_START_PX) return;
-    if (!drag.ghost) drag.ghost = this.makeGhost(drag.from, drag.count);
+    drag.ghost ??= this.makeGhost(drag.from, drag.count);
     drag.ghost.style.transform = `translate(${dx}px, ${dy}px)`;
   }
 
+  /**
+   * The cards being dragged, drawn under the pointer (the originals fade).
+   * @param {number} from
+   * @param {number} count
+   */
   makeGhost(from, count) {
     const cards = Array.from(this.cols[from].querySelectorAll('.card.up')).slice(-count);
     const first = cards[0].getBoundingClientRect();
@@ -211,7 +262,7 @@ export class Table {
     ghost.style.left = `${first.left}px`;
     ghost.style.top = `${first.top}px`;
     cards.forEach((card) => {
-      const copy = card.cloneNode(true);
+      const copy = /** @type {HTMLElement} */ (card.cloneNode(true));
       copy.style.top = `${card.getBoundingClientRect().top - first.top}px`;
       ghost.append(copy);
       card.classList.add('lifted');
@@ -220,6 +271,7 @@ export class Table {
     return ghost;
   }
 
+  /** @param {PointerEvent} e */
   pointerUp(e) {
     const drag = this.drag;
     if (!drag || e.pointerId !== drag.pointerId) return;
@@ -229,7 +281,8 @@ export class Table {
       this.tapCard(drag.from, drag.count);
       return;
     }
-    const target = document.elementFromPoint(e.clientX, e.clientY)?.closest('.column');
+    const target = /** @type {HTMLElement | null | undefined} */ (
+      document.elementFromPoint(e.clientX, e.clientY)?.closest('.column'));
     const to = target ? Number(target.dataset.col) : null;
     this.select(null);
     if (to !== null && to !== drag.from) this.handlers.move?.(drag.from, to, drag.count);
@@ -246,6 +299,10 @@ export class Table {
     this.drag = null;
   }
 
+  /**
+   * @param {number} col
+   * @param {number} count
+   */
   tapCard(col, count) {
     const now = performance.now();
     const last = this.lastTap;
@@ -268,6 +325,7 @@ export class Table {
     }
   }
 
+  /** @param {number} col */
   tapColumn(col) {
     const sel = this.selection;
     if (sel && sel.col !== col) {
@@ -277,10 +335,13 @@ export class Table {
   }
 
   // --- keyboard ----------------------------------------------------------------------------
+  /** @param {KeyboardEvent} e */
   keyDown(e) {
-    const col = e.target.closest('.column');
+    const target = /** @type {Element} */ (e.target);
+    const col = /** @type {HTMLElement | null} */ (target.closest('.column'));
     if (!col || e.ctrlKey || e.metaKey || e.altKey) return;
     const i = Number(col.dataset.col);
+    /** @param {number} j */
     const focus = (j) => {
       this.cols.forEach((c, k) => c.setAttribute('tabindex', k === j ? '0' : '-1'));
       this.cols[j].focus();
@@ -291,9 +352,11 @@ export class Table {
     if (e.key === 'ArrowRight') focus((i + 1) % 10);
     else if (e.key === 'ArrowLeft') focus((i + 9) % 10);
     else if (/^[0-9]$/.test(e.key)) focus((Number(e.key) + 9) % 10);
-    else if (e.key === 'ArrowUp' && sel && sel.col === i) this.select({ col: i, count: Math.min(sel.count + 1, size) });
-    else if (e.key === 'ArrowDown' && sel && sel.col === i && sel.count > 1) this.select({ col: i, count: sel.count - 1 });
-    else if (e.key === 'Enter' || e.key === ' ') {
+    else if (e.key === 'ArrowUp' && sel && sel.col === i) {
+      this.select({ col: i, count: Math.min(sel.count + 1, size) });
+    } else if (e.key === 'ArrowDown' && sel && sel.col === i && sel.count > 1) {
+      this.select({ col: i, count: sel.count - 1 });
+    } else if (e.key === 'Enter' || e.key === ' ') {
       if (sel && sel.col !== i) {
         this.select(null);
         this.handlers.move?.(sel.col, i, sel.count);
@@ -308,11 +371,18 @@ export class Table {
   }
 }
 
+/**
+ * A column for screen readers: "Column 3: 4 face-down: 9 of spades, 8 of hearts".
+ * @param {number} i
+ * @param {Column} column
+ */
 function columnLabel(i, column) {
   const parts = [`Column ${i + 1}`];
   if (!column.hidden && !column.cards.length) parts.push('empty');
   if (column.hidden) {
-    parts.push(column.down ? `face-down ${column.down.map(cardName).join(', ')}` : `${column.hidden} face-down`);
+    parts.push(column.down
+      ? `face-down ${column.down.map(cardName).join(', ')}`
+      : `${column.hidden} face-down`);
   }
   if (column.cards.length) parts.push(column.cards.map(cardName).join(', '));
   return parts.join(': ');

@@ -1,21 +1,39 @@
+// @ts-check
 // The screens other than the game table: sign-in, the daily challenge, the leaderboards, a
 // replay and a player's page. Each is `async (root, ctx, ...params) => cleanup | null`.
 
 import * as api from './api.js';
-import { h, clear, toast, formatTime, link, ordinal } from './dom.js';
+import { SUIT_LABEL } from './cards.js';
+import { h, clear, toast, formErrors, formatTime, link, ordinal } from './dom.js';
 import { Table } from './table.js';
 import { describe } from './game.js';
 
-const SUIT_LABEL = { 1: '1 suit', 2: '2 suits', 4: '4 suits' };
+/**
+ * @import { BoardPage, Daily, PlayerRaces, Step } from './api.js'
+ * @import { Ctx } from './app.js'
+ */
+
+/** @type {Record<string, string>} */
 const PERIODS = { all: 'All time', day: 'Today', week: 'This week', month: 'This month' };
 
 // --- sign up, log in ------------------------------------------------------------------------
+/**
+ * @param {HTMLElement} root
+ * @param {Ctx} ctx
+ * @param {'login' | 'signup'} mode
+ */
 export async function authScreen(root, ctx, mode) {
   const signup = mode === 'signup';
   const next = new URLSearchParams(location.search).get('next') || '/play';
   const safeNext = next.startsWith('/') && !next.startsWith('//') ? next : '/play';
-  const user = h('input', { id: 'username', name: 'username', autocomplete: 'username', required: true, minlength: signup ? '3' : null, maxlength: '150' });
-  const pass = h('input', { id: 'password', name: 'password', type: 'password', required: true, autocomplete: signup ? 'new-password' : 'current-password' });
+  const user = h('input', {
+    id: 'username', name: 'username', autocomplete: 'username', required: true,
+    minlength: signup ? '3' : null, maxlength: '150',
+  });
+  const pass = h('input', {
+    id: 'password', name: 'password', type: 'password', required: true,
+    autocomplete: signup ? 'new-password' : 'current-password',
+  });
   const errors = h('div', { class: 'form-errors', role: 'alert' });
   const submit = h('button', { type: 'submit', class: 'primary' }, signup ? 'Sign up' : 'Log in');
   const form = h('form', { class: 'panel auth', novalidate: true },
@@ -31,14 +49,13 @@ export async function authScreen(root, ctx, mode) {
     submit.disabled = true;
     try {
       const username = user.value.trim();
-      const answer = signup ? await api.register(username, pass.value) : await api.login(username, pass.value);
+      const answer = signup
+        ? await api.register(username, pass.value)
+        : await api.login(username, pass.value);
       api.session.set(answer.token, answer.username || username);
       ctx.navigate(safeNext);
     } catch (err) {
-      const fields = err.body.errors || {};
-      const lines = Object.entries(fields).flatMap(([field, messages]) =>
-        messages.map((m) => (field === 'non_field_errors' ? m : `${field}: ${m}`)));
-      clear(errors, (lines.length ? lines : [err.detail]).map((m) => h('p', {}, m)));
+      formErrors(errors, /** @type {api.ApiError} */ (err));
     } finally {
       submit.disabled = false;
     }
@@ -49,12 +66,18 @@ export async function authScreen(root, ctx, mode) {
 }
 
 // --- daily ----------------------------------------------------------------------------------
+/**
+ * @param {HTMLElement} root
+ * @param {Ctx} ctx
+ * @param {string | null} date  a past day (YYYY-MM-DD); null: today
+ */
 export async function dailyScreen(root, ctx, date = null) {
   const today = !date;
   let info;
   try {
     info = await api.daily(date);
-  } catch (err) {
+  } catch (error) {
+    const err = /** @type {api.ApiError} */ (error);
     if (!today || err.code !== 'daily_not_ready') throw err;
     // The worker makes each day's challenge ahead; if it has not yet, playing makes it.
     clear(root, h('section', { class: 'panel daily' },
@@ -75,11 +98,16 @@ export async function dailyScreen(root, ctx, date = null) {
   if (info.closed) {
     const result = h('span', { class: 'check-result', role: 'status' });
     section.append(
-      h('p', {}, 'Revealed seed: ', h('code', { class: 'seed' }, info.seed), ' nonce: ', h('code', {}, info.nonce)),
-      info.par == null ? '' : h('p', { class: 'par' }, `Par: ${info.par} actions, the shortest winning line our solver found for this deal.`),
-      h('p', {}, h('button', { type: 'button', class: 'check', onclick: () => checkCommitment(info, result) }, 'Check it'), ' ', result));
+      h('p', {}, 'Revealed seed: ', h('code', { class: 'seed' }, info.seed),
+        ' nonce: ', h('code', {}, info.nonce)),
+      info.par == null ? '' : h('p', { class: 'par' },
+        `Par: ${info.par} actions, the shortest winning line our solver found for this deal.`),
+      h('p', {}, h('button', {
+        type: 'button', class: 'check', onclick: () => checkCommitment(info, result),
+      }, 'Check it'), ' ', result));
   } else {
-    section.append(h('p', { class: 'small' }, `Closes at ${new Date(info.closes_at).toLocaleString()}; the seed is revealed then. `
+    const closes = new Date(info.closes_at).toLocaleString();
+    section.append(h('p', { class: 'small' }, `Closes at ${closes}; the seed is revealed then. `
       + `Winners so far: ${info.winners}.`));
   }
   if (today) section.append(await attemptControls(info, ctx));
@@ -91,25 +119,34 @@ export async function dailyScreen(root, ctx, date = null) {
   return null;
 }
 
+/**
+ * Play today's deal: the ranked attempt, resume it, or practise after it.
+ * @param {{attempt: Daily['attempt']}} info
+ * @param {Ctx} ctx
+ */
 async function attemptControls(info, ctx) {
   const box = h('div', { class: 'attempt' });
   if (!api.session.token) {
-    box.append(h('p', {}, link('/login?next=/daily', 'Log in'), ' or ', link('/signup?next=/daily', 'sign up'), ' to play.'));
+    box.append(h('p', {}, link('/login?next=/daily', 'Log in'), ' or ',
+      link('/signup?next=/daily', 'sign up'), ' to play.'));
     return box;
   }
+  /** @param {boolean} unranked */
   const play = async (unranked) => {
     try {
       const state = await api.dailyPlay(unranked);
       ctx.navigate(`/play/${state.id}`);
     } catch (err) {
-      toast(err.detail, 'error', 8000);
+      toast(/** @type {api.ApiError} */ (err).detail, 'error', 8000);
     }
   };
   const a = info.attempt;
   if (!a) {
-    box.append(h('button', { type: 'button', class: 'primary', onclick: () => play(false) }, 'Play your ranked attempt'));
+    box.append(h('button', { type: 'button', class: 'primary', onclick: () => play(false) },
+      'Play your ranked attempt'));
   } else if (a.status === 'in_progress') {
-    box.append(h('p', {}, `Your ${a.ranked ? 'ranked attempt' : 'practice game'} is in progress (score ${a.score}).`),
+    const what = a.ranked ? 'ranked attempt' : 'practice game';
+    box.append(h('p', {}, `Your ${what} is in progress (score ${a.score}).`),
       h('button', { type: 'button', class: 'primary', onclick: () => play(false) }, 'Resume'));
   } else {
     box.append(h('p', {}, `Your ranked attempt: ${a.status}, score ${a.score}.`),
@@ -118,9 +155,14 @@ async function attemptControls(info, ctx) {
   return box;
 }
 
-/** Recompute the commitment in the browser (SubtleCrypto) and compare. */
+/**
+ * Recompute the commitment in the browser (SubtleCrypto) and compare.
+ * @param {Daily} info
+ * @param {HTMLElement} out
+ */
 async function checkCommitment(info, out) {
-  const text = `spider-daily:v1:${info.date}:${info.suits}:${info.deal_version}:${info.seed}:${info.nonce}`;
+  const text = `spider-daily:v1:${info.date}:${info.suits}:${info.deal_version}:`
+    + `${info.seed}:${info.nonce}`;
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   const hex = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
   const good = hex === info.commitment;
@@ -130,6 +172,7 @@ async function checkCommitment(info, out) {
     : `✗ sha256 gives ${hex}, not the commitment.`;
 }
 
+/** @param {string} from  a day, YYYY-MM-DD: the week before it */
 function pastDays(from) {
   const day = new Date(`${from}T00:00:00Z`);
   const items = [];
@@ -141,23 +184,44 @@ function pastDays(from) {
 }
 
 // --- leaderboards ---------------------------------------------------------------------------
+/**
+ * @param {HTMLElement} root
+ * @param {Ctx} ctx
+ */
 export async function leaderboardScreen(root, ctx) {
   const params = new URLSearchParams(location.search);
-  const suits = ['1', '2', '4'].includes(params.get('suits')) ? params.get('suits') : '1';
-  const period = PERIODS[params.get('period')] ? params.get('period') : 'all';
-  const tab = (key, value, label, current) => link(`/leaderboard?${new URLSearchParams({ suits, period, [key]: value })}`, label,
-    { class: `tab${current ? ' current' : ''}`, 'aria-current': current ? 'page' : null });
+  const asked = { suits: params.get('suits') || '', period: params.get('period') || '' };
+  const suits = ['1', '2', '4'].includes(asked.suits) ? asked.suits : '1';
+  const period = PERIODS[asked.period] ? asked.period : 'all';
+  /**
+   * @param {'suits' | 'period'} key
+   * @param {string} value
+   * @param {string} label
+   * @param {boolean} current
+   */
+  const tab = (key, value, label, current) => {
+    const query = new URLSearchParams({ suits, period, [key]: value });
+    return link(`/leaderboard?${query}`, label,
+      { class: `tab${current ? ' current' : ''}`, 'aria-current': current ? 'page' : null });
+  };
   const holder = h('div', { class: 'board-holder' });
   clear(root, h('section', { class: 'panel leaderboard' },
     h('h1', {}, 'Leaderboard'),
-    h('nav', { class: 'tabs', 'aria-label': 'Suits' }, ['1', '2', '4'].map((s) => tab('suits', s, SUIT_LABEL[s], s === suits))),
-    h('nav', { class: 'tabs', 'aria-label': 'Period' }, Object.entries(PERIODS).map(([p, label]) => tab('period', p, label, p === period))),
+    h('nav', { class: 'tabs', 'aria-label': 'Suits' },
+      ['1', '2', '4'].map((s) => tab('suits', s, SUIT_LABEL[s], s === suits))),
+    h('nav', { class: 'tabs', 'aria-label': 'Period' },
+      Object.entries(PERIODS).map(([p, label]) => tab('period', p, label, p === period))),
     holder));
   await boardTable(holder, (page) => api.leaderboard(suits, period, page), ctx);
   return null;
 }
 
-/** A paged board: rank, player, score, moves, time, and a replay link per row. */
+/**
+ * A paged board: rank, player, score, moves, time, and a replay link per row.
+ * @param {HTMLElement} holder
+ * @param {(page: number) => Promise<BoardPage>} fetchPage
+ * @param {Ctx} ctx
+ */
 async function boardTable(holder, fetchPage, ctx, page = 1) {
   const { results, hasNext } = await fetchPage(page);
   if (!results.length && page === 1) {
@@ -170,39 +234,64 @@ async function boardTable(holder, fetchPage, ctx, page = 1) {
     h('td', {}, r.score),
     h('td', { class: 'wide' }, r.actions),
     h('td', {}, formatTime(r.elapsed_ms)),
-    h('td', { class: 'wide' }, r.perfect ? 'perfect' : (r.hints ? `${r.hints} hint${r.hints > 1 ? 's' : ''}` : '')),
-    h('td', {}, link(`/replay/${r.game}`, 'Replay', { 'aria-label': `Replay ${r.player}'s game, rank ${r.rank}` }))));
-  const go = (p) => boardTable(holder, fetchPage, ctx, p).catch((err) => toast(err.detail, 'error'));
+    h('td', { class: 'wide' }, hintsNote(r)),
+    h('td', {}, link(`/replay/${r.game}`, 'Replay',
+      { 'aria-label': `Replay ${r.player}'s game, rank ${r.rank}` }))));
+  /** @param {number} p */
+  const go = (p) => boardTable(holder, fetchPage, ctx, p)
+    .catch((err) => toast(err.detail, 'error'));
   clear(holder,
     h('table', { class: 'board' },
       h('thead', {}, h('tr', {}, ['#', 'Player', 'Score', 'Moves', 'Time', '', ''].map((t, i) =>
         h('th', { scope: 'col', class: [3, 5].includes(i) ? 'wide' : null }, t)))),
       h('tbody', {}, rows)),
     h('div', { class: 'pager' },
-      h('button', { type: 'button', disabled: page <= 1, onclick: () => go(page - 1) }, '← Previous'),
+      h('button', { type: 'button', disabled: page <= 1, onclick: () => go(page - 1) },
+        '← Previous'),
       h('span', {}, `Page ${page}`),
       h('button', { type: 'button', disabled: !hasNext, onclick: () => go(page + 1) }, 'Next →')));
 }
 
+/**
+ * A win's note: perfect (no undo, no hint), or how many hints it took.
+ * @param {{perfect: boolean, hints: number}} r
+ */
+function hintsNote(r) {
+  if (r.perfect) return 'perfect';
+  return r.hints ? `${r.hints} hint${r.hints > 1 ? 's' : ''}` : '';
+}
+
 // --- replay ---------------------------------------------------------------------------------
-export async function replayScreen(root, ctx, gameId) {
+/**
+ * @param {HTMLElement} root
+ * @param {Ctx} _ctx
+ * @param {string} gameId
+ */
+export async function replayScreen(root, _ctx, gameId) {
   const [game, first] = await Promise.all([api.getGame(gameId), api.position(gameId, 0)]);
   const table = new Table({ readOnly: true });
   const caption = h('p', { class: 'replay-step', 'aria-live': 'polite' });
   const stats = h('p', { class: 'small' });
+  /** @type {Map<number, Promise<Step>>} */
   const cache = new Map([[0, Promise.resolve(first)]]);
   const steps = first.steps;
   let target = 0; // the step asked for last; clicks step from it, not from the one drawn
+  /** @type {ReturnType<typeof setInterval> | null} */
   let timer = null;
-  const slider = h('input', { type: 'range', min: '0', max: String(steps), value: '0', 'aria-label': 'Step' });
+  const slider = h('input', {
+    type: 'range', min: '0', max: String(steps), value: '0', 'aria-label': 'Step',
+  });
+  /** @param {number} n */
   const fetchStep = (n) => {
-    if (!cache.has(n)) {
-      const pending = api.position(gameId, n);
+    let pending = cache.get(n);
+    if (!pending) {
+      pending = api.position(gameId, n);
       pending.catch(() => cache.delete(n));
       cache.set(n, pending);
     }
-    return cache.get(n);
+    return pending;
   };
+  /** @param {number} n */
   const show = async (n) => {
     n = Math.max(0, Math.min(steps, n));
     target = n;
@@ -210,23 +299,44 @@ export async function replayScreen(root, ctx, gameId) {
     const pos = await fetchStep(n);
     if (n !== target) return; // a later step was asked for meanwhile
     table.render(pos);
-    caption.textContent = n ? `Step ${n} of ${steps}: ${describe(pos.action)}` : `The deal (${steps} steps follow)`;
+    caption.textContent = n
+      ? `Step ${n} of ${steps}: ${describe(pos.action)}`
+      : `The deal (${steps} steps follow)`;
     stats.textContent = `Score ${pos.score} · moves ${pos.actions}${pos.won ? ' · won' : ''}`;
     if (n === steps) stop();
     else fetchStep(n + 1).catch(() => {}); // the next one is ready before it is asked for
   };
-  const stop = () => { clearInterval(timer); timer = null; playBtn.textContent = 'Play'; };
-  const playBtn = h('button', { type: 'button', onclick: () => {
-    if (timer) { stop(); return; }
+  const stop = () => {
+    if (timer !== null) clearInterval(timer);
+    timer = null;
+    playBtn.textContent = 'Play';
+  };
+  const playOrPause = () => {
+    if (timer) {
+      stop();
+      return;
+    }
     playBtn.textContent = 'Pause';
     timer = setInterval(() => show(target + 1).catch(stop), 600);
-  } }, 'Play');
-  const btn = (label, fn, aria) => h('button', { type: 'button', onclick: () => show(fn()).catch((e) => toast(e.detail, 'error')), 'aria-label': aria }, label);
+  };
+  const playBtn = h('button', { type: 'button', onclick: playOrPause }, 'Play');
+  /**
+   * @param {string} label
+   * @param {() => number} fn  the step to show
+   * @param {string} aria
+   */
+  const btn = (label, fn, aria) => h('button', {
+    type: 'button', 'aria-label': aria,
+    onclick: () => show(fn()).catch((e) => toast(e.detail, 'error')),
+  }, label);
   slider.addEventListener('change', () => show(Number(slider.value)));
+  const daily = game.daily ? ` · daily ${game.daily}` : '';
+  const seed = game.deal && game.deal.seed
+    ? `Seed ${game.deal.seed} (deal version ${game.deal.deal_version}). `
+    : '';
   clear(root, h('section', { class: 'replay' },
-    h('h1', {}, `Replay · ${SUIT_LABEL[game.suits]}${game.daily ? ` · daily ${game.daily}` : ''} · ${game.status}, score ${game.score}`),
-    h('p', { class: 'small' }, game.deal && game.deal.seed ? `Seed ${game.deal.seed} (deal version ${game.deal.deal_version}). ` : '',
-      `Time ${formatTime(game.elapsed_ms)}.`),
+    h('h1', {}, `Replay · ${SUIT_LABEL[game.suits]}${daily} · ${game.status}, score ${game.score}`),
+    h('p', { class: 'small' }, seed, `Time ${formatTime(game.elapsed_ms)}.`),
     h('div', { class: 'controls' },
       btn('«', () => 0, 'First step'), btn('◀', () => target - 1, 'Previous step'), playBtn,
       btn('▶', () => target + 1, 'Next step'), btn('»', () => steps, 'Last step'), slider),
@@ -236,13 +346,20 @@ export async function replayScreen(root, ctx, gameId) {
 }
 
 // --- a player's page ------------------------------------------------------------------------
-export async function playerScreen(root, ctx, username) {
+/**
+ * @param {HTMLElement} root
+ * @param {Ctx} _ctx
+ * @param {string} username
+ */
+export async function playerScreen(root, _ctx, username) {
   const [profile, places, races] = await Promise.all([
     api.player(username), api.playerPlaces(username), api.playerRaces(username)]);
   const modes = profile.stats.map((m) => {
     const place = places.modes.find((p) => p.suits === m.suits);
+    /** @type {[string, string | number][]} */
     const rows = [
-      ['Played', m.played], ['Won', m.wins], ['Win rate', `${Math.round((m.win_rate || 0) * 100)}%`],
+      ['Played', m.played], ['Won', m.wins],
+      ['Win rate', `${Math.round((m.win_rate || 0) * 100)}%`],
       ['Win streak (best)', `${m.current_win_streak} (${m.best_win_streak})`],
       ['Fastest win', m.fastest_win_ms ? formatTime(m.fastest_win_ms) : '–'],
       ['Fewest moves', m.fewest_actions_win ?? '–'], ['Best score', m.best_score ?? '–'],
@@ -252,26 +369,35 @@ export async function playerScreen(root, ctx, username) {
       h('h2', {}, SUIT_LABEL[m.suits]),
       h('dl', {}, rows.map(([k, v]) => h('div', {}, h('dt', {}, k), h('dd', {}, v)))),
       m.best_wins.length ? h('ol', { class: 'best' }, m.best_wins.map((w) => h('li', {},
-        link(`/replay/${w.game}`, `${w.score} in ${formatTime(w.elapsed_ms)}, ${w.actions} moves${w.perfect ? ', perfect' : ''}`)))) : null);
+        link(`/replay/${w.game}`, `${w.score} in ${formatTime(w.elapsed_ms)}, `
+          + `${w.actions} moves${w.perfect ? ', perfect' : ''}`)))) : null);
   });
+  const c = profile.coins;
+  const d = places.daily;
   clear(root, h('section', { class: 'panel player' },
     h('h1', {}, profile.username),
-    profile.coins ? h('p', { class: 'coins' }, `Coins: ${profile.coins.balance} (${profile.coins.earned_today} earned today, ${profile.coins.left_today} left of ${profile.coins.daily_limit}).`) : null,
-    places.daily ? h('p', {}, `Best daily place: ${ordinal(places.daily.rank)} on ${places.daily.date}.`) : null,
+    c ? h('p', { class: 'coins' }, `Coins: ${c.balance} (${c.earned_today} earned today, `
+      + `${c.left_today} left of ${c.daily_limit}).`) : null,
+    d ? h('p', {}, `Best daily place: ${ordinal(d.rank)} on ${d.date}.`) : null,
     h('div', { class: 'modes' }, modes),
     raceStats(races)));
   return null;
 }
 
-/** Races count apart from single games: per suit mode, played, won, drawn, lost. */
+/**
+ * Races count apart from single games: per suit mode, played, won, drawn, lost.
+ * @param {PlayerRaces} races
+ */
 function raceStats(races) {
   const played = races.races.filter((r) => r.played);
   return h('section', { class: 'race-stats' },
     h('h2', {}, 'Races'),
     played.length
       ? h('table', { class: 'board' },
-        h('thead', {}, h('tr', {}, ['Suits', 'Raced', 'Won', 'Drawn', 'Lost'].map((t) => h('th', { scope: 'col' }, t)))),
+        h('thead', {}, h('tr', {}, ['Suits', 'Raced', 'Won', 'Drawn', 'Lost']
+          .map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, played.map((r) => h('tr', {}, h('td', {}, SUIT_LABEL[r.suits]),
-          h('td', {}, r.played), h('td', {}, r.wins), h('td', {}, r.draws), h('td', {}, r.losses)))))
+          h('td', {}, r.played), h('td', {}, r.wins), h('td', {}, r.draws),
+          h('td', {}, r.losses)))))
       : h('p', { class: 'small' }, 'No races yet. ', link('/race', 'Race a friend')));
 }

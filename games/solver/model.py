@@ -1,0 +1,255 @@
+"""The solver's compact model of the rules of play: positions as tuples, and the step.
+
+``games.engine.Board`` is where the rules are defined; the searches need them on immutable
+tuples they can hash and share, millions of times, so this module says them once more in
+that form, and only here (``search``, ``shorten`` and ``hint`` all step through it). A test
+holds it to the engine: every step agrees with ``Board.push`` (the resulting position, the
+cards turned over, the runs removed; tests/solver/test_model.py).
+
+A column is a tuple of card ints, bottom to top; ``down`` counts its face-down cards (the
+index of its first face-up card). A full-information position (the solver's) is
+``(cols, down, dealt)``: every column, face-down cards included, and how many stock cards
+have been dealt (the stock itself, in dealing order, is passed beside it). The hints'
+model (``visible_step``) keeps the face-up cards only, over a count of hidden ones.
+
+Cards are ``suit << SUIT_SHIFT | rank`` (``games.engine.cards``), so the two questions the
+rules ask all the time are single integer comparisons, written inline in the hot loops:
+
+* ``lower == upper - 1``: same suit, one rank below (a joined run; ``joins``);
+* ``lower & RANK_MASK == (upper & RANK_MASK) - 1``: one rank below, any suit (``fits``).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from games.engine.actions import Move
+from games.engine.cards import ACE, DECK_SIZE, KING, RANK_MASK, RUN_LENGTH, SETS_PER_GAME
+from games.engine.deal import TABLEAU_CARDS
+from games.engine.layout import COLUMNS, DEAL_SIZE
+
+__all__ = [
+    "ACE",
+    "KING",
+    "RANK_MASK",
+    "RUN_LENGTH",
+    "ALL_RUNS",
+    "STOCK_SIZE",
+    "SUIT_SHIFT",
+    "UNKNOWN",
+    "Column",
+    "Columns",
+    "Position",
+    "completes_run",
+    "deal",
+    "deals_made",
+    "fits",
+    "joins",
+    "move",
+    "push",
+    "rank",
+    "settle",
+    "step",
+    "suit",
+    "top_run",
+    "turned",
+    "visible_step",
+    "won",
+]
+
+# A card is ``suit << SUIT_SHIFT | rank``: the rank takes the bits of RANK_MASK.
+SUIT_SHIFT: Final = RANK_MASK.bit_length()
+# A game of the full deck is won with this many runs removed (one per set of Ace..King).
+ALL_RUNS: Final = SETS_PER_GAME
+# The stock of a dealt game: the cards the tableau does not take.
+STOCK_SIZE: Final = DECK_SIZE - TABLEAU_CARDS
+
+Column = tuple[int, ...]
+Columns = tuple[Column, ...]
+# (cols, down, dealt): every column (face-down cards included), the face-down counts, and
+# how many stock cards have gone out. A plain tuple: the searches build millions of them.
+Position = tuple[Columns, tuple[int, ...], int]
+
+
+# -- cards ----------------------------------------------------------------------------------
+def rank(card: int) -> int:
+    return card & RANK_MASK
+
+
+def suit(card: int) -> int:
+    return card >> SUIT_SHIFT
+
+
+def joins(lower: int, upper: int) -> bool:
+    """``lower`` on ``upper`` is a join: the same suit, one rank below."""
+    return lower == upper - 1
+
+
+def fits(lower: int, upper: int) -> bool:
+    """``lower`` may be placed on ``upper``: one rank below, any suit."""
+    return lower & RANK_MASK == (upper & RANK_MASK) - 1
+
+
+def deals_made(dealt: int) -> int:
+    return dealt // DEAL_SIZE
+
+
+# -- runs -----------------------------------------------------------------------------------
+def completes_run(col: Column) -> bool:
+    """Whether the last RUN_LENGTH cards of ``col`` (it holds that many) are King down to
+    Ace of one suit."""
+    top = col[-1]
+    if top & RANK_MASK != ACE or col[-RUN_LENGTH] != top + RUN_LENGTH - 1:
+        return False
+    return all(col[j] == col[j + 1] + 1 for j in range(-RUN_LENGTH, -1))
+
+
+def settle(col: Column, d: int) -> tuple[Column, int, int]:
+    """Remove completed runs from the end of ``col`` (``d`` face down), then turn its top
+    card face up if it is face down: (col, down, runs removed)."""
+    removed = 0
+    while len(col) - d >= RUN_LENGTH and completes_run(col):
+        col = col[:-RUN_LENGTH]
+        removed += 1
+    if col and len(col) == d:
+        d -= 1
+    return col, d, removed
+
+
+def top_run(col: Column, d: int) -> int:
+    """How many cards the top same-suit run of a non-empty column holds (``d`` face down:
+    the run is all face up)."""
+    j = len(col) - 1
+    while j > d and col[j - 1] == col[j] + 1:
+        j -= 1
+    return len(col) - j
+
+
+# -- the step (unchecked: the move is legal) ------------------------------------------------
+def move(s: Column, sd: int, d: Column, dd: int, n: int) -> tuple[Column, int, Column, int, int]:
+    """``n`` cards from column ``s`` (``sd`` face down) onto column ``d`` (``dd``):
+    (source, its down, destination, its down, runs removed).
+
+    The source's new top card turns face up if it was face down; a run the cards complete
+    on the destination leaves the table (and the card under it turns face up); so does a
+    completed run the lifted cards uncover (only a layout can bury one under other cards)."""
+    ns = s[:-n]
+    removed = 0
+    if ns:
+        if len(ns) == sd:
+            sd -= 1
+        elif ns[-1] & RANK_MASK == ACE and len(ns) - sd >= RUN_LENGTH:
+            ns, sd, removed = settle(ns, sd)
+    nd = d + s[-n:]
+    if nd[-1] & RANK_MASK == ACE and len(nd) - dd >= RUN_LENGTH:
+        nd, dd, runs = settle(nd, dd)
+        removed += runs
+    return ns, sd, nd, dd, removed
+
+
+def deal(
+    cols: Columns, down: tuple[int, ...], cards: tuple[int, ...]
+) -> tuple[list[Column], list[int], int]:
+    """One card of ``cards`` onto each column (the deal): (columns, downs, runs removed)."""
+    ncols = []
+    ndown = list(down)
+    removed = 0
+    for i in range(COLUMNS):
+        col = cols[i] + (cards[i],)
+        if col[-1] & RANK_MASK == ACE and len(col) - ndown[i] >= RUN_LENGTH:
+            col, ndown[i], runs = settle(col, ndown[i])
+            removed += runs
+        ncols.append(col)
+    return ncols, ndown, removed
+
+
+def push(pos: Position, m: Move, stock: tuple[int, ...]) -> tuple[Position, int]:
+    """The position after the legal move or deal ``m``, and the runs it removed."""
+    cols, down, dealt = pos
+    src, dst, n = m
+    if src < 0:
+        ncols, ndown, removed = deal(cols, down, stock[dealt : dealt + DEAL_SIZE])
+        return (tuple(ncols), tuple(ndown), dealt + DEAL_SIZE), removed
+    ns, sd, nd, dd, removed = move(cols[src], down[src], cols[dst], down[dst], n)
+    lc = list(cols)
+    lc[src] = ns
+    lc[dst] = nd
+    ld = list(down)
+    ld[src] = sd
+    ld[dst] = dd
+    return (tuple(lc), tuple(ld), dealt), removed
+
+
+# -- the checked step -----------------------------------------------------------------------
+def step(pos: Position, m: Move, stock: tuple[int, ...]) -> Position | None:
+    """The position after ``m`` (runs removed, cards turned), or None if it is illegal."""
+    cols, down, dealt = pos
+    src, dst, n = m
+    if src < 0:
+        if dealt >= len(stock) or not all(cols):
+            return None
+        return push(pos, m, stock)[0]
+    if src == dst or not 0 <= src < COLUMNS or not 0 <= dst < COLUMNS or n < 1:
+        return None
+    s = cols[src]
+    if n > len(s) - down[src]:
+        return None
+    for j in range(len(s) - n, len(s) - 1):
+        if s[j] != s[j + 1] + 1:
+            return None
+    d = cols[dst]
+    if d and d[-1] & RANK_MASK != (s[-n] & RANK_MASK) + 1:
+        return None
+    return push(pos, m, stock)[0]
+
+
+def won(pos: Position, stock: tuple[int, ...]) -> bool:
+    """Every card has left the table: the stock is dealt and every column is empty."""
+    cols, _, dealt = pos
+    return dealt == len(stock) and not any(cols)
+
+
+def turned(before: Position, after: Position) -> list[tuple[int, int]]:
+    """(column, card) of each card a step from ``before`` to ``after`` turned face up."""
+    out = []
+    for i, (d0, d1) in enumerate(zip(before[1], after[1], strict=True)):
+        if d1 < d0:
+            out.append((i, after[0][i][d1]))
+    return out
+
+
+# -- the hints' model: face-up cards only, over a count of hidden ones ----------------------
+# A card a step turned over, face up but its identity unknown. A rank above King takes
+# nothing and is never lifted (``games.engine.moves.pruned_moves``).
+UNKNOWN: Final = KING + 2
+UNKNOWN_COLUMN: Final = (UNKNOWN,)
+
+
+def visible_step(
+    cols: Columns, hid: tuple[int, ...], m: Move
+) -> tuple[Columns, tuple[int, ...], int]:
+    """The hints' position after the legal move ``m``, and the runs it removed. A column
+    left with only hidden cards ends in ``UNKNOWN`` (the card turned over)."""
+    src, dst, n = m
+    s = cols[src]
+    ns = s[:-n]
+    runs = 0
+    if ns and ns[-1] & RANK_MASK == ACE:  # a run uncovered (only a layout buries one)
+        ns, _, runs = settle(ns, 0)
+    nd = cols[dst] + s[-n:]
+    if nd[-1] & RANK_MASK == ACE and len(nd) >= RUN_LENGTH:
+        nd, _, completed = settle(nd, 0)
+        runs += completed
+    lh = None
+    if not ns and hid[src]:
+        lh = list(hid)
+        lh[src] -= 1
+        ns = UNKNOWN_COLUMN
+    if not nd and hid[dst]:
+        lh = lh or list(hid)
+        lh[dst] -= 1
+        nd = UNKNOWN_COLUMN
+    lc = list(cols)
+    lc[src] = ns
+    lc[dst] = nd
+    return tuple(lc), (tuple(lh) if lh is not None else hid), runs

@@ -1,0 +1,82 @@
+"""The one place where a JSON body's values must have the JSON type the schema says.
+
+DRF coerces on input: a `BooleanField` takes 0, 1, "true", "yes"; an `IntegerField` takes "3"
+and 3.0; a `CharField` takes 5. The schema says `boolean`, `integer`, `string`, and a client
+generated from it sends exactly those; anything else is a client bug that deserves a 400, not a
+guess. Every request-body serializer derives from `JsonInputSerializer` (tests/test_strict_input.py
+checks each operation's), which checks each value's JSON type against its field's kind before
+the field sees it. Query strings are text by nature and are parsed by their own serializers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rest_framework import serializers
+from rest_framework.fields import empty
+
+# A field's kind -> the JSON types its value may have (bool is refused where int is allowed:
+# it is one in Python). The first match wins: subclasses before their bases.
+_JSON_TYPES: tuple[tuple[type[serializers.Field], tuple[type, ...]], ...] = (
+    (serializers.BooleanField, (bool,)),
+    (serializers.IntegerField, (int,)),
+    (serializers.FloatField, (int, float)),
+    (serializers.MultipleChoiceField, (list,)),
+    (serializers.CharField, (str,)),  # Email, Regex, Slug, URL fields too
+    (serializers.UUIDField, (str,)),
+    (serializers.DateTimeField, (str,)),
+    (serializers.DateField, (str,)),
+    (serializers.ListField, (list,)),
+    (serializers.DictField, (dict,)),
+    (serializers.ListSerializer, (list,)),
+    (serializers.BaseSerializer, (dict,)),
+)
+
+
+def json_types(field: serializers.Field) -> tuple[type, ...] | None:
+    """The JSON types ``field`` takes, or None when it checks its own (JSONField, custom)."""
+    if isinstance(field, serializers.ChoiceField) and not isinstance(
+        field, serializers.MultipleChoiceField
+    ):
+        return tuple({type(key) for key in field.choices}) or None
+    for kind, types in _JSON_TYPES:
+        if isinstance(field, kind):
+            return types
+    return None
+
+
+def has_json_type(value: Any, types: tuple[type, ...]) -> bool:
+    if isinstance(value, bool) and bool not in types:
+        return False
+    return isinstance(value, types)
+
+
+def _refusal(field: serializers.Field, value: Any) -> list[str]:
+    key = "invalid" if "invalid" in field.error_messages else "invalid_choice"
+    if key not in field.error_messages:
+        return [f"Must be of type {', '.join(t.__name__ for t in json_types(field) or ())}."]
+    try:
+        field.fail(key, input=value, datatype=type(value).__name__)
+    except serializers.ValidationError as exc:
+        return [str(message) for message in exc.detail]
+    raise AssertionError("fail() always raises")  # pragma: no cover
+
+
+class JsonInputSerializer(serializers.Serializer):
+    """A request body: every value must arrive as its field's JSON type (no coercion)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            errors: dict[str, list[str]] = {}
+            for field in self._writable_fields:
+                name = field.field_name or ""
+                value = data.get(name, empty)
+                if value is empty or value is None:
+                    continue  # required/null are the field's own rules
+                types = json_types(field)
+                if types is not None and not has_json_type(value, types):
+                    errors[name] = _refusal(field, value)
+            if errors:
+                raise serializers.ValidationError(errors)
+        return super().to_internal_value(data)
