@@ -222,6 +222,7 @@ def beam_pass(
     targets: dict[int, int] | None = None,
     hits: list[Shortcut] | None = None,
     cuts: list[int] | None = None,
+    progress: bool = True,
 ) -> Node | None:
     """One beam pass at ``width`` per deal group; returns a won node or None.
 
@@ -236,7 +237,8 @@ def beam_pass(
     ``cuts[0]`` counts the positions the pass dropped unexpanded (past the beam's width, or
     sideways moves the progress rule left out): a pass that returns None with nothing cut
     and the budget not spent has searched every position reachable from ``root`` under the
-    pruned move list, so the position has no win (``api.exhaust``)."""
+    pruned move list, so the position has no win (``api.exhaust``). ``progress`` False
+    keeps every move (no progress rule): the exhaustive search's."""
     seen = {position_key(root.hsum, root.dealt)}
     beam = [root]
     seq = 0
@@ -251,7 +253,7 @@ def beam_pass(
         for node in beam:
             if budget.spent():
                 return None
-            kids, seq, won = _expand(node, stock, w, seen, seq, budget, cuts)
+            kids, seq, won = _expand(node, stock, w, seen, seq, budget, cuts, progress)
             if won is not None:
                 return won
             _admit(kids, seen, groups, depth, targets, hits)
@@ -267,6 +269,7 @@ def _expand(
     seq: int,
     budget: Budget,
     cuts: list[int] | None = None,
+    progress: bool = True,
 ) -> tuple[list[tuple[Candidate, int]], int, Node | None]:
     """The candidates of ``node``'s moves not met before in the pass, with their keys; the
     next ``seq``; and a won child if one of the moves wins.
@@ -355,7 +358,7 @@ def _expand(
         kids.append((cand, key))
     # Not while an empty column waits for a deal: the moves that fill it (a run split into
     # it, say) may be the only way to the deal, lowering the score or not.
-    if lowered and (dealt >= stock_len or all(cols)):
+    if progress and lowered and (dealt >= stock_len or all(cols)):
         kept = _lowering(kids, base, dealt)
         if cuts is not None:
             cuts[0] += len(kids) - len(kept)
