@@ -39,7 +39,10 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from hint import follow, quantile  # noqa: E402
+try:
+    from bench.hint import follow, quantile
+except ImportError:  # run as a script: bench/ itself is on sys.path
+    from hint import follow, quantile  # type: ignore[import-not-found,no-redef]
 
 from games.engine import DEAL, Action, deal_layout  # noqa: E402
 from games.solver import solve  # noqa: E402
@@ -79,7 +82,10 @@ def lost_games(suits: int, count: int, vet_nodes: int, max_actions: int) -> list
                 "vetted": [a.to_json() for a in vetted.line],
             }
         )
-    print(f"suits={suits}: {len(out)} lost of {played} vetted deals played (seeds 1..{seed})")
+    print(
+        f"suits={suits}: {len(out)} lost of {played} vetted deals played (seeds 1..{seed})",
+        flush=True,
+    )
     return out
 
 
@@ -130,8 +136,9 @@ def main() -> int:
         s: [g for g in games if g["suits"] == s][: args.sample] for s in modes
     }
     jobs += [(g, 10) for s in modes for g in sampled[s]]
-    results = list(pool.imap(run, jobs) if pool else map(run, jobs))
-    for r in results:
+    results = []
+    for r in pool.imap(run, jobs) if pool else map(run, jobs):
+        results.append(r)
         print(json.dumps(r), flush=True)
     summary: dict[str, Any] = {
         "probe_nodes": PROBE_NODES,
