@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0008_end_reasons_race_won_day_closed'),
+        ('games', '0007_deal_improved_nodes'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
