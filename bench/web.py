@@ -7,6 +7,8 @@ scratch PostgreSQL database and a free port, signs a player in with a game in pr
   with an empty cache: the page, its modules and stylesheet, and the API calls it makes;
 - playable_ms: from navigation start to the table drawn and taking input (the client's
   `spider:ready` performance mark), median of cold visits (a fresh browser context each);
+- guest_playable_ms: the same for a first visit with nothing stored (no token): the client
+  makes a guest account and deals a 1-suit game from the pool (docs/rules.md#guests), median;
 - move_p99_ms (and p50): from the pointer-down of a move's last tap (or of Undo, or of the
   stock) to the new position drawn (the moves counter changed, then the next animation
   frame), measured inside the page over --moves actions a casual player might make; and
@@ -79,13 +81,16 @@ MEASURE_JS = """() => {
 }"""
 
 
-def prepare(db: str, env: dict[str, str]) -> str:
-    """A scratch database, migrated, with one staff player; returns the player's token."""
+def prepare(db: str, env: dict[str, str], guests: int) -> str:
+    """A scratch database, migrated, with one staff player and ``guests`` vetted 1-suit deals
+    in the pool (one per guest visit); returns the player's token."""
     subprocess.run(["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", db], check=True)
     subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", db], check=True)
     manage = [sys.executable, str(ROOT / "manage.py")]
     subprocess.run([*manage, "migrate", "-v0"], env=env, check=True, cwd=ROOT)
     subprocess.run([*manage, "collectstatic", "--noinput", "-v0"], env=env, check=True, cwd=ROOT)
+    fill = [*manage, "fill_pool", "--suits", "1", "--count", str(guests)]
+    subprocess.run(fill, env=env, check=True, cwd=ROOT, capture_output=True)
     made = subprocess.run(
         [
             *manage,
@@ -150,6 +155,17 @@ def first_visit(browser: Any, base: str, token: str) -> tuple[int, float]:
         total += sizes["responseBodySize"] + sizes["responseHeadersSize"]
     context.close()
     return total, playable
+
+
+def guest_visit(browser: Any, base: str) -> float:
+    """ms until playable of a first visit of `/` with nothing stored: a guest's dealt board."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{base}/")
+    page.wait_for_selector(".column .card.up")
+    playable = page.evaluate("() => performance.getEntriesByName('spider:ready')[0].startTime")
+    context.close()
+    return float(playable)
 
 
 def play(
@@ -224,7 +240,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     env = server_env(f"postgres://postgres@127.0.0.1:5432/{args.db}")
-    token = prepare(args.db, env)
+    token = prepare(args.db, env, args.visits + 2)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     server = start_server(env, port, args.workers)
@@ -235,6 +251,7 @@ def main() -> None:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
             visits = [first_visit(browser, base, token) for _ in range(args.visits + 1)][1:]
+            guests = [guest_visit(browser, base) for _ in range(args.visits + 1)][1:]
             shown, fetched = play(browser, base, token, args.moves, rnd)
             browser.close()
     finally:
@@ -247,6 +264,7 @@ def main() -> None:
         "first_visit_kb": round(statistics.median(sizes) / 1024, 1),
         "playable_ms": round(statistics.median(playable), 1),
         "playable_p90_ms": round(percentile(playable, 0.9), 1),
+        "guest_playable_ms": round(statistics.median(guests), 1),
         "move_p50_ms": round(statistics.median(shown), 1),
         "move_p99_ms": round(percentile(shown, 0.99), 1),
         "move_request_p50_ms": round(statistics.median(fetched), 1),

@@ -224,7 +224,7 @@ def test_a_refused_move_shows_the_servers_sentence(live_server, new_page, make_u
 
     toast = page.locator(".toast.error")
     toast.wait_for()
-    assert "8s" in toast.inner_text() and "Ks" in toast.inner_text()
+    assert "8♠" in toast.inner_text() and "K♠" in toast.inner_text()
     assert stat(page, "moves") == "0" and column_cards(page, 3) == ["Ks"]
     screenshot(page, "refused-desktop")
     assert [e for e in page.errors if not e.startswith(f"{NETWORK_ERROR} 422")] == []

@@ -31,6 +31,17 @@ ME_URL = f"{API}/me"
 
 # A card on the wire: rank A23456789TJQK + suit shdc, standing alone.
 CARD_TOKEN = re.compile(r"\b[A2-9TJQK][shdc]\b")
+# A card in a sentence, as people write it (docs/rules.md#how-sentences-name-things): 10♠, Q♥.
+PEOPLE_CARD = re.compile(r"\b(10|[A2-9JQK])([♠♥♦♣])")
+
+
+def named_cards(text: str) -> set[str]:
+    """The cards ``text`` names in either form, in wire notation (``Ts``)."""
+    people = {
+        ("T" if r == "10" else r) + "shdc"["♠♥♦♣".index(s)] for r, s in PEOPLE_CARD.findall(text)
+    }
+    return set(CARD_TOKEN.findall(text)) | people
+
 
 # Every key of a game state (the documented state, docs/rules.md#what-a-player-sees).
 STATE_KEYS = {

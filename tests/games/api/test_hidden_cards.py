@@ -21,6 +21,7 @@ from tests.games.api.helpers import (
     check_public,
     game_url,
     layout_json,
+    named_cards,
     ok,
     player_url,
     pooled_seed_deal,
@@ -179,7 +180,7 @@ def test_a_refusal_names_only_cards_the_player_can_see(stock_pool, player_client
                     ok(player_client.post(actions_url(gid), {"type": "undo"}, format="json"))
                     continue
                 assert response.status_code == 422
-                named |= set(CARD_TOKEN.findall(json.dumps(response.json())))
+                named |= named_cards(json.dumps(response.json(), ensure_ascii=False))
 
     assert named  # rank_mismatch names the two cards
     assert named <= visible

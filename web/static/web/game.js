@@ -20,6 +20,13 @@ import { Table } from './table.js';
  * @param {string | null} gameId
  */
 export async function playScreen(root, ctx, gameId = null) {
+  // A first visit plays at once, as a guest (docs/rules.md#guests): no sign-up form first.
+  let firstVisit = false;
+  if (!api.session.token && !gameId) {
+    const made = await api.guest();
+    api.session.set(made.token, made.username, true);
+    firstVisit = true;
+  }
   if (ctx.needLogin()) return null;
   /** @type {Game | null} */
   let state = null;
@@ -35,6 +42,7 @@ export async function playScreen(root, ctx, gameId = null) {
     ]);
     const current = results.find((g) => g.kind === 'casual') || results[0];
     if (current) state = last && last.id === current.id ? last : await api.getGame(current.id);
+    if (!state && firstVisit) state = await api.createGame({ suits: 1 });
   }
   if (!state) {
     clear(root, h('section', { class: 'panel welcome' },

@@ -38,6 +38,10 @@ export async function authScreen(root, ctx, mode) {
   const submit = h('button', { type: 'submit', class: 'primary' }, signup ? 'Sign up' : 'Log in');
   const form = h('form', { class: 'panel auth', novalidate: true },
     h('h1', {}, signup ? 'Sign up' : 'Log in'),
+    signup && api.session.guest
+      ? h('p', { class: 'small' }, 'Your games as a guest stay yours; from now on your '
+        + 'games are ranked, earn coins and enter the leaderboards.')
+      : null,
     h('label', { for: 'username' }, 'Username'), user,
     h('label', { for: 'password' }, 'Password'), pass,
     errors, submit,
@@ -49,10 +53,17 @@ export async function authScreen(root, ctx, mode) {
     submit.disabled = true;
     try {
       const username = user.value.trim();
-      const answer = signup
-        ? await api.register(username, pass.value)
-        : await api.login(username, pass.value);
-      api.session.set(answer.token, answer.username || username);
+      const token = api.session.token;
+      if (signup && token && api.session.guest) {
+        // A guest signs up by claiming its account: the same token, the games kept.
+        const claimed = await api.claim(username, pass.value);
+        api.session.set(token, claimed.username);
+      } else {
+        const answer = signup
+          ? await api.register(username, pass.value)
+          : await api.login(username, pass.value);
+        api.session.set(answer.token, answer.username || username);
+      }
       ctx.navigate(safeNext);
     } catch (err) {
       formErrors(errors, /** @type {api.ApiError} */ (err));
