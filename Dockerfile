@@ -12,7 +12,7 @@ WORKDIR /app
 
 # Dependencies first, so a code change does not reinstall them.
 COPY pyproject.toml README.md ./
-RUN mkdir -p spider_api accounts games leaderboard \
+RUN mkdir -p spider_api accounts coins games leaderboard races \
     && pip install . \
     && pip uninstall -y spider-api
 
@@ -21,6 +21,9 @@ COPY spider_api ./spider_api
 COPY accounts ./accounts
 COPY games ./games
 COPY leaderboard ./leaderboard
+COPY races ./races
+COPY coins ./coins
+COPY web ./web
 
 # collectstatic needs settings that import; these values exist only during the build.
 RUN SECRET_KEY=collectstatic-only DATABASE_URL=sqlite:////tmp/build.sqlite3 \

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
 
 from django.db.models import Q, Sum
 from django.utils import timezone
@@ -30,17 +29,17 @@ class CoinSummary:
         return DAILY_CAP
 
 
-def coins_balance(*, player_id: Any) -> int:
+def coins_balance(*, player_id: int) -> int:
     total = CoinEntry.objects.filter(player_id=player_id).aggregate(total=Sum("amount"))["total"]
     return total or 0
 
 
-def coins_earned_on(*, player_id: Any, day: date) -> int:
+def coins_earned_on(*, player_id: int, day: date) -> int:
     entries = CoinEntry.objects.filter(player_id=player_id, day=day)
     return entries.aggregate(total=Sum("amount"))["total"] or 0
 
 
-def coins_summary(*, player_id: Any, now: datetime | None = None) -> CoinSummary:
+def coins_summary(*, player_id: int, now: datetime | None = None) -> CoinSummary:
     """Balance and today's earnings in one query."""
     day = coin_day(now or timezone.now())
     sums = CoinEntry.objects.filter(player_id=player_id).aggregate(

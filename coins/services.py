@@ -31,7 +31,7 @@ class CoinAward:
 
 def coins_award(
     *,
-    player_id: Any,
+    player_id: int,
     game_id: Any,
     suits: int,
     kind: str,

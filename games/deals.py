@@ -8,7 +8,7 @@ search on a deal whose line is shown (the daily challenge's par).
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from games.engine import DEAL_VERSION, Action, Board, Layout, LayoutError
 from games.errors import StaffOnly, rule_error
@@ -16,6 +16,10 @@ from games.models import Deal, seed_to_db
 from games.pool import pool_take, pool_vet_if_empty
 from games.solver import improve
 from spider_api.errors import DomainError
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +46,7 @@ def deal_from_seed(*, suits: int, seed: int) -> Deal:
     return deal
 
 
-def deal_choice_check(*, player: Any, seed: int | None, layout: dict[str, Any] | None) -> None:
+def deal_choice_check(*, player: User, seed: int | None, layout: dict[str, Any] | None) -> None:
     """Choosing the deal (a seed or a layout), of a game or of a race table, is for staff."""
     if (seed is not None or layout is not None) and not player.is_staff:
         raise StaffOnly(detail="Only staff may choose a seed or a layout.")

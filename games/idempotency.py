@@ -17,16 +17,20 @@ import hashlib
 import json
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games.errors import IdempotencyKeyReused
+from games.errors import CommittedRefusal, IdempotencyKeyReused
 from games.models import IdempotentRequest
 from spider_api.errors import DomainError
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
 
 HEADER: Final = "Idempotency-Key"
 MAX_KEY_LENGTH: Final = 255
@@ -41,7 +45,7 @@ def fingerprint(method: str, path: str, body: Any) -> str:
 
 def run_idempotent(
     *,
-    player: Any,
+    player: User,
     key: str | None,
     request_fingerprint: Callable[[], str],
     produce: Callable[[], Answer],
@@ -65,7 +69,10 @@ def run_idempotent(
             if stored.fingerprint != this_request:
                 raise IdempotencyKeyReused()
             return (stored.status, stored.body), True
-        status, body = produce()
+        try:
+            status, body = produce()
+        except CommittedRefusal as exc:  # its change commits with this transaction; not kept
+            return (exc.status, exc.as_dict()), False
         if 200 <= status < 300:
             IdempotentRequest.objects.create(
                 player=player, key=key, fingerprint=this_request, status=status, body=body

@@ -57,7 +57,7 @@ def _select_sql(vendor: str, for_update: bool) -> tuple[str, list[str], list[tup
     return sql, [f.attname for f in fields], converters
 
 
-def game_for_update(*, game_id: Any, player_id: Any) -> Game | None:
+def game_for_update(*, game_id: Any, player_id: int) -> Game | None:
     """The player's game ``game_id``, its row locked until the transaction ends; None if there
     is no such game of theirs. Only the game row is read: its deal is loaded lazily."""
     connection = connections[DEFAULT_DB_ALIAS]  # once: the proxy costs a lookup per access

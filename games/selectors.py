@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import QuerySet
 
 from games import kinds
@@ -17,12 +18,15 @@ from games.presenters import action_json as presenters_action_json
 from games.presenters import elapsed_ms, iso
 from spider_api.errors import DomainError
 
-User = get_user_model()
+if TYPE_CHECKING:
+    from accounts.models import User
+else:
+    User = get_user_model()
 
 BEST_WINS = 5
 
 
-def game_get_readable(*, viewer: Any, game_id: Any) -> Game:
+def game_get_readable(*, viewer: User | AnonymousUser, game_id: Any) -> Game:
     """A game ``viewer`` may read: their own at any time, anyone's once it is over.
     Anything else is indistinguishable from a game that does not exist (404)."""
     game = Game.objects.select_related("deal").filter(pk=game_id).first()
@@ -42,7 +46,7 @@ def public(game: Game) -> bool:
     return game.kind != Game.Kind.DAILY or daily_closed(game.daily_date)
 
 
-def game_position(*, viewer: Any, game_id: Any, step: int) -> dict[str, Any]:
+def game_position(*, viewer: User | AnonymousUser, game_id: Any, step: int) -> dict[str, Any]:
     """The public position after the first ``step`` log entries of a finished game (0: the
     start), as its player saw it: face-down cards only as counts.
 
@@ -78,7 +82,7 @@ def game_position(*, viewer: Any, game_id: Any, step: int) -> dict[str, Any]:
     }
 
 
-def games_of_player(*, player: Any, status: str | None = None) -> QuerySet[Game]:
+def games_of_player(*, player: User, status: str | None = None) -> QuerySet[Game]:
     games = Game.objects.filter(player=player).order_by("-created_at")
     if status:
         games = games.filter(status=status)
@@ -89,16 +93,19 @@ def game_log(*, game: Game) -> QuerySet[Action]:
     return Action.objects.filter(game=game).order_by("seq")
 
 
-def player_stats(*, player: Any) -> list[dict[str, Any]]:
+def player_stats(*, player: User) -> list[dict[str, Any]]:
     """Statistics per suit mode (1, 2, 4), including the five best wins."""
     rows = {row.suits: row for row in PlayerStats.objects.filter(player=player)}
     result = []
     for suits in (1, 2, 4):
         row = rows.get(suits) or PlayerStats(player=player, suits=suits)
+        # Race games count apart (races' own stats), as in PlayerStats: a race won on time
+        # or as the last one left did not clear its board (docs/rules.md#statistics).
         best = (
             Game.objects.filter(
                 player=player, suits=suits, status=Game.Status.WON, staff_made=False
             )
+            .exclude(kind=Game.Kind.RACE)
             .order_by("-score", "elapsed_ms", "finished_at")
             .only("id", "score", "actions", "elapsed_ms", "finished_at", "perfect", "started_at")[
                 :BEST_WINS

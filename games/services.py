@@ -8,8 +8,8 @@ then checked against the rules by the engine, then written as the new snapshot p
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
-from typing import Any
+from datetime import UTC, date, datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
@@ -27,7 +27,7 @@ from games.deals import (
     deal_vet_ahead,
 )
 from games.engine import DEAL, Board, IllegalAction, Outcome, dump, load
-from games.errors import GameNotFound, GameOver, VersionConflict, rule_error
+from games.errors import DayClosed, GameNotFound, GameOver, VersionConflict, rule_error
 from games.models import Action, Deal, Game
 from games.presenters import game_state
 from games.rewards import CoinAward, game_reward
@@ -35,7 +35,10 @@ from games.selectors import game_get_readable
 from games.signals import game_finished, game_won
 from games.solver.hint import Hint, VisiblePosition, board_hints, no_hint_reason
 
-User = get_user_model()
+if TYPE_CHECKING:
+    from accounts.models import User
+else:
+    User = get_user_model()
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +77,7 @@ def game_create_prepare(
 @transaction.atomic
 def game_create(
     *,
-    player: Any,
+    player: User,
     suits: int | None = None,
     replay_of: str | None = None,
     seed: int | None = None,
@@ -125,7 +128,7 @@ def game_create(
 
 def game_start(
     *,
-    player: Any,
+    player: User,
     deal: Deal,
     kind: str = Game.Kind.CASUAL,
     daily_date: date | None = None,
@@ -160,7 +163,7 @@ def game_start(
     return game
 
 
-def _end_casual_game_in_progress(player: Any, now: datetime) -> Any:
+def _end_casual_game_in_progress(player: User, now: datetime) -> Any:
     """End the player's casual game in progress; returns the id of a game discarded."""
     current = (
         Game.objects.select_for_update()
@@ -178,13 +181,29 @@ def _end_casual_game_in_progress(player: Any, now: datetime) -> Any:
 
 
 # -- playing --------------------------------------------------------------------------------
-@transaction.atomic
 def game_act(
-    *, player: Any, game_id: str, action: ActionRequest, expected_version: int | None = None
+    *, player: User, game_id: str, action: ActionRequest, expected_version: int | None = None
 ) -> ActResult:
-    """Apply one move, deal or undo. A refused action raises and changes nothing."""
-    game = _locked_own_game(player, game_id)
-    now = timezone.now()
+    """Apply one move, deal or undo. A refused action raises and changes nothing, except
+    on a daily attempt whose day has closed: that ends it (lost) before it is refused."""
+    with transaction.atomic():
+        game = _locked_own_game(player, game_id)
+        now = timezone.now()
+        if not _day_closed_on(game, now):
+            return _act(game, action, expected_version, now)
+        _finish(game, Game.Status.LOST, Game.EndReason.DAY_CLOSED, now)
+    raise DayClosed()
+
+
+def _day_closed_on(game: Game, now: datetime) -> bool:
+    """A daily attempt still in progress past its day's close (docs/rules.md#daily-challenge).
+    From the row alone (kind, status, daily_date): no query on the action path."""
+    return game.kind == Game.Kind.DAILY and not game.over and daily_closed(game.daily_date, now)
+
+
+def _act(
+    game: Game, action: ActionRequest, expected_version: int | None, now: datetime
+) -> ActResult:
     policy = kinds.policy_for(game.kind)  # races: races.policy (no undo, not before the start)
     if policy is not None:
         policy.before_act(game=game, action_type=action.type, now=now)
@@ -252,7 +271,7 @@ _HINT_CACHE_TAG = "hint1"  # bump when the ranking changes, so no entry outlives
 
 
 def game_hint(
-    *, player: Any, game_id: str, n: int = 0, expected_version: int | None = None
+    *, player: User, game_id: str, n: int = 0, expected_version: int | None = None
 ) -> HintResult:
     """The n-th best suggestion for the player's game, seen from the player's side only.
 
@@ -268,6 +287,9 @@ def game_hint(
         game = Game.objects.filter(pk=game_id, player=player).first()
         if game is None:
             raise GameNotFound()
+        if _day_closed_on(game, timezone.now()):
+            game_close_day(game_id=game.pk)
+            raise DayClosed()
         _check_playable(game, expected_version)
         searched = _hint_search(game, n)
         with transaction.atomic():
@@ -333,17 +355,54 @@ def _hint_record(game: Game, searched: HintResult) -> HintResult:
     return HintResult(game, searched.hint, searched.reason, searched.n, searched.alternatives)
 
 
+def game_resign(*, player: User, game_id: str) -> Game:
+    with transaction.atomic():
+        game = _locked_own_game(player, game_id)
+        now = timezone.now()
+        if not _day_closed_on(game, now):
+            if game.over:
+                raise GameOver()
+            policy = kinds.policy_for(game.kind)
+            if policy is not None:
+                policy.resign(game=game, now=now)  # a race: out of it (the others race on)
+            _finish(game, Game.Status.LOST, Game.EndReason.RESIGNED, now)
+            return game
+        _finish(game, Game.Status.LOST, Game.EndReason.DAY_CLOSED, now)
+    raise DayClosed()
+
+
 @transaction.atomic
-def game_resign(*, player: Any, game_id: str) -> Game:
-    game = _locked_own_game(player, game_id)
-    if game.over:
-        raise GameOver()
-    policy = kinds.policy_for(game.kind)
-    now = timezone.now()
-    if policy is not None:
-        policy.resign(game=game, now=now)  # a race: out of the race (the others race on)
-    _finish(game, Game.Status.LOST, Game.EndReason.RESIGNED, now)
-    return game
+def game_close_day(*, game_id: Any, now: datetime | None = None) -> bool:
+    """End a daily attempt whose day has closed: lost, nothing earned, no leaderboard
+    (docs/rules.md#daily-challenge). Safe to call twice; True if it ended it."""
+    now = now or timezone.now()
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None or not _day_closed_on(game, now):
+        return False
+    _finish(game, Game.Status.LOST, Game.EndReason.DAY_CLOSED, now)
+    return True
+
+
+def games_close_past_days(*, now: datetime | None = None, batch: int = 500) -> int:
+    """The sweep at the daily close: end every daily attempt still in progress whose UTC day
+    has closed. Each batch its own short transaction, SKIP LOCKED (an action in flight ends
+    it itself), safe to run twice or from two workers at once. Returns how many ended."""
+    now = now or timezone.now()
+    today = now.astimezone(UTC).date()
+    ended = 0
+    while True:
+        with transaction.atomic():
+            due = list(
+                Game.objects.select_for_update(skip_locked=True)
+                .filter(kind=Game.Kind.DAILY, status=Game.Status.IN_PROGRESS)
+                .filter(daily_date__lt=today)
+                .order_by("created_at")[:batch]
+            )
+            for game in due:
+                _finish(game, Game.Status.LOST, Game.EndReason.DAY_CLOSED, now)
+            ended += len(due)
+        if len(due) < batch:
+            return ended
 
 
 @transaction.atomic
@@ -418,7 +477,7 @@ def _finish(game: Game, status: str, reason: str, now: datetime) -> CoinAward | 
     return coins
 
 
-def _locked_own_game(player: Any, game_id: str) -> Game:
+def _locked_own_game(player: User, game_id: str) -> Game:
     # Only the game row is locked and read: its deal is loaded lazily, once the game is over.
     game = rows.game_for_update(game_id=game_id, player_id=player.pk)
     if game is None:
@@ -430,11 +489,13 @@ __all__ = [
     "ActResult",
     "ActionRequest",
     "game_act",
+    "game_close_day",
     "game_conclude",
     "game_create",
     "game_create_prepare",
     "game_hint",
     "game_start",
     "game_resign",
+    "games_close_past_days",
     "games_expire_idle",
 ]

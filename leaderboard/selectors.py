@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from django.db.models import Max, Q, QuerySet
 
@@ -16,6 +16,12 @@ from games.daily import daily_closed, day_closes_at
 from games.models import Game
 from games.presenters import iso
 from leaderboard.models import DailyChallenge, LeaderboardEntry
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+    from accounts.models import User
+
 
 PERIODS: Final = ("all", "day", "week", "month")
 DAILY_PLACES_DAYS: Final = 100  # a player page looks this far back for the best daily place
@@ -103,7 +109,9 @@ def board_marker(*, suits: int | None = None, day: date | None = None) -> int:
     return entries.aggregate(m=Max("id"))["m"] or 0
 
 
-def daily_info(*, challenge: DailyChallenge, viewer: Any, now: datetime) -> dict[str, Any]:
+def daily_info(
+    *, challenge: DailyChallenge, viewer: User | AnonymousUser, now: datetime
+) -> dict[str, Any]:
     """The public face of a day's challenge, plus the viewer's own attempt if signed in."""
     closed = daily_closed(challenge.date, now)
     deal = challenge.deal

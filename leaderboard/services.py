@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import threading
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING
 
 from celery import current_app
 from django.conf import settings
@@ -31,7 +31,10 @@ DAILY_LOCK_SPACE = 0x5D41  # advisory-lock namespace of daily challenge creation
 # A reader who finds today's challenge missing retries after this; a creation is queued at most
 # once per such window.
 DAILY_RETRY_AFTER_SECONDS = 5
-User = get_user_model()
+if TYPE_CHECKING:
+    from accounts.models import User
+else:
+    User = get_user_model()
 log = logging.getLogger(__name__)
 
 
@@ -96,7 +99,7 @@ def _lock_day(day: date) -> None:
             )
 
 
-def daily_play(*, player: Any, day: date, unranked: bool = False) -> tuple[Game, bool]:
+def daily_play(*, player: User, day: date, unranked: bool = False) -> tuple[Game, bool]:
     """The player's game on the daily challenge of ``day``: (game, created), the challenge
     made first if the worker has not made it yet.
 

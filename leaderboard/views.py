@@ -42,6 +42,7 @@ from spider_api.openapi import (
     invalid_example,
 )
 from spider_api.pagination import PAGE_PARAMETERS, page_request
+from spider_api.players import player_of
 from spider_api.serializers import JsonInputSerializer
 
 BOARD_CACHE_SECONDS = 5
@@ -231,7 +232,10 @@ class DailyApi(APIView):
         responses={
             200: OutputSerializer,
             400: error_response(
-                "The date is not a date.", "bad_date", "'2026-13-01' is not a date: use YYYY-MM-DD."
+                "The date is not a date (`bad_date`; `?date=` neither: omit it for today).",
+                "bad_date",
+                "'2026-13-01' is not a date: use YYYY-MM-DD.",
+                invalid_example("date", "..."),  # the filter serializer's, for any other field
             ),
             404: NO_CHALLENGE,
             503: DAILY_NOT_READY,
@@ -280,7 +284,7 @@ class DailyPlayApi(APIView):
         serializer.is_valid(raise_exception=True)
         day = timezone.now().date()
         game, created = services.daily_play(
-            player=request.user, day=day, unranked=serializer.validated_data["unranked"]
+            player=player_of(request), day=day, unranked=serializer.validated_data["unranked"]
         )
         return Response(game_state(game), status=201 if created else 200)
 

@@ -17,11 +17,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
+from accounts.models import User
 from games.deals import (
     deal_choice_check,
     deal_for_new_game,
@@ -42,6 +42,7 @@ from races.errors import (
     NotRacing,
     NotReady,
     NotSeated,
+    RaceNotStarted,
     RaceOver,
     TableBusy,
     TableFull,
@@ -52,7 +53,6 @@ from races.models import Presence, Race, Racer, RaceStats, Seat, StreamTicket, T
 from spider_api.errors import DomainError
 
 log = logging.getLogger(__name__)
-User = get_user_model()
 
 SEATS = 4
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud, typed
@@ -64,7 +64,7 @@ RUNNING = (Race.Status.COUNTDOWN, Race.Status.RACING)
 @transaction.atomic
 def table_open(
     *,
-    player: Any,
+    player: User,
     suits: int,
     time_limit_s: int | None = None,
     seed: int | None = None,
@@ -89,9 +89,14 @@ def table_open(
 
 
 @transaction.atomic
-def seat_sit(*, player: Any, code: str, seat: int | None = None) -> Table:
+def seat_sit(*, player: User, code: str, seat: int | None = None) -> Table:
     table = _locked(code)
     _refuse_while_racing(table)
+    if table.status == Table.Status.FINISHED:
+        # Play again is for the players who raced (docs/rules.md#play-again).
+        raise TableBusy(
+            detail="The race is over: newcomers sit down once the opener changes the settings."
+        )
     seats = {s.seat: s.player_id for s in Seat.objects.filter(table=table)}
     if player.pk in seats.values():
         raise AlreadySeated()
@@ -109,7 +114,7 @@ def seat_sit(*, player: Any, code: str, seat: int | None = None) -> Table:
 
 
 @transaction.atomic
-def seat_stand(*, player: Any, code: str) -> Table:
+def seat_stand(*, player: User, code: str) -> Table:
     table = _locked(code)
     _refuse_while_racing(table)
     seat = _own_seat(table, player)
@@ -121,7 +126,7 @@ def seat_stand(*, player: Any, code: str) -> Table:
 
 
 @transaction.atomic
-def seat_ready(*, player: Any, code: str, ready: bool) -> Table:
+def seat_ready(*, player: User, code: str, ready: bool) -> Table:
     table = _locked(code)
     _refuse_while_racing(table)
     seat = _own_seat(table, player)
@@ -134,7 +139,9 @@ def seat_ready(*, player: Any, code: str, ready: bool) -> Table:
 
 
 @transaction.atomic
-def table_settings(*, player: Any, code: str, suits: int, time_limit_s: int | None = None) -> Table:
+def table_settings(
+    *, player: User, code: str, suits: int, time_limit_s: int | None = None
+) -> Table:
     """The opener changes the settings before a race (or after one instead of playing again
     at once): the table opens, players may stand and new ones sit; every Ready is cleared."""
     table = _locked(code)
@@ -150,7 +157,7 @@ def table_settings(*, player: Any, code: str, suits: int, time_limit_s: int | No
 
 # -- racing ---------------------------------------------------------------------------------
 @transaction.atomic
-def race_start(*, player: Any, code: str) -> Table:
+def race_start(*, player: User, code: str) -> Table:
     """The opener starts: at least one other seated player and all of them ready. Deals one
     vetted deal to everyone seated; the cards turn over after the countdown."""
     table = _locked(code)
@@ -166,16 +173,24 @@ def race_start(*, player: Any, code: str) -> Table:
 
 
 @transaction.atomic
-def table_again(*, player: Any, code: str) -> Table:
+def table_again(*, player: User, code: str) -> Table:
     """Play again at once, same settings, same players: seats rotate by one (0 -> 1, ...,
     the last -> 0); the match score stays with each player."""
     table = _locked(code)
     _opener_only(table, player)
     if table.status != Table.Status.FINISHED:
         raise TableBusy(detail="`again` follows a finished race.")
-    seats = list(Seat.objects.filter(table=table).select_related("player").order_by("seat"))
+    # The players who raced and are still seated (docs/rules.md#play-again): a newcomer
+    # cannot sit down after a race, and would not be dealt in if they had.
+    last = Race.objects.filter(table=table).order_by("-number").first()
+    raced = Racer.objects.filter(race=last).values("player_id")
+    seats = list(
+        Seat.objects.filter(table=table, player_id__in=raced)
+        .select_related("player")
+        .order_by("seat")
+    )
     if len(seats) < 2:
-        raise NotReady(detail="Playing again needs at least two seated players.")
+        raise NotReady(detail="Playing again needs at least two seated players who raced.")
     numbers = [s.seat for s in seats]
     for s in seats:  # two steps: the (table, seat) constraint holds after each statement
         Seat.objects.filter(pk=s.pk).update(seat=s.seat + 10)
@@ -244,7 +259,7 @@ def _race_deal(table: Table) -> Deal:
 
 
 @transaction.atomic
-def race_resign(*, player: Any, code: str) -> Table:
+def race_resign(*, player: User, code: str) -> Table:
     """The racer is out and loses, and their game ends at once (lost, resigned); the others
     race on. The last one left racing wins."""
     # The racer's Game row first, then the Table (the one lock order, as for an action).
@@ -263,6 +278,8 @@ def race_resign(*, player: Any, code: str) -> Table:
     _due(table, race, now)  # the cards turned over, or the time is up, first
     if race.status == Race.Status.FINISHED:
         raise NoRace()
+    if race.status == Race.Status.COUNTDOWN:
+        raise RaceNotStarted()  # docs/rules.md#countdown: as on POST /games/{id}/resign
     racer = _racing(race, player)
     _racer_out(table, race, racer, Racer.OutReason.RESIGNED, now)
     game_conclude(game_id=racer.game_id, won=False, reason=Game.EndReason.RESIGNED, now=now)
@@ -270,7 +287,7 @@ def race_resign(*, player: Any, code: str) -> Table:
 
 
 @transaction.atomic
-def race_draw(*, player: Any, code: str, accept: bool) -> Table:
+def race_draw(*, player: User, code: str, accept: bool) -> Table:
     """Offer or accept (``accept``) a draw, or decline one. A draw needs every racer still
     racing; declining it, or any action by a racer, turns it down."""
     table = _locked(code)
@@ -407,12 +424,16 @@ def race_settle(*, race_id: int) -> None:
         return
     now = race.finished_at or timezone.now()
     for racer in race.racers.all():
-        reason = (
-            Game.EndReason.RESIGNED
-            if racer.out_reason == Racer.OutReason.RESIGNED
-            else Game.EndReason.RACE_OVER
-        )
-        game_conclude(game_id=racer.game_id, won=False, reason=reason, now=now)
+        # A race win is a win of the racer's game, however it came (the last one left, the
+        # most runs at the time): history and the race reward (docs/rules.md#race-results).
+        won = racer.state == Racer.State.WON
+        if won:
+            reason = Game.EndReason.RACE_WON
+        elif racer.out_reason == Racer.OutReason.RESIGNED:
+            reason = Game.EndReason.RESIGNED
+        else:
+            reason = Game.EndReason.RACE_OVER
+        game_conclude(game_id=racer.game_id, won=won, reason=reason, now=now)
     Race.objects.filter(pk=race_id).update(settled=True)
 
 
@@ -453,6 +474,8 @@ def racer_acted(
 
 def racer_resign_game(*, game: Game, now: datetime) -> None:
     table, race, racer = racer_check_act(game=game, now=now)
+    if race.status == Race.Status.COUNTDOWN:
+        raise RaceNotStarted()  # docs/rules.md#countdown: as on POST /races/{code}/resign
     _racer_out(table, race, racer, Racer.OutReason.RESIGNED, now)
 
 
@@ -570,7 +593,7 @@ def races_tick(*, now: datetime | None = None) -> int:
 
 # -- presence and stream tickets ------------------------------------------------------------
 @transaction.atomic
-def presence_open(*, table_id: int, player: Any, now: datetime | None = None) -> int:
+def presence_open(*, table_id: int, player: User, now: datetime | None = None) -> int:
     """A stream of ``player`` opened: connected (``back`` for a seated player who was not)."""
     now = now or timezone.now()
     table = Table.objects.select_for_update().get(pk=table_id)
@@ -612,7 +635,7 @@ def presence_heartbeat(*, presence_ids: list[int], now: datetime | None = None) 
 
 
 @transaction.atomic
-def ticket_issue(*, player: Any, code: str) -> StreamTicket:
+def ticket_issue(*, player: User, code: str) -> StreamTicket:
     table = Table.objects.filter(code=code.upper()).first()
     if table is None:
         raise TableNotFound()
@@ -653,7 +676,7 @@ def _running_race(table: Table) -> Race:
     return race
 
 
-def _racing(race: Race, player: Any) -> Racer:
+def _racing(race: Race, player: User) -> Racer:
     racer = race.racers.select_related("player").filter(player=player).first()
     if racer is None or racer.state != Racer.State.RACING:
         raise NotRacing()
@@ -665,23 +688,23 @@ def _refuse_while_racing(table: Table) -> None:
         raise TableBusy()
 
 
-def _opener_only(table: Table, player: Any) -> None:
+def _opener_only(table: Table, player: User) -> None:
     if table.opener_id != player.pk:
         raise NotOpener()
 
 
-def _own_seat(table: Table, player: Any) -> Seat:
+def _own_seat(table: Table, player: User) -> Seat:
     seat = Seat.objects.filter(table=table, player=player).first()
     if seat is None:
         raise NotSeated()
     return seat
 
 
-def _seat_number(table: Table, player: Any) -> int | None:
+def _seat_number(table: Table, player: User) -> int | None:
     return Seat.objects.filter(table=table, player=player).values_list("seat", flat=True).first()
 
 
-def _seat_data(seat: int, player: Any) -> dict[str, Any]:
+def _seat_data(seat: int, player: User) -> dict[str, Any]:
     return {"seat": seat, "player": player.username}
 
 

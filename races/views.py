@@ -12,9 +12,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.errors import LAYOUT_CODES
 from games.presenters import iso
 from games.serializers import POOL_EMPTY
 from races import selectors, services
+from races.errors import NoRace, NotRacing, NotReady, TableBusy
 from races.presenters import table_json
 from races.serializers import (
     DrawSerializer,
@@ -26,7 +28,16 @@ from races.serializers import (
     TableSettingsSerializer,
     TicketSerializer,
 )
-from spider_api.openapi import NOT_FOUND, ErrorSerializer, error_example
+from spider_api.errors import DomainError
+from spider_api.openapi import (
+    NOT_FOUND,
+    ErrorSerializer,
+    ValidationErrorSerializer,
+    code_examples,
+    error_example,
+    invalid_example,
+)
+from spider_api.players import player_of
 
 TAGS = ["races"]
 UNKNOWN_CODE = OpenApiResponse(
@@ -36,10 +47,28 @@ UNKNOWN_CODE = OpenApiResponse(
 )
 
 
-def _errors(description: str, *codes: tuple[str, str]) -> OpenApiResponse:
-    return OpenApiResponse(
-        ErrorSerializer, description, examples=[error_example(c, d) for c, d in codes]
-    )
+def _errors(description: str, *codes: tuple[str, str] | type[DomainError]) -> OpenApiResponse:
+    """An error answer with one example per code: (code, detail), or the error class raised."""
+    examples = [
+        error_example(c.code, c.detail) if isinstance(c, type) else error_example(*c) for c in codes
+    ]
+    return OpenApiResponse(ErrorSerializer, description, examples=examples)
+
+
+# A staff layout the engine refuses (races.services._layout, games.errors.LAYOUT_CODES): when
+# the table opens, and when a race deals it.
+LAYOUT_REFUSED = OpenApiResponse(
+    ValidationErrorSerializer,
+    "A field is wrong (`invalid`, see `errors`), the body is not JSON (`malformed_json`, "
+    "`json_too_deep`), or a staff layout is refused (`bad_layout`, `bad_card`, `bad_suits`).",
+    examples=[invalid_example("suits", "Choose 1, 2 or 4."), *code_examples(*LAYOUT_CODES)],
+)
+LAYOUT_DEALT_REFUSED = OpenApiResponse(
+    ValidationErrorSerializer,
+    "The table's staff layout is refused (`bad_layout`, `bad_card`, `bad_suits`), or a body "
+    "sent is not JSON (`malformed_json`, `json_too_deep`).",
+    examples=code_examples(*LAYOUT_CODES),
+)
 
 
 TABLE_BUSY = ("table_busy", "A race is on at this table: wait until it is over.")
@@ -72,6 +101,8 @@ class RacesApi(APIView):
         request=InputSerializer,
         responses={
             201: OutputSerializer,
+            400: LAYOUT_REFUSED,
+            404: UNKNOWN_CODE,  # the table just opened, read back for the answer
             403: _errors(
                 "`staff_only`: seed and layout are for staff.",
                 ("staff_only", "Only staff may choose a seed or a layout."),
@@ -83,7 +114,7 @@ class RacesApi(APIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         table = services.table_open(
-            player=request.user,
+            player=player_of(request),
             suits=data["suits"],
             time_limit_s=data.get("time_limit_s"),
             seed=data.get("seed"),
@@ -135,6 +166,7 @@ class RaceSitApi(_TableCommandApi):
                 "race is on).",
                 ("table_full", "All four seats are taken; you may watch."),
                 ("already_seated", "You are already seated at this table."),
+                ("seat_taken", "Seat 2 is taken; free: [1, 3]."),
                 TABLE_BUSY,
             ),
         },
@@ -142,7 +174,7 @@ class RaceSitApi(_TableCommandApi):
     def post(self, request: Request, code: str) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        services.seat_sit(player=request.user, code=code, **serializer.validated_data)
+        services.seat_sit(player=player_of(request), code=code, **serializer.validated_data)
         return _answer(code)
 
 
@@ -157,7 +189,7 @@ class RaceStandApi(_TableCommandApi):
         responses={200: TableSerializer, 404: UNKNOWN_CODE, 409: SEAT_ERRORS},
     )
     def post(self, request: Request, code: str) -> Response:
-        services.seat_stand(player=request.user, code=code)
+        services.seat_stand(player=player_of(request), code=code)
         return _answer(code)
 
 
@@ -171,7 +203,7 @@ class RaceReadyApi(_TableCommandApi):
         responses={200: TableSerializer, 404: UNKNOWN_CODE, 409: SEAT_ERRORS},
     )
     def post(self, request: Request, code: str) -> Response:
-        services.seat_ready(player=request.user, code=code, ready=True)
+        services.seat_ready(player=player_of(request), code=code, ready=True)
         return _answer(code)
 
 
@@ -185,7 +217,7 @@ class RaceUnreadyApi(_TableCommandApi):
         responses={200: TableSerializer, 404: UNKNOWN_CODE, 409: SEAT_ERRORS},
     )
     def post(self, request: Request, code: str) -> Response:
-        services.seat_ready(player=request.user, code=code, ready=False)
+        services.seat_ready(player=player_of(request), code=code, ready=False)
         return _answer(code)
 
 
@@ -211,11 +243,12 @@ class RaceStartApi(_TableCommandApi):
                 ),
                 TABLE_BUSY,
             ),
+            400: LAYOUT_DEALT_REFUSED,
             503: POOL_EMPTY,
         },
     )
     def post(self, request: Request, code: str) -> Response:
-        services.race_start(player=request.user, code=code)
+        services.race_start(player=player_of(request), code=code)
         return _answer(code)
 
 
@@ -234,13 +267,15 @@ class RaceAgainApi(_TableCommandApi):
             404: UNKNOWN_CODE,
             409: _errors(
                 "`table_busy` (no finished race), `not_ready` (fewer than two seated).",
-                TABLE_BUSY,
+                TableBusy,
+                NotReady,
             ),
+            400: LAYOUT_DEALT_REFUSED,
             503: POOL_EMPTY,
         },
     )
     def post(self, request: Request, code: str) -> Response:
-        services.table_again(player=request.user, code=code)
+        services.table_again(player=player_of(request), code=code)
         return _answer(code)
 
 
@@ -265,7 +300,7 @@ class RaceSettingsApi(_TableCommandApi):
     def post(self, request: Request, code: str) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        services.table_settings(player=request.user, code=code, **serializer.validated_data)
+        services.table_settings(player=player_of(request), code=code, **serializer.validated_data)
         return _answer(code)
 
 
@@ -281,12 +316,13 @@ class RaceResignApi(_TableCommandApi):
             404: UNKNOWN_CODE,
             409: _errors(
                 "`no_race` (none running), `not_racing` (not in it, or out already).",
-                ("no_race", "No race is running at this table."),
+                NoRace,
+                NotRacing,
             ),
         },
     )
     def post(self, request: Request, code: str) -> Response:
-        services.race_resign(player=request.user, code=code)
+        services.race_resign(player=player_of(request), code=code)
         return _answer(code)
 
 
@@ -306,6 +342,8 @@ class RaceDrawApi(_TableCommandApi):
             404: UNKNOWN_CODE,
             409: _errors(
                 "`no_race`, `not_racing`, `no_draw_offer` (declining with none on offer).",
+                NoRace,
+                NotRacing,
                 ("no_draw_offer", "No draw is on offer."),
             ),
         },
@@ -313,7 +351,7 @@ class RaceDrawApi(_TableCommandApi):
     def post(self, request: Request, code: str) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        services.race_draw(player=request.user, code=code, **serializer.validated_data)
+        services.race_draw(player=player_of(request), code=code, **serializer.validated_data)
         return _answer(code)
 
 
@@ -331,7 +369,7 @@ class RaceTicketApi(APIView):
         responses={201: OutputSerializer, 404: UNKNOWN_CODE},
     )
     def post(self, request: Request, code: str) -> Response:
-        ticket = services.ticket_issue(player=request.user, code=code)
+        ticket = services.ticket_issue(player=player_of(request), code=code)
         body = {  # a plain dict, the shape of OutputSerializer
             "ticket": ticket.key,
             "expires_at": iso(ticket.expires_at),

@@ -24,7 +24,7 @@ from .errors import IllegalAction
 from .layout import COLUMNS, DEAL_SIZE, Layout, run_cards
 from .moves import legal_moves
 from .records import FLIPPED, DealRecord, Record, Settled, parse_record
-from .seen import split_keys, visible_key
+from .seen import has_key, split_keys, visible_key
 from .words import say_card, say_column
 
 START_SCORE: Final = 500
@@ -165,7 +165,10 @@ class Board:
 
     def _note_seen(self, hidden_before: int) -> None:
         key = self.visible_key()
-        self._seen = key if sum(self.down) != hidden_before else self._seen + key
+        if sum(self.down) != hidden_before:
+            self._seen = key  # a card turned over: no position before can come back
+        elif not has_key(self._seen, key):  # once each: shuffling back and forth adds none
+            self._seen += key
 
     def is_stuck(self) -> bool:
         """Not won, no legal move and no legal deal (undo does not count as a way out)."""

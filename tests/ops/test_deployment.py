@@ -25,6 +25,7 @@ def test_compose_has_every_role(compose):
         "web",
         "stream",
         "worker",
+        "analysis",
         "beat",
     }
 
@@ -40,7 +41,7 @@ def test_the_app_waits_for_a_healthy_database_and_a_finished_migrate(compose):
     services = compose["services"]
     assert services["migrate"]["restart"] == "no"
     assert services["migrate"]["depends_on"]["postgres"]["condition"] == "service_healthy"
-    for name in ("web", "stream", "worker", "beat"):
+    for name in ("web", "stream", "worker", "analysis", "beat"):
         depends = services[name]["depends_on"]
         assert depends["migrate"]["condition"] == "service_completed_successfully", name
         assert depends["redis"]["condition"] == "service_healthy", name
@@ -79,11 +80,14 @@ def test_the_procfile_runs_web_stream_worker_and_beat():
         if line and not line.startswith("#")
     ]
     processes = dict(line.split(": ", 1) for line in lines)
-    assert set(processes) == {"web", "stream", "worker", "beat"}
+    assert set(processes) == {"web", "stream", "worker", "analysis", "beat"}
     assert processes["web"].startswith("gunicorn -c gunicorn.conf.py spider_api.wsgi")
     assert processes["stream"].startswith("uvicorn spider_api.asgi:application")
     assert "celery -A spider_api worker" in processes["worker"]
     assert "celery -A spider_api beat" in processes["beat"]
+    # The post-game analyses run on their own queue, which the plain worker never takes.
+    assert '--queues "${ANALYSIS_QUEUE:-analysis}"' in processes["analysis"]
+    assert "--queues" not in processes["worker"]
 
 
 def test_gunicorn_reads_its_settings_from_the_environment(monkeypatch):
@@ -97,3 +101,15 @@ def test_gunicorn_reads_its_settings_from_the_environment(monkeypatch):
     assert conf["accesslog"] is None  # the app logs each request with its id
     assert conf["control_socket_disable"] is True  # several servers on one machine
     assert conf["preload_app"] is False  # no database connection shared across a fork
+
+
+def test_the_image_copies_every_project_app():
+    # An app left out of the image imports nowhere: the container fails at start-up, which no
+    # test here would see without Docker.
+    from django.conf import settings
+
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    apps = [app for app in settings.INSTALLED_APPS if (ROOT / app / "apps.py").exists()]
+    assert apps, "no project app found"
+    for app in apps:
+        assert f"COPY {app} ./{app}" in dockerfile, f"the Dockerfile does not copy {app}/"
