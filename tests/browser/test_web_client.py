@@ -30,6 +30,7 @@ from tests.browser.web import (
     stat,
     tap_card,
     tap_column,
+    wait_confirmed,
     wait_stat,
 )
 from tests.browser_plugin import assert_no_console_errors
@@ -255,7 +256,7 @@ def test_a_503_is_waited_out_and_the_move_retried_once(live_server, new_page, ma
     tap_column(page, 0)
 
     assert "trying again in 1 s" in page.locator(".toast.warn").inner_text()
-    wait_stat(page, "moves", "1")
+    wait_confirmed(page, 1)  # the move is drawn at once; this waits for the server's answer
     assert column_cards(page, 0) == ["Ts", "9s"]
     assert len(sent) == 2 and sent[0]["idempotency-key"] == sent[1]["idempotency-key"]
     assert [e for e in page.errors if not e.startswith(f"{NETWORK_ERROR} 503")] == []

@@ -47,7 +47,8 @@
  * @property {string | null} daily
  * @property {{seed: string | null, deal_version: number} | null} deal
  * @property {Coins} [coins]
- * @property {{runs_removed?: unknown[]}} [outcome]  an action's answer: what it did
+ * @property {{runs_removed?: unknown[], action?: LoggedAction}} [outcome]  an action's answer:
+ *   what it did
  * @typedef {GameFields & Position} Game
  *
  * @typedef {object} Hint
