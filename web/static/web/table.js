@@ -51,6 +51,8 @@ export class Table {
     /** One tap on a card moves it (false: it picks the card up). */
     this.oneTap = false;
     this.drawn = 0;
+    /** @type {string[]} what each column shows now (see render) */
+    this.keys = [];
     /** @type {Position | null} */
     this.state = null;
     /** @type {Selection | null} */
@@ -121,6 +123,10 @@ export class Table {
 
     state.columns.forEach((column, i) => {
       const col = this.cols[i];
+      // Only the columns that changed are built again: a move redraws two (tap to board).
+      const key = `${column.hidden}|${column.cards.join('')}|${(column.down || []).join('')}`;
+      if (this.keys[i] === key) return;
+      this.keys[i] = key;
       const cards = [];
       // A laid-open table (a race's end) names its face-down cards: shown face up, marked.
       for (let k = 0; k < column.hidden; k += 1) {
