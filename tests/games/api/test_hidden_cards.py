@@ -18,10 +18,10 @@ from tests.games.api.helpers import (
     NEAR_WIN,
     actions_url,
     board_of,
+    cards_named,
     check_public,
     game_url,
     layout_json,
-    named_cards,
     ok,
     player_url,
     pooled_seed_deal,
@@ -180,7 +180,7 @@ def test_a_refusal_names_only_cards_the_player_can_see(stock_pool, player_client
                     ok(player_client.post(actions_url(gid), {"type": "undo"}, format="json"))
                     continue
                 assert response.status_code == 422
-                named |= named_cards(json.dumps(response.json(), ensure_ascii=False))
+                named |= cards_named(json.dumps(response.json()))
 
     assert named  # rank_mismatch names the two cards
     assert named <= visible
