@@ -10,10 +10,16 @@ from rest_framework.views import APIView
 
 from accounts.models import User, username_validator
 from accounts.selectors import user_profile
-from accounts.services import token_obtain, user_claim, user_guest_create, user_register
+from accounts.services import (
+    NotAGuest,
+    token_obtain,
+    user_claim,
+    user_guest_create,
+    user_register,
+)
 from coins.serializers import CoinSummarySerializer
 from games.serializers import ModeStatsSerializer
-from spider_api.openapi import bad_request, error_response, invalid_example
+from spider_api.openapi import bad_request, error_example, error_response, invalid_example
 from spider_api.serializers import JsonInputSerializer
 
 _CREDENTIALS = OpenApiExample(
@@ -141,6 +147,7 @@ class UserClaimApi(APIView):
                 "The username exists (in any letter case), or the account is not a guest's.",
                 "username_taken",
                 "That username is taken; choose another.",
+                error_example(NotAGuest.code, NotAGuest.detail),
             ),
         },
         examples=[_CREDENTIALS],
