@@ -214,3 +214,57 @@ def test_new_game_and_resign_ask_first(live_server, new_page, device) -> None:
     page.wait_for_selector(".notice")
     assert Game.objects.get(pk=first.rsplit("/", 1)[1]).status == "lost"
     assert_no_console_errors(page)
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_sign_up_errors_sit_under_their_fields_once_each(live_server, new_page, device) -> None:
+    page = new_page(**DEVICES[device])
+    open_page(page, f"{live_server.url}/signup")
+    assert page.locator("#password-help").inner_text().startswith("At least 8 characters")
+
+    page.fill("#username", "a b")  # malformed, and a password too short: both said at once
+    page.fill("#password", "short")
+    page.click("button[type=submit]")
+
+    page.wait_for_selector("#username[aria-invalid=true]")
+    text = page.locator("#username-error").inner_text()
+    assert text and "username" not in text.split()[0].lower()  # no raw field name first
+    assert len(set(text.split(". "))) == len(text.split(". "))  # each message once
+    assert page.get_attribute("#username", "aria-describedby") == "username-help username-error"
+    screenshot(page, f"signup-errors-{device}")
+    assert [e for e in page.errors if not e.startswith(f"{NETWORK_ERROR} 400")] == []
+
+
+def test_pick_ups_and_moves_are_announced(live_server, new_page) -> None:
+    page = guest_board(live_server, new_page, "desktop", FULL, one_tap="off")
+    live = page.locator('.game [aria-live="polite"][role="status"]')
+
+    tap_card(page, 1, 1)
+    assert live.inner_text() == "Picked up 9 of spades from column 2."
+    tap_column(page, 0)
+    page.wait_for_function(
+        "() => document.querySelector('.game .visually-hidden[aria-live]')"
+        ".textContent.startsWith('9 of spades to column 1')"
+    )
+    assert "column 2 turns over the queen of spades" in live.inner_text()
+    assert_no_console_errors(page)
+
+
+def test_keys_z_undoes_and_n_starts_a_new_game_after_asking(live_server, new_page) -> None:
+    page = guest_board(live_server, new_page, "desktop", FULL)
+    first = page.url
+    tap_card(page, 1, 1)
+    page.wait_for_function("() => document.querySelector('.table').dataset.version === '1'")
+
+    page.keyboard.press("z")
+    page.wait_for_function("() => document.querySelector('.table').dataset.version === '2'")
+    assert column_cards(page, 0) == ["Ts"]
+    tap_card(page, 1, 1)
+    page.wait_for_function("() => document.querySelector('.table').dataset.version === '3'")
+    pooled_deal(1, 12)
+    page.keyboard.press("n")
+    page.get_by_role("alertdialog").get_by_role("button", name="New 1 suit game").click()
+    page.wait_for_url(lambda url: url != first and "/play/" in url)
+    page.wait_for_selector(".column .card.up")
+    assert Game.objects.get(pk=first.rsplit("/", 1)[1]).status == "lost"
+    assert_no_console_errors(page)

@@ -65,8 +65,8 @@ def test_sign_up_log_out_and_log_in(live_server, new_page, make_user) -> None:
     page.fill("#password", PASSWORD)
     page.click("button[type=submit]")
     # The server's refusal, in its own words.
-    page.wait_for_selector(".form-errors p")
-    assert "taken" in page.locator(".form-errors").inner_text()
+    page.wait_for_selector("#username[aria-invalid=true]")  # said under the field now
+    assert "taken" in page.locator("#username-error").inner_text()
 
     page.fill("#username", "newcomer")
     page.click("button[type=submit]")
@@ -191,7 +191,7 @@ def test_keyboard_play(live_server, new_page, make_user) -> None:
     hint.wait_for()
     assert hint.get_attribute("data-type") == "move"
     assert page.locator(".card.hinted").count() >= 1
-    page.keyboard.press("n")  # the next hint: n=1
+    page.keyboard.press("Shift+H")  # the next hint: n=1 (N is a new game now)
     page.wait_for_selector('.hint-box .hint[data-n="1"]')
     assert stat(page, "hints") == "2"
     assert_no_console_errors(page)

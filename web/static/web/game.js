@@ -5,7 +5,7 @@
 // is drawn at once (rules.js) and rolled back, visibly, if the server refuses it.
 
 import * as api from './api.js';
-import { SUIT_LABEL } from './cards.js';
+import { SUIT_LABEL, cardName } from './cards.js';
 import { h, clear, confirmDialog, toast, formatTime, link, ordinal } from './dom.js';
 import { predictMove, targets } from './rules.js';
 import { Table } from './table.js';
@@ -119,8 +119,11 @@ export class GameScreen {
         move: (from, to, count) => this.move(from, to, count),
         oneTap: (from, count) => this.oneTapMove(from, count),
         deal: () => this.send({ type: 'deal' }),
+        announce: (text) => this.announce(text),
       },
     });
+    /** What a screen reader hears of the play: a pick-up, a move, what it turned over. */
+    this.announcer = h('div', { class: 'visually-hidden', 'aria-live': 'polite', role: 'status' });
     this.table.oneTap = oneTapOn();
     this.stats = h('dl', { class: 'stats', 'aria-label': 'Game' });
     this.hintBox = h('div', { class: 'hint-box', 'aria-live': 'polite' });
@@ -133,9 +136,9 @@ export class GameScreen {
     const button = (label, onclick, key) =>
       h('button', { type: 'button', onclick, 'aria-keyshortcuts': key }, label);
     this.buttons = {
-      undo: button('Undo', () => this.send({ type: 'undo' }), 'U'),
+      undo: button('Undo', () => this.send({ type: 'undo' }), 'Z'),
       hint: button('Hint', () => this.askHint(0), 'H'),
-      next: button('Next hint', () => this.askHint(this.hintN + 1), 'N'),
+      next: button('Next hint', () => this.askHint(this.hintN + 1), 'Shift+H'),
       deal: button('Deal', () => this.send({ type: 'deal' }), 'D'),
       menu: h('button', {
         type: 'button', onclick: () => this.toggleMenu(), 'aria-expanded': 'false',
@@ -148,7 +151,7 @@ export class GameScreen {
     const label = race ? 'Your table in the race' : 'Spider Solitaire game';
     clear(root, h('section', { class: `game${race ? ' race-game' : ''}`, 'aria-label': label },
       h('div', { class: 'bar' }, this.stats, h('div', { class: 'controls' }, controls)),
-      this.menu, this.hintBox, this.notice, this.table.el, this.overlay,
+      this.menu, this.hintBox, this.notice, this.table.el, this.overlay, this.announcer,
       this.settingsBox(),
       h('details', { class: 'help' }, h('summary', {}, 'How to play and keys'),
         h('p', {}, 'Tap a card to move it to the best place (the places it could go glow when '
@@ -162,7 +165,7 @@ export class GameScreen {
             + 'A race has no undo and no hints.'
           : 'Keys: ←/→ or 1–9, 0 pick a column; Enter picks up its top card (↑/↓ more or '
             + 'fewer) and Enter on another column moves; "." lets the server choose; D deal, '
-            + 'U undo, H hint, N next hint, Esc cancel.'))));
+            + 'Z (or U) undo, H hint, Shift+H next hint, N new game, Esc cancel.'))));
     this.clock = setInterval(() => this.renderStats(), 1000);
     /** @param {KeyboardEvent} e */
     this.onKey = (e) => this.globalKey(e);
@@ -176,6 +179,11 @@ export class GameScreen {
       this.table.destroy();
     };
     this.show(state);
+  }
+
+  /** @param {string} text */
+  announce(text) {
+    this.announcer.textContent = text;
   }
 
   /** The settings kept on this device: one-tap on or off. */
@@ -315,6 +323,15 @@ export class GameScreen {
     }
   }
 
+  /** N: a new game of this game's suit mode (asked first while this one is in play). */
+  async askNewGame() {
+    const s = this.state;
+    const live = s.status === 'in_progress' && s.kind === 'casual' && s.actions > 0;
+    if (live && !await confirmDialog('Start a new game?',
+      'The game in play ends and counts as a loss.', `New ${SUIT_LABEL[s.suits]} game`)) return;
+    await this.newGame({ suits: s.suits });
+  }
+
   /** @param {{suits: number} | {replay_of: string}} body */
   async newGame(body) {
     try {
@@ -373,6 +390,7 @@ export class GameScreen {
       if ('count' in body && body.count === undefined) delete body.count;
       const next = await api.act(this.state.id, body);
       this.clearHint();
+      this.announce(said(action, this.state, next));
       const done = next.outcome?.action;
       // Drawn already if predicted; else (one-tap, where the server chose) slide it now.
       const slide = !predicted && done?.type === 'move' && !next.outcome?.runs_removed?.length
@@ -537,16 +555,43 @@ export class GameScreen {
     }
     if (e.ctrlKey && key === 'z') this.send({ type: 'undo' });
     else if (e.ctrlKey) return;
-    else if (key === 'u') this.send({ type: 'undo' });
+    else if (key === 'z' || key === 'u') this.send({ type: 'undo' });
     else if (key === 'd') this.send({ type: 'deal' });
-    else if (key === 'h') this.askHint(0);
-    else if (key === 'n' && !this.buttons.next.disabled) this.askHint(this.hintN + 1);
+    else if (key === 'h' && e.shiftKey) {
+      if (!this.buttons.next.disabled) this.askHint(this.hintN + 1);
+    } else if (key === 'h') this.askHint(0);
+    else if (key === 'n') this.askNewGame();
     else if (key === 'escape') {
       this.table.select(null);
       this.toggleMenu(false);
     } else return;
     e.preventDefault();
   }
+}
+
+/**
+ * What an action did, for the live region: "9 of spades to column 1; column 2 turns over the
+ * queen of spades".
+ * @param {Action} action
+ * @param {Game} before
+ * @param {Game} after
+ */
+function said(action, before, after) {
+  if (action.type === 'undo') return 'Undone.';
+  if (action.type !== 'move') return 'Dealt ten cards.';
+  const done = after.outcome?.action;
+  const from = Number(done?.from ?? action.from);
+  const to = Number(done?.to);
+  const count = Number(done?.count ?? 1);
+  const moved = before.columns[from]?.cards.slice(-count)[0];
+  const parts = [moved ? `${cardName(moved)}${count > 1 ? ` and ${count - 1} more` : ''} `
+    + `to column ${to + 1}` : 'Moved'];
+  const shown = after.columns[from];
+  if (shown && before.columns[from] && shown.hidden < before.columns[from].hidden) {
+    parts.push(`column ${from + 1} turns over the ${cardName(shown.cards[0])}`);
+  }
+  if (after.outcome?.runs_removed?.length) parts.push('a run is complete');
+  return `${parts.join('; ')}.`;
 }
 
 /**

@@ -26,6 +26,7 @@ const DRAG_START_PX = 6;
  * @property {(from: number, count: number | undefined) => void} [oneTap]  the server picks
  *   where to (count undefined: its own choice of how many)
  * @property {() => void} [deal]
+ * @property {(text: string) => void} [announce]  a pick-up, for the live region
  *
  * @typedef {{col: number, count: number}} Selection  the cards picked up
  * @typedef {{from?: number, to?: number, count?: number, deal?: boolean}} Highlight  a hint
@@ -269,8 +270,16 @@ export class Table {
 
   /** @param {Selection | null} selection */
   select(selection) {
+    const was = this.selection;
     this.selection = selection;
     this.paintMarks();
+    const column = selection && this.state?.columns[selection.col];
+    if (column && (!was || was.col !== selection.col || was.count !== selection.count)) {
+      const first = column.cards[column.cards.length - selection.count];
+      const more = selection.count > 1 ? ` and ${selection.count - 1} more` : '';
+      this.handlers.announce?.(
+        `Picked up ${cardName(first)}${more} from column ${selection.col + 1}.`);
+    }
   }
 
   /** Selection and hint marks, as classes (and aria-pressed for the selected column). */
