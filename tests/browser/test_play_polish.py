@@ -268,3 +268,20 @@ def test_keys_z_undoes_and_n_starts_a_new_game_after_asking(live_server, new_pag
     page.wait_for_selector(".column .card.up")
     assert Game.objects.get(pk=first.rsplit("/", 1)[1]).status == "lost"
     assert_no_console_errors(page)
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_the_win_is_celebrated_unless_motion_is_reduced(live_server, new_page, motion) -> None:
+    layout_deal(["|KsQsJsTs9s8s7s6s5s4s3s2s", "|As"])
+    page = new_page(**DESKTOP, reduced_motion=motion)
+    open_page(page, f"{live_server.url}/")
+    page.wait_for_selector(".column .card.up")
+
+    tap_card(page, 1, 1)  # the Ace onto the 2: the run completes, the game is won
+
+    page.wait_for_selector(".overlay:not([hidden]) #win-title")
+    assert page.locator(".overlay .celebrate .fall").count() == (24 if motion != "reduce" else 0)
+    assert "show" not in (page.get_attribute("#toast", "class") or "")  # no run toast under it
+    if motion != "reduce":
+        screenshot(page, "win-desktop")
+    assert_no_console_errors(page)

@@ -524,6 +524,13 @@ export class GameScreen {
         closeBtn)));
     this.overlay.hidden = false;
     closeBtn.focus();
+    // The run's toast is old news under the dialog; the win itself is celebrated (unless the
+    // player asked for reduced motion: then the dialog alone).
+    const toastEl = document.getElementById('toast');
+    if (toastEl) toastEl.className = 'toast';
+    if (!matchMedia('(prefers-reduced-motion: reduce)').matches) this.overlay.append(celebration());
+    this.announce(`You won! Score ${s.score}.`);
+    this.personalNews(s);
     if (!s.ranked) {
       place.textContent = 'This game does not rank (a replay, a practice or a staff deal).';
       return;
@@ -538,6 +545,25 @@ export class GameScreen {
     } catch {
       place.textContent = 'Your place on the leaderboard will show on the board shortly.';
     }
+  }
+
+  /**
+   * A personal best or a winning streak, from the player's statistics, under the win.
+   * @param {Game} s
+   */
+  async personalNews(s) {
+    try {
+      const me = await api.me();
+      const mode = (me.stats || []).find((/** @type {{suits: number}} */ m) => m.suits === s.suits);
+      if (!mode) return;
+      const news = [];
+      if (mode.best_score === s.score && mode.wins > 1) news.push('A personal best score!');
+      if (mode.current_win_streak > 1) news.push(`${mode.current_win_streak} wins in a row.`);
+      const dialog = this.overlay.querySelector('.dialog');
+      if (news.length && dialog) {
+        dialog.querySelector('.win-stats')?.after(h('p', { class: 'news' }, news.join(' ')));
+      }
+    } catch { /* the win stands without its news */ }
   }
 
   /** @param {KeyboardEvent} e */
@@ -604,6 +630,21 @@ export function describe(action) {
   if (action.type === 'hint') return 'asked for a hint';
   const cards = (action.count ?? 0) > 1 ? `${action.count} cards` : 'the card';
   return `move ${cards} from column ${Number(action.from) + 1} to column ${Number(action.to) + 1}`;
+}
+
+/** Cards of every suit falling past the win dialog (CSS animations; not drawn at all when
+ * reduced motion is asked for). */
+function celebration() {
+  const layer = h('div', { class: 'celebrate', 'aria-hidden': 'true' });
+  const signs = ['♠', '♥', '♦', '♣'];
+  for (let i = 0; i < 24; i += 1) {
+    const bit = h('span', { class: `fall s${i % 4}` }, signs[i % 4]);
+    bit.style.left = `${(i * 37) % 100}%`;
+    bit.style.animationDelay = `${(i % 8) * 0.18}s`;
+    bit.style.animationDuration = `${2.2 + (i % 5) * 0.35}s`;
+    layer.append(bit);
+  }
+  return layer;
 }
 
 // What the win paid, what the daily limit cut and what is left today (docs/rules.md#coins).
