@@ -138,7 +138,8 @@ def game_start(
     """Create the Game row for ``deal`` (inside the caller's transaction).
 
     It is ranked only on a vetted deal, not staff-made, not a replay, never on a deal the
-    player has seen before, and only if the caller allows it (``rankable``).
+    player has seen before, never for a guest (docs/rules.md#guests), and only if the caller
+    allows it (``rankable``).
     """
     staff_made = staff_made or deal.staff_made
     seen_before = replay_of is not None or Game.objects.filter(player=player, deal=deal).exists()
@@ -150,7 +151,11 @@ def game_start(
         daily_date=daily_date,
         replay_of=replay_of,
         staff_made=staff_made,
-        ranked=rankable and deal.vetted and not staff_made and not seen_before,
+        ranked=rankable
+        and deal.vetted
+        and not staff_made
+        and not seen_before
+        and not getattr(player, "is_guest", False),
     )
     _store(game, Board(deal.layout()))
     game.save(force_insert=True)
