@@ -11,13 +11,20 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from games.engine import Board
     from games.models import Game
+    from games.rows import Statement
 
 
 class KindPolicy(Protocol):
     def before_act(self, *, game: Game, action_type: str, now: datetime) -> None:
         """Raise a DomainError to refuse the action (nothing is written)."""
+
+    def before_write(self, *, game: Game, board: Board, now: datetime) -> Sequence[Statement]:
+        """The action is applied on ``board`` and about to be written: the kind's own writes
+        to send with it (in its one statement on PostgreSQL; games.rows)."""
 
     def after_act(self, *, game: Game, board: Board, now: datetime) -> None:
         """The action is applied and saved; same transaction."""

@@ -220,7 +220,9 @@ def game_act(
         game.started_at = now  # the clock starts at the first action
     game.last_action_at = now
     _store(game, board)
-    rows.action_write(game=game, entry=entry)  # the log row and the new state, together
+    # A kind's own writes (a race's event) go in the same statement as the action's.
+    also = policy.before_write(game=game, board=board, now=now) if policy is not None else ()
+    rows.action_write(game=game, entry=entry, also=also)  # the log row and the new state
     coins = None
     if board.won:
         coins = _finish(game, Game.Status.WON, Game.EndReason.WON, now)

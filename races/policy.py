@@ -10,6 +10,7 @@ from datetime import datetime
 
 from games.engine import Board
 from games.models import Game
+from games.rows import Statement
 from races import selectors, services
 from races.errors import HintsNotAllowed, RaceNotStarted, UndoNotAllowed
 from spider_api.errors import DomainError
@@ -31,9 +32,13 @@ class RacePolicy:
         except DomainError as exc:
             raise _refused(exc) from None
 
+    def before_write(self, *, game: Game, board: Board, now: datetime) -> list[Statement]:
+        table, race, racer = game._race  # type: ignore[attr-defined]
+        return services.racer_acting(table=table, race=race, racer=racer, board=board, now=now)
+
     def after_act(self, *, game: Game, board: Board, now: datetime) -> None:
         table, race, racer = game._race  # type: ignore[attr-defined]
-        services.racer_acted(table=table, race=race, racer=racer, game=game, board=board, now=now)
+        services.racer_acted(table=table, race=race, racer=racer, game=game, now=now)
 
     def before_hint(self, *, game: Game) -> None:
         raise HintsNotAllowed()
