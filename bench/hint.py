@@ -231,8 +231,8 @@ def random_positions(suits: int, count: int, times: list[float]) -> None:
 
 
 def stock_out_positions(suits: int, count: int, times: list[float]) -> None:
-    """Time hints on ``count`` positions of random play with the stock then dealt out and
-    a few random moves more (deterministic): where the stuck fallbacks run."""
+    """Time hints on ``count`` positions of random play with the stock then dealt out (and,
+    every other one, a few random moves more; deterministic): where the stuck fallbacks run."""
     rng = random.Random(100 + suits)
     for game in range(count):
         board = Board(deal_layout(suits, 20_000 + game))
@@ -243,7 +243,9 @@ def stock_out_positions(suits: int, count: int, times: list[float]) -> None:
             board.play(rng.choice(actions))
         while board.can_deal():
             board.play(DEAL)
-        for _ in range(rng.randrange(0, 40)):
+        # half of them straight after the last deal: many moves, few gains in sight (the
+        # deep look-ahead's and the last resort's longest runs)
+        for _ in range(rng.randrange(0, 40) if game % 2 else 0):
             moves = board.legal_moves()
             if not moves or board.won:
                 break

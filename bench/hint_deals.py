@@ -4,7 +4,7 @@ over, emptied a column or completed a run when the follower dealt.
 
     python bench/hint_deals.py --suits 4 --seeds 1,3,4,5,6
 
-The follower is ``bench/hint.py``'s (top hint, the next one on a repeated position). The
+The follower is ``bench/hint.py``'s (hint n=0 through the services, as a client plays). The
 probe is a breadth-first search over the hints' model (``_moves`` / ``_apply`` of
 games/solver/hint.py: face-down cards unknown, a card turned over ends its column) from
 the position the follower dealt in, up to ``--depth`` moves and ``--nodes`` positions;

@@ -14,7 +14,7 @@ from django.utils import timezone
 from games import kinds
 from games.daily import daily_closed
 from games.engine import Board, Outcome, load, public_view
-from games.models import Action, Game
+from games.models import Action, Analysis, Game
 
 
 def iso(value: datetime | None) -> str | None:
@@ -128,4 +128,18 @@ def game_summary(game: Game) -> dict[str, Any]:
         "created_at": iso(game.created_at),
         "finished_at": iso(game.finished_at),
         "elapsed_ms": elapsed_ms(game),
+    }
+
+
+def analysis_json(analysis: Analysis) -> dict[str, Any]:
+    """A post-game analysis as the API shows it (the result only once done)."""
+    return {
+        "game": str(analysis.game_id),
+        "status": analysis.status,
+        "reason": analysis.reason,
+        "requested_at": iso(analysis.created_at),
+        "finished_at": iso(analysis.finished_at),
+        "nodes": analysis.nodes,
+        "seconds": analysis.seconds,
+        "result": analysis.result if analysis.status == Analysis.Status.DONE else None,
     }

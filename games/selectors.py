@@ -99,10 +99,13 @@ def player_stats(*, player: User) -> list[dict[str, Any]]:
     result = []
     for suits in (1, 2, 4):
         row = rows.get(suits) or PlayerStats(player=player, suits=suits)
+        # Race games count apart (races' own stats), as in PlayerStats: a race won on time
+        # or as the last one left did not clear its board (docs/rules.md#statistics).
         best = (
             Game.objects.filter(
                 player=player, suits=suits, status=Game.Status.WON, staff_made=False
             )
+            .exclude(kind=Game.Kind.RACE)
             .order_by("-score", "elapsed_ms", "finished_at")
             .only("id", "score", "actions", "elapsed_ms", "finished_at", "perfect", "started_at")[
                 :BEST_WINS

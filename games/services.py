@@ -8,7 +8,7 @@ then checked against the rules by the engine, then written as the new snapshot p
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
@@ -27,7 +27,7 @@ from games.deals import (
     deal_vet_ahead,
 )
 from games.engine import DEAL, Board, IllegalAction, Outcome, dump, load
-from games.errors import GameNotFound, GameOver, VersionConflict, rule_error
+from games.errors import DayClosed, GameNotFound, GameOver, VersionConflict, rule_error
 from games.models import Action, Deal, Game
 from games.presenters import game_state
 from games.rewards import CoinAward, game_reward
@@ -176,13 +176,29 @@ def _end_casual_game_in_progress(player: User, now: datetime) -> Any:
 
 
 # -- playing --------------------------------------------------------------------------------
-@transaction.atomic
 def game_act(
     *, player: User, game_id: str, action: ActionRequest, expected_version: int | None = None
 ) -> ActResult:
-    """Apply one move, deal or undo. A refused action raises and changes nothing."""
-    game = _locked_own_game(player, game_id)
-    now = timezone.now()
+    """Apply one move, deal or undo. A refused action raises and changes nothing, except
+    on a daily attempt whose day has closed: that ends it (lost) before it is refused."""
+    with transaction.atomic():
+        game = _locked_own_game(player, game_id)
+        now = timezone.now()
+        if not _day_closed_on(game, now):
+            return _act(game, action, expected_version, now)
+        _finish(game, Game.Status.LOST, Game.EndReason.DAY_CLOSED, now)
+    raise DayClosed()
+
+
+def _day_closed_on(game: Game, now: datetime) -> bool:
+    """A daily attempt still in progress past its day's close (docs/rules.md#daily-challenge).
+    From the row alone (kind, status, daily_date): no query on the action path."""
+    return game.kind == Game.Kind.DAILY and not game.over and daily_closed(game.daily_date, now)
+
+
+def _act(
+    game: Game, action: ActionRequest, expected_version: int | None, now: datetime
+) -> ActResult:
     policy = kinds.policy_for(game.kind)  # races: races.policy (no undo, not before the start)
     if policy is not None:
         policy.before_act(game=game, action_type=action.type, now=now)
@@ -268,6 +284,9 @@ def game_hint(
         game = Game.objects.filter(pk=game_id, player=player).first()
         if game is None:
             raise GameNotFound()
+        if _day_closed_on(game, timezone.now()):
+            game_close_day(game_id=game.pk)
+            raise DayClosed()
         _check_playable(game, expected_version)
         searched = _hint_search(game, n)
         with transaction.atomic():
@@ -333,17 +352,54 @@ def _hint_record(game: Game, searched: HintResult) -> HintResult:
     return HintResult(game, searched.hint, searched.reason, searched.n, searched.alternatives)
 
 
-@transaction.atomic
 def game_resign(*, player: User, game_id: str) -> Game:
-    game = _locked_own_game(player, game_id)
-    if game.over:
-        raise GameOver()
-    policy = kinds.policy_for(game.kind)
-    now = timezone.now()
-    if policy is not None:
-        policy.resign(game=game, now=now)  # a race: out of the race (the others race on)
-    _finish(game, Game.Status.LOST, Game.EndReason.RESIGNED, now)
-    return game
+    with transaction.atomic():
+        game = _locked_own_game(player, game_id)
+        now = timezone.now()
+        if not _day_closed_on(game, now):
+            if game.over:
+                raise GameOver()
+            policy = kinds.policy_for(game.kind)
+            if policy is not None:
+                policy.resign(game=game, now=now)  # a race: out of it (the others race on)
+            _finish(game, Game.Status.LOST, Game.EndReason.RESIGNED, now)
+            return game
+        _finish(game, Game.Status.LOST, Game.EndReason.DAY_CLOSED, now)
+    raise DayClosed()
+
+
+@transaction.atomic
+def game_close_day(*, game_id: Any, now: datetime | None = None) -> bool:
+    """End a daily attempt whose day has closed: lost, nothing earned, no leaderboard
+    (docs/rules.md#daily-challenge). Safe to call twice; True if it ended it."""
+    now = now or timezone.now()
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None or not _day_closed_on(game, now):
+        return False
+    _finish(game, Game.Status.LOST, Game.EndReason.DAY_CLOSED, now)
+    return True
+
+
+def games_close_past_days(*, now: datetime | None = None, batch: int = 500) -> int:
+    """The sweep at the daily close: end every daily attempt still in progress whose UTC day
+    has closed. Each batch its own short transaction, SKIP LOCKED (an action in flight ends
+    it itself), safe to run twice or from two workers at once. Returns how many ended."""
+    now = now or timezone.now()
+    today = now.astimezone(UTC).date()
+    ended = 0
+    while True:
+        with transaction.atomic():
+            due = list(
+                Game.objects.select_for_update(skip_locked=True)
+                .filter(kind=Game.Kind.DAILY, status=Game.Status.IN_PROGRESS)
+                .filter(daily_date__lt=today)
+                .order_by("created_at")[:batch]
+            )
+            for game in due:
+                _finish(game, Game.Status.LOST, Game.EndReason.DAY_CLOSED, now)
+            ended += len(due)
+        if len(due) < batch:
+            return ended
 
 
 @transaction.atomic
@@ -430,11 +486,13 @@ __all__ = [
     "ActResult",
     "ActionRequest",
     "game_act",
+    "game_close_day",
     "game_conclude",
     "game_create",
     "game_create_prepare",
     "game_hint",
     "game_start",
     "game_resign",
+    "games_close_past_days",
     "games_expire_idle",
 ]

@@ -42,6 +42,7 @@ from races.errors import (
     NotRacing,
     NotReady,
     NotSeated,
+    RaceNotStarted,
     RaceOver,
     TableBusy,
     TableFull,
@@ -91,6 +92,11 @@ def table_open(
 def seat_sit(*, player: User, code: str, seat: int | None = None) -> Table:
     table = _locked(code)
     _refuse_while_racing(table)
+    if table.status == Table.Status.FINISHED:
+        # Play again is for the players who raced (docs/rules.md#play-again).
+        raise TableBusy(
+            detail="The race is over: newcomers sit down once the opener changes the settings."
+        )
     seats = {s.seat: s.player_id for s in Seat.objects.filter(table=table)}
     if player.pk in seats.values():
         raise AlreadySeated()
@@ -174,9 +180,17 @@ def table_again(*, player: User, code: str) -> Table:
     _opener_only(table, player)
     if table.status != Table.Status.FINISHED:
         raise TableBusy(detail="`again` follows a finished race.")
-    seats = list(Seat.objects.filter(table=table).select_related("player").order_by("seat"))
+    # The players who raced and are still seated (docs/rules.md#play-again): a newcomer
+    # cannot sit down after a race, and would not be dealt in if they had.
+    last = Race.objects.filter(table=table).order_by("-number").first()
+    raced = Racer.objects.filter(race=last).values("player_id")
+    seats = list(
+        Seat.objects.filter(table=table, player_id__in=raced)
+        .select_related("player")
+        .order_by("seat")
+    )
     if len(seats) < 2:
-        raise NotReady(detail="Playing again needs at least two seated players.")
+        raise NotReady(detail="Playing again needs at least two seated players who raced.")
     numbers = [s.seat for s in seats]
     for s in seats:  # two steps: the (table, seat) constraint holds after each statement
         Seat.objects.filter(pk=s.pk).update(seat=s.seat + 10)
@@ -264,6 +278,8 @@ def race_resign(*, player: User, code: str) -> Table:
     _due(table, race, now)  # the cards turned over, or the time is up, first
     if race.status == Race.Status.FINISHED:
         raise NoRace()
+    if race.status == Race.Status.COUNTDOWN:
+        raise RaceNotStarted()  # docs/rules.md#countdown: as on POST /games/{id}/resign
     racer = _racing(race, player)
     _racer_out(table, race, racer, Racer.OutReason.RESIGNED, now)
     game_conclude(game_id=racer.game_id, won=False, reason=Game.EndReason.RESIGNED, now=now)
@@ -408,12 +424,16 @@ def race_settle(*, race_id: int) -> None:
         return
     now = race.finished_at or timezone.now()
     for racer in race.racers.all():
-        reason = (
-            Game.EndReason.RESIGNED
-            if racer.out_reason == Racer.OutReason.RESIGNED
-            else Game.EndReason.RACE_OVER
-        )
-        game_conclude(game_id=racer.game_id, won=False, reason=reason, now=now)
+        # A race win is a win of the racer's game, however it came (the last one left, the
+        # most runs at the time): history and the race reward (docs/rules.md#race-results).
+        won = racer.state == Racer.State.WON
+        if won:
+            reason = Game.EndReason.RACE_WON
+        elif racer.out_reason == Racer.OutReason.RESIGNED:
+            reason = Game.EndReason.RESIGNED
+        else:
+            reason = Game.EndReason.RACE_OVER
+        game_conclude(game_id=racer.game_id, won=won, reason=reason, now=now)
     Race.objects.filter(pk=race_id).update(settled=True)
 
 
@@ -454,6 +474,8 @@ def racer_acted(*, table: Table, race: Race, racer: Racer, game: Game, now: date
 
 def racer_resign_game(*, game: Game, now: datetime) -> None:
     table, race, racer = racer_check_act(game=game, now=now)
+    if race.status == Race.Status.COUNTDOWN:
+        raise RaceNotStarted()  # docs/rules.md#countdown: as on POST /races/{code}/resign
     _racer_out(table, race, racer, Racer.OutReason.RESIGNED, now)
 
 

@@ -97,8 +97,10 @@ def _error(exc: DomainError, headers: dict[str, str]) -> JsonResponse:
 
 
 def _since(request: HttpRequest) -> int | None:
+    # An empty Last-Event-ID is none (a browser's before any id); an empty ?since= is refused,
+    # as every empty query value is.
     raw = request.headers.get("Last-Event-ID") or request.GET.get("since")
-    if raw is None or raw == "":
+    if raw is None:
         return None
     if not (raw.isascii() and raw.isdigit()) or len(raw) > 10:
         raise DomainError(
@@ -109,7 +111,7 @@ def _since(request: HttpRequest) -> int | None:
 
 def _authenticate(request: HttpRequest, code: str) -> Any:
     ticket = request.GET.get("ticket")
-    if ticket:
+    if ticket is not None:  # `?ticket=` is a ticket that cannot be one, not "use the header"
         if not TICKET_KEY.fullmatch(ticket):  # never a query with it (a NUL byte: a 500)
             raise BadTicket()
         return services.ticket_redeem(key=ticket, code=code)
@@ -187,9 +189,10 @@ async def _stream(
 
 
 class Background:
-    """Per stream process: the timer sweep (so the countdown, the time limit and the 60 s
-    to come back fire with nobody acting, also under `make run` without Celery) and the
-    presence heartbeat of the streams open here."""
+    """Per ASGI process, from its start (spider_api.asgi): the timer sweep (so the
+    countdown, the time limit, the 60 s to come back and the daily close fire with nobody
+    acting or connected, also under `make run` without Celery) and the presence heartbeat
+    of the streams open here."""
 
     def __init__(self) -> None:
         self.presences: dict[int, int] = {}
@@ -201,11 +204,18 @@ class Background:
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._tick()), loop.create_task(self._heartbeat())]
 
+    def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        self._tasks = []
+
     async def _tick(self) -> None:
+        from spider_api.sweeps import sweep_due  # the race timers and the daily close
+
         while True:
             await asyncio.sleep(settings.RACE_TICK_SECONDS)
             try:
-                await db(services.races_tick)
+                await db(sweep_due)
             except Exception:  # the database restarting: try again next tick
                 log.exception("races tick failed")
 

@@ -12,9 +12,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.errors import LAYOUT_CODES
 from games.presenters import iso
 from games.serializers import POOL_EMPTY
 from races import selectors, services
+from races.errors import NoRace, NotRacing, NotReady, TableBusy
 from races.presenters import table_json
 from races.serializers import (
     DrawSerializer,
@@ -26,7 +28,15 @@ from races.serializers import (
     TableSettingsSerializer,
     TicketSerializer,
 )
-from spider_api.openapi import NOT_FOUND, ErrorSerializer, error_example
+from spider_api.errors import DomainError
+from spider_api.openapi import (
+    NOT_FOUND,
+    ErrorSerializer,
+    ValidationErrorSerializer,
+    code_examples,
+    error_example,
+    invalid_example,
+)
 from spider_api.players import player_of
 
 TAGS = ["races"]
@@ -37,10 +47,28 @@ UNKNOWN_CODE = OpenApiResponse(
 )
 
 
-def _errors(description: str, *codes: tuple[str, str]) -> OpenApiResponse:
-    return OpenApiResponse(
-        ErrorSerializer, description, examples=[error_example(c, d) for c, d in codes]
-    )
+def _errors(description: str, *codes: tuple[str, str] | type[DomainError]) -> OpenApiResponse:
+    """An error answer with one example per code: (code, detail), or the error class raised."""
+    examples = [
+        error_example(c.code, c.detail) if isinstance(c, type) else error_example(*c) for c in codes
+    ]
+    return OpenApiResponse(ErrorSerializer, description, examples=examples)
+
+
+# A staff layout the engine refuses (races.services._layout, games.errors.LAYOUT_CODES): when
+# the table opens, and when a race deals it.
+LAYOUT_REFUSED = OpenApiResponse(
+    ValidationErrorSerializer,
+    "A field is wrong (`invalid`, see `errors`), the body is not JSON (`malformed_json`, "
+    "`json_too_deep`), or a staff layout is refused (`bad_layout`, `bad_card`, `bad_suits`).",
+    examples=[invalid_example("suits", "Choose 1, 2 or 4."), *code_examples(*LAYOUT_CODES)],
+)
+LAYOUT_DEALT_REFUSED = OpenApiResponse(
+    ValidationErrorSerializer,
+    "The table's staff layout is refused (`bad_layout`, `bad_card`, `bad_suits`), or a body "
+    "sent is not JSON (`malformed_json`, `json_too_deep`).",
+    examples=code_examples(*LAYOUT_CODES),
+)
 
 
 TABLE_BUSY = ("table_busy", "A race is on at this table: wait until it is over.")
@@ -73,6 +101,8 @@ class RacesApi(APIView):
         request=InputSerializer,
         responses={
             201: OutputSerializer,
+            400: LAYOUT_REFUSED,
+            404: UNKNOWN_CODE,  # the table just opened, read back for the answer
             403: _errors(
                 "`staff_only`: seed and layout are for staff.",
                 ("staff_only", "Only staff may choose a seed or a layout."),
@@ -136,6 +166,7 @@ class RaceSitApi(_TableCommandApi):
                 "race is on).",
                 ("table_full", "All four seats are taken; you may watch."),
                 ("already_seated", "You are already seated at this table."),
+                ("seat_taken", "Seat 2 is taken; free: [1, 3]."),
                 TABLE_BUSY,
             ),
         },
@@ -212,6 +243,7 @@ class RaceStartApi(_TableCommandApi):
                 ),
                 TABLE_BUSY,
             ),
+            400: LAYOUT_DEALT_REFUSED,
             503: POOL_EMPTY,
         },
     )
@@ -235,8 +267,10 @@ class RaceAgainApi(_TableCommandApi):
             404: UNKNOWN_CODE,
             409: _errors(
                 "`table_busy` (no finished race), `not_ready` (fewer than two seated).",
-                TABLE_BUSY,
+                TableBusy,
+                NotReady,
             ),
+            400: LAYOUT_DEALT_REFUSED,
             503: POOL_EMPTY,
         },
     )
@@ -282,7 +316,8 @@ class RaceResignApi(_TableCommandApi):
             404: UNKNOWN_CODE,
             409: _errors(
                 "`no_race` (none running), `not_racing` (not in it, or out already).",
-                ("no_race", "No race is running at this table."),
+                NoRace,
+                NotRacing,
             ),
         },
     )
@@ -307,6 +342,8 @@ class RaceDrawApi(_TableCommandApi):
             404: UNKNOWN_CODE,
             409: _errors(
                 "`no_race`, `not_racing`, `no_draw_offer` (declining with none on offer).",
+                NoRace,
+                NotRacing,
                 ("no_draw_offer", "No draw is on offer."),
             ),
         },

@@ -319,6 +319,12 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": BEAT_HEARTBEAT_SECONDS},  # never a backlog of old beats
     },
     "expire-idle-games": {"task": "games.tasks.expire_idle_games", "schedule": 15 * 60},
+    # The daily close (00:00 UTC); an action after it ends the attempt itself, sweep or not.
+    "close-past-daily-games": {
+        "task": "games.tasks.close_past_daily_games",
+        "schedule": 60,
+        "options": {"expires": 60},
+    },
     "prune-idempotent-requests": {
         "task": "games.tasks.prune_idempotent_requests",
         "schedule": 3600,
@@ -369,6 +375,35 @@ DAILY_PAR_MAX_NODES = env_int("DAILY_PAR_MAX_NODES", 2_000_000, minimum=0)
 DAILY_PAR_MAX_SECONDS = env_int("DAILY_PAR_MAX_SECONDS", 240, minimum=1)
 # Top the pool up automatically when it runs low (a task with a broker, a thread without).
 POOL_AUTOFILL = env_bool("POOL_AUTOFILL", default=True)
+
+# --- Post-game analysis (docs/rules.md#after-the-game-the-analysis) -------------------------
+
+# The solver's budget, in positions: each position of the game's line it searches (per suit
+# mode), the whole analysis (every search, the proof and the shortened line shown; the
+# searches share it out, so no analysis runs past it), and the exhaustive search that tries
+# to prove the position after the turning point lost.
+ANALYSIS_PROBE_MAX_NODES = {
+    1: env_int("ANALYSIS_PROBE_MAX_NODES_1", 300_000, minimum=1000),
+    2: env_int("ANALYSIS_PROBE_MAX_NODES_2", 300_000, minimum=1000),
+    4: env_int("ANALYSIS_PROBE_MAX_NODES_4", 300_000, minimum=1000),
+}
+ANALYSIS_MAX_NODES = env_int("ANALYSIS_MAX_NODES", 4_000_000, minimum=10_000)
+ANALYSIS_PROOF_MAX_NODES = env_int("ANALYSIS_PROOF_MAX_NODES", 100_000, minimum=0)
+# The worker's hard limit on one analysis (a safety net: the node budget ends it first).
+ANALYSIS_TIME_LIMIT_SECONDS = env_int("ANALYSIS_TIME_LIMIT_SECONDS", 300, minimum=10)
+# Limits on asking (429 with Retry-After past them): a player's analyses waiting at once, a
+# player's new analyses per 24 hours, and the analyses waiting overall.
+ANALYSIS_PLAYER_PENDING_MAX = env_int("ANALYSIS_PLAYER_PENDING_MAX", 2, minimum=1)
+ANALYSIS_PLAYER_DAILY_MAX = env_int("ANALYSIS_PLAYER_DAILY_MAX", 20, minimum=1)
+ANALYSIS_QUEUE_MAX = env_int("ANALYSIS_QUEUE_MAX", 50, minimum=1)
+ANALYSIS_RETRY_AFTER_SECONDS = env_int("ANALYSIS_RETRY_AFTER_SECONDS", 30, minimum=1)
+# Analyses run on a queue of their own, so they never hold up the deal pool's fills: a
+# worker must consume it (the Procfile's and docker-compose's `analysis` worker).
+ANALYSIS_QUEUE = env_str("ANALYSIS_QUEUE", "analysis")
+# Without a broker (the zero-setup run) an analysis runs in a thread of the web process;
+# off: inline, after the asking request's commit (tests).
+ANALYSIS_IN_THREAD = env_bool("ANALYSIS_IN_THREAD", default=True)
+CELERY_TASK_ROUTES = {"games.tasks.analyse_game": {"queue": ANALYSIS_QUEUE}}
 
 # --- Races ----------------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ positions since the last card turned over (``Board.seen_keys``), a short list wh
 game's length.
 
     >>> visible_key((1, 0), ((5,), ()), deals_left=5, runs_removed=0)
-    'aceb1988b3a1'
+    '41ee83e9b335'
 """
 
 from __future__ import annotations
@@ -28,14 +28,20 @@ def visible_key(
 ) -> str:
     """The key of a position as the player sees it: ``hidden`` the face-down count of each
     column, ``cards`` each column's face-up cards (card ints, bottom to top)."""
-    data = bytearray((deals_left, runs_removed))
-    for h, up in zip(hidden, cards, strict=True):
-        data.append(255)  # a column separator: no card or count is 255
-        data.append(h)
-        data.extend(up)
-    return blake2b(data, digest_size=KEY_CHARS // 2).hexdigest()
+    # The counts first (as many as columns), then the columns' cards, 255 between columns
+    # (no card is 255): one byte string, one position.
+    head = bytes((deals_left, runs_removed, *hidden))
+    return blake2b(head + b"\xff".join(map(bytes, cards)), digest_size=KEY_CHARS // 2).hexdigest()
 
 
 def split_keys(text: str) -> frozenset[str]:
     """The keys of a stored string of keys (``KEY_CHARS`` each, no separator)."""
     return frozenset(text[i : i + KEY_CHARS] for i in range(0, len(text), KEY_CHARS))
+
+
+def has_key(text: str, key: str) -> bool:
+    """Whether ``key`` is one of the keys of ``text`` (a match across two keys is none)."""
+    at = text.find(key)
+    while at > 0 and at % KEY_CHARS:
+        at = text.find(key, at + 1)
+    return at >= 0

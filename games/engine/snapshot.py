@@ -8,7 +8,7 @@ Shape (version 2)::
 
     {"v": 2, "suits": 2, "cols": ["9h8s|KsQs", ...10], "stock": "AhAs...", "dealt": 10,
      "removed": "sh", "actions": 12, "undos": 1, "hints": 0, "stack": "372:^ D4s^ 01",
-     "seen": "aceb1988b3a1..."}
+     "seen": "41ee83e9b335..."}
 
 ``stack`` is the undo records oldest first, in their text form (``records.py``), joined by
 spaces. It is one string, not a list, because a game's history grows with every action

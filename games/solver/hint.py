@@ -8,7 +8,7 @@ card, so nothing here can peek: two boards with the same public view get the sam
     >>> board = Board(deal_layout(suits=2, seed=7))
     >>> best = hints(VisiblePosition.from_board(board), last_move=board.last_move)[0]
     >>> best.action, best.reason  # doctest: +SKIP
-    ({'type': 'move', 'from': 4, 'to': 1, 'count': 1}, 'turns over a hidden card in column 4')
+    ({'type': 'move', 'from': 4, 'to': 1, 'count': 1}, 'turns over a hidden card in column 5')
 
 How it ranks (docs/rules.md#hints):
 
@@ -36,7 +36,11 @@ How it ranks (docs/rules.md#hints):
   spare ones are there to be used for turning cards over. And when the look-ahead then
   sees no gain, before giving the game up the hint looks further: the deep level's look-
   ahead, then the shortest line to any card turned over (``_dig``).
-* The move just made is never suggested back.
+* The move just made is never suggested back, and no move leading back to a position the
+  game has already been in (``seen``: visible keys, ``games.engine.seen``; ``board_hints``
+  takes them from the Board). Followed blindly, the hints went round in circles without
+  it. The deal is never barred; when every useful move is, the deal is the hint.
+* One hint is bounded: ``HINT_MAX_NODES`` positions over every stage together.
 * ``hints(..., level="deep")``: the same look-ahead with a larger node budget and depth
   (``DEEP_*``); it sees no more than the default. Not offered by the API: followed at
   every step it has not won more deals (bench/NOTES.md); it is the first fallback above.
@@ -48,18 +52,24 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from games.engine import DEAL, Action, Board, format_card, parse_card, public_view
-from games.engine.cards import KING, RUN_LENGTH, SUIT_NAMES, SUITS
+from games.engine import (
+    DEAL,
+    Action,
+    Board,
+    Move,
+    parse_card,
+    public_view,
+    say_card,
+    say_column,
+)
+from games.engine.cards import KING, RUN_LENGTH, SUIT_MODES, SUIT_NAMES, SUITS
 from games.engine.layout import COLUMNS
 from games.engine.moves import legal_moves, pruned_moves
 from games.engine.seen import visible_key
 
-Move = tuple[int, int, int]
-Cols = tuple[tuple[int, ...], ...]
+from .model import ALL_RUNS, RANK_MASK, UNKNOWN, Columns, rank, suit, visible_step
 
-# A card the look-ahead turned over: face up, identity unknown. A rank above King accepts
-# nothing and is never lifted (``pruned_moves``).
-UNKNOWN: Final = KING + 2
+Cols = Columns
 # The hints' columns list face-up cards only: every card of them is past the face-down ones.
 _ALL_UP: Final = (0,) * COLUMNS
 
@@ -105,8 +115,11 @@ DEEP_BUDGET_1: Final = 60000
 # The last resort's budget (``_dig``): positions generated looking for any card to turn over.
 DIG_BUDGET: Final = 30000
 # What one hint may cost, every stage together: the look-ahead, then (stuck with the stock
-# out) the deep look-ahead and the last resort, each taking at most half of what is left
-# (the last resort's positions counted ``DIG_COST`` each: they cost about twice as much).
+# out) the deep look-ahead going on from it with a third of what is left, then the last
+# resort with the rest (its positions counted ``DIG_COST`` each: they cost up to twice as
+# much). The last resort is the cheaper way out: a fresh deep search spent its share
+# redoing the depths already searched, and the last resort, left too little, missed lines
+# it finds in 6000 positions (bench/NOTES.md).
 # The bound on a hint's CPU: about 3 us a look-ahead position, so at most about 150 ms
 # (bench/hint.py reports the worst hint; bench/NOTES.md).
 HINT_MAX_NODES: Final = 45000
@@ -151,7 +164,7 @@ class VisiblePosition:
 
     @property
     def won(self) -> bool:
-        return self.runs_removed == 8 or (
+        return self.runs_removed == ALL_RUNS or (
             self.deals_left == 0 and not any(self.cards) and not any(self.hidden)
         )
 
@@ -256,18 +269,22 @@ def _rank(
     last: Move | None,
     level: str = "default",
     seen: Collection[str] = frozenset(),
-    spent: int = 0,
+    search: _Search | None = None,
 ) -> list[Hint]:
-    """The ranked hints (see ``hints``); ``spent``: the nodes this hint's earlier stages
-    took (``HINT_MAX_NODES``)."""
+    """The ranked hints (see ``hints``); ``search``: the look-ahead of this hint's first
+    stage, which a later stage goes on with (``HINT_MAX_NODES``)."""
     cols: Cols = visible.cards
     hid = visible.hidden
     if visible.won or (visible.deals_left and sum(hid) + sum(map(len, cols)) < COLUMNS):
         return []  # won; or lost: too few cards left to fill every column for a deal
     budget, depth = _limits(visible.suits, level)
-    if spent:  # a later stage: at most half of what the hint has left (HINT_MAX_NODES)
-        budget = max(1, min(budget, (HINT_MAX_NODES - spent) // 2))
-    search = _Search(visible.deals_left, visible.suits, budget, depth)
+    if search is None:
+        search = _Search(visible.deals_left, visible.suits, budget, depth)
+    else:
+        # The deep stage goes on with the look-ahead's own table, so the depths it has done
+        # cost nothing again; a third of what the hint has left, the rest for ``_dig``.
+        search.budget = search.nodes + max(1, min(budget, (HINT_MAX_NODES - search.nodes) // 3))
+        search.max_depth = depth
     base = search.value(cols, hid)
     # The moves never suggested: the last one taken back, and any way back to a position
     # already seen in this game (a hint-follower went round in circles without it). The
@@ -302,10 +319,9 @@ def _rank(
         out = _fillers(search, cols, hid, barred, base)
     elif not out and not visible.deals_left:
         # Stuck with the stock out: the game is lost unless a longer way is found.
-        spent += search.nodes
         if level != "deep":
-            return _rank(visible, last, "deep", seen, spent)
-        line = _dig(cols, hid, barred, max(1, (HINT_MAX_NODES - spent) // (2 * DIG_COST)))
+            return _rank(visible, last, "deep", seen, search)
+        line = _dig(cols, hid, barred, max(1, (HINT_MAX_NODES - search.nodes) // DIG_COST))
         if line:
             out = [Hint(_action(line[0]), _reason(cols, hid, line), 0.0)]
     return out
@@ -413,10 +429,10 @@ def _fillers(
                 continue
             ncols, nhid, runs = _apply(cols, hid, move)
             value = search.value(ncols, nhid) + W_RUN * runs
-            cands.append((-value, -(c[-n] & 15), src, -n, move))
+            cands.append((-value, -rank(c[-n]), src, -n, move))
     cands.sort()
     return [
-        Hint(_action(m), f"fills empty column {m[1]} so you can deal", float(-v - base))
+        Hint(_action(m), f"fills empty {say_column(m[1])} so you can deal", float(-v - base))
         for v, _, _, _, m in cands
     ]
 
@@ -444,39 +460,12 @@ def _moves(cols: Cols, hid: tuple[int, ...]) -> list[Move]:
     return pruned_moves(cols, _ALL_UP, hid)
 
 
-def _apply(cols: Cols, hid: tuple[int, ...], move: Move) -> tuple[Cols, tuple[int, ...], int]:
-    """The position after ``move`` in the model, and how many runs it completed."""
-    src, dst, cnt = move
-    s = cols[src]
-    ns = s[:-cnt]
-    nd = cols[dst] + s[-cnt:]
-    lc = list(cols)
-    if not ns and hid[src]:
-        lh = list(hid)
-        lh[src] -= 1
-        ns = (UNKNOWN,)
-    else:
-        lh = None
-    runs = 0
-    if nd[-1] & 15 == 1 and len(nd) >= RUN_LENGTH and _completes(nd):
-        nd = nd[:-RUN_LENGTH]
-        runs = 1
-        if not nd and hid[dst]:
-            lh = lh or list(hid)
-            lh[dst] -= 1
-            nd = (UNKNOWN,)
-    lc[src] = ns
-    lc[dst] = nd
-    return tuple(lc), (tuple(lh) if lh is not None else hid), runs
-
-
-def _completes(col: tuple[int, ...]) -> bool:
-    if col[-RUN_LENGTH] != col[-1] + RUN_LENGTH - 1:
-        return False
-    return all(col[j] == col[j + 1] + 1 for j in range(-RUN_LENGTH, -1))
+# The position after a move in the model, and how many runs it completed.
+_apply = visible_step
 
 
 _COL_CACHE: dict[tuple[int, tuple[int, ...], int], int] = {}
+_COL_CACHE_SIZE: Final = 200_000  # column values kept (then the cache starts again)
 
 
 def _col_value(h: int, col: tuple[int, ...], w_len: int = W_LEN) -> int:
@@ -490,7 +479,7 @@ def _col_value(h: int, col: tuple[int, ...], w_len: int = W_LEN) -> int:
         v = -W_REVEAL * h
         prev = col[0]
         if prev != UNKNOWN:
-            if not h and prev & 15 == 13:
+            if not h and prev & RANK_MASK == KING:
                 v += W_KING
             run = 0  # joins so far in the run in suit that ``prev`` ends
             for c in col[1:]:
@@ -499,10 +488,10 @@ def _col_value(h: int, col: tuple[int, ...], w_len: int = W_LEN) -> int:
                     run += 1
                 else:
                     run = 0
-                    if c & 15 == (prev & 15) - 1:
+                    if c & RANK_MASK == (prev & RANK_MASK) - 1:
                         v += W_OFF
                 prev = c
-    if len(_COL_CACHE) > 200_000:
+    if len(_COL_CACHE) > _COL_CACHE_SIZE:
         _COL_CACHE.clear()
     _COL_CACHE[key] = v
     return v
@@ -515,7 +504,9 @@ class _Search:
     empty-column count and its card count, so a move costs two column values (cached).
     """
 
-    def __init__(self, deals_left: int, suits: int = 4, budget: int = 0, depth: int = 0) -> None:
+    def __init__(
+        self, deals_left: int, suits: int = max(SUIT_MODES), budget: int = 0, depth: int = 0
+    ) -> None:
         self.deals_left = deals_left
         # With one suit every join is in suit and runs are long anyway: valuing length
         # there only makes splitting a run (often needed late in the game) look costly.
@@ -578,49 +569,21 @@ class _Search:
     def child(self, cols, hid, vals, v, empty, cards, move):
         """The position after ``move``: (cols, hid, vals, value, empty, cards, bonus) where
         bonus is what the move itself earns on the way (runs completed, less its cost)."""
-        src, dst, cnt = move
-        s = cols[src]
-        d = cols[dst]
-        ns = s[:-cnt]
-        nd = d + s[-cnt:]
-        hs = hid[src]
-        hd = hid[dst]
-        if not d:
-            empty -= 1
-        if not ns:
-            if hs:
-                hs -= 1
-                ns = _UNKNOWN_COL
-            else:
-                empty += 1
-        bonus = -C_MOVE
-        if nd[-1] & 15 == 1 and len(nd) >= RUN_LENGTH and _completes(nd):
-            nd = nd[:-RUN_LENGTH]
-            bonus += W_RUN
-            cards -= RUN_LENGTH
-            if not nd:
-                if hd:
-                    hd -= 1
-                    nd = _UNKNOWN_COL
-                else:
-                    empty += 1
-        lc = list(cols)
-        lc[src] = ns
-        lc[dst] = nd
-        if hs != hid[src] or hd != hid[dst]:
-            lh = list(hid)
-            lh[src] = hs
-            lh[dst] = hd
-            nhid = tuple(lh)
-        else:
-            nhid = hid
-        vs = _col_value(hs, ns, self.w_len)
-        vd = _col_value(hd, nd, self.w_len)
+        src, dst, _ = move
+        ncols, nhid, runs = visible_step(cols, hid, move)
+        ns = ncols[src]
+        nd = ncols[dst]
+        # One empty column fewer if the move filled one, one more for each it left empty.
+        empty += (not ns) + (not nd) - (not cols[dst])
+        bonus = W_RUN * runs - C_MOVE
+        cards -= RUN_LENGTH * runs
+        vs = _col_value(nhid[src], ns, self.w_len)
+        vd = _col_value(nhid[dst], nd, self.w_len)
         lv = list(vals)
         nv = v - lv[src] - lv[dst] + vs + vd
         lv[src] = vs
         lv[dst] = vd
-        return tuple(lc), nhid, tuple(lv), nv, empty, cards, bonus
+        return ncols, nhid, tuple(lv), nv, empty, cards, bonus
 
     def best(self, cols, hid, vals, v, empty, cards, depth, avoid) -> tuple[int, tuple]:
         """The best value reachable from here in at most ``depth`` moves, and its line
@@ -668,7 +631,6 @@ class _Search:
         return self.leaf(cols, hid)[0] + bonus
 
 
-_UNKNOWN_COL: Final = (UNKNOWN,)
 # By empty-column count: how much less than W_EMPTY each they are worth together
 # (``W_EMPTY_NTH``), taken off a position's value once the stock is out.
 _EMPTY_EXCESS: Final = tuple(
@@ -686,7 +648,7 @@ def _reason(cols: Cols, hid: tuple[int, ...], line: tuple) -> str:
     move = line[0]
     ncols, nhid, _ = _apply(cols, hid, move)
     if not cols[move[1]] and DEAL in line:
-        return f"fills empty column {move[1]} so you can deal"
+        return f"fills empty {say_column(move[1])} so you can deal"
     for later in line[1:]:
         if later == DEAL:
             break
@@ -702,27 +664,27 @@ def _effects(cols: Cols, hid: tuple[int, ...], move: Move, *, later: bool = Fals
     s = cols[src]
     d = cols[dst]
     card = s[-cnt]
-    suit = SUIT_NAMES[card >> 4]
+    suit_name = SUIT_NAMES[suit(card)]
     ncols, nhid, runs = _apply(cols, hid, move)
     if runs:
-        return f"completes a run of {suit}"
+        return f"completes a run of {suit_name}"
     parts = []
     revealed = nhid[src] < hid[src]
     emptied = not ncols[src]
-    if not d and card & 15 == 13 and (revealed or len(s) > cnt):
+    if not d and rank(card) == KING and (revealed or len(s) > cnt):
         parts.append("frees a King into an empty column")
     if revealed:
-        parts.append(f"turns over a hidden card in column {src}")
+        parts.append(f"turns over a hidden card in {say_column(src)}")
     elif emptied:
-        parts.append(f"empties column {src}")
+        parts.append(f"empties {say_column(src)}")
     if parts:
         return ", ".join(parts)
     if d and d[-1] == card + 1:
         if cnt < len(s) and s[-cnt - 1] == card + 1:
             return ""  # a run that was already joined: no gain by itself
-        return f"builds {suit} in suit"
+        return f"builds {suit_name} in suit"
     if later:
         return ""
-    if d and cnt < len(s) and s[-cnt - 1] & 15 != (card & 15) + 1:
-        return f"puts the {format_card(card)} in order on the {format_card(d[-1])}"
+    if d and cnt < len(s) and rank(s[-cnt - 1]) != rank(card) + 1:
+        return f"puts the {say_card(card)} in order on the {say_card(d[-1])}"
     return ""

@@ -228,27 +228,28 @@ UNKNOWN_COLUMN: Final = (UNKNOWN,)
 def visible_step(
     cols: Columns, hid: tuple[int, ...], m: Move
 ) -> tuple[Columns, tuple[int, ...], int]:
-    """The hints' position after the legal move ``m``, and the runs it completed. A column
+    """The hints' position after the legal move ``m``, and the runs it removed. A column
     left with only hidden cards ends in ``UNKNOWN`` (the card turned over)."""
     src, dst, n = m
     s = cols[src]
     ns = s[:-n]
+    runs = 0
+    if ns and ns[-1] & RANK_MASK == ACE:  # a run uncovered (only a layout buries one)
+        ns, _, runs = settle(ns, 0)
     nd = cols[dst] + s[-n:]
-    lc = list(cols)
+    if nd[-1] & RANK_MASK == ACE and len(nd) >= RUN_LENGTH:
+        nd, _, completed = settle(nd, 0)
+        runs += completed
+    lh = None
     if not ns and hid[src]:
         lh = list(hid)
         lh[src] -= 1
         ns = UNKNOWN_COLUMN
-    else:
-        lh = None
-    runs = 0
-    if nd[-1] & RANK_MASK == ACE and len(nd) >= RUN_LENGTH and completes_run(nd):
-        nd = nd[:-RUN_LENGTH]
-        runs = 1
-        if not nd and hid[dst]:
-            lh = lh or list(hid)
-            lh[dst] -= 1
-            nd = UNKNOWN_COLUMN
+    if not nd and hid[dst]:
+        lh = lh or list(hid)
+        lh[dst] -= 1
+        nd = UNKNOWN_COLUMN
+    lc = list(cols)
     lc[src] = ns
     lc[dst] = nd
     return tuple(lc), (tuple(lh) if lh is not None else hid), runs

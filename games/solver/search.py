@@ -221,6 +221,7 @@ def beam_pass(
     max_depth: int | None = None,
     targets: dict[int, int] | None = None,
     hits: list[Shortcut] | None = None,
+    cuts: list[int] | None = None,
 ) -> Node | None:
     """One beam pass at ``width`` per deal group; returns a won node or None.
 
@@ -230,29 +231,42 @@ def beam_pass(
 
     ``targets`` maps position keys (as in ``seen``) to a distance: a position met at a
     depth below its distance is a shortcut, and ``hits`` keeps the one that saves most as
-    ``[Shortcut]``."""
+    ``[Shortcut]``.
+
+    ``cuts[0]`` counts the positions the pass dropped unexpanded (past the beam's width, or
+    sideways moves the progress rule left out): a pass that returns None with nothing cut
+    and the budget not spent has searched every position reachable from ``root`` under the
+    pruned move list, so the position has no win (``api.exhaust``)."""
     seen = {position_key(root.hsum, root.dealt)}
     beam = [root]
     seq = 0
     depth = 0
     while beam:
         if max_depth is not None and depth >= max_depth:
+            if cuts is not None:
+                cuts[0] += len(beam)  # left unexpanded: not a search of everything
             return None
         depth += 1
         groups: dict[int, list[Candidate]] = {}
         for node in beam:
             if budget.spent():
                 return None
-            kids, seq, won = _expand(node, stock, w, seen, seq, budget)
+            kids, seq, won = _expand(node, stock, w, seen, seq, budget, cuts)
             if won is not None:
                 return won
             _admit(kids, seen, groups, depth, targets, hits)
-        beam = _next_beam(groups, width)
+        beam = _next_beam(groups, width, cuts)
     return None
 
 
 def _expand(
-    node: Node, stock: tuple[int, ...], w: Weights, seen: set[int], seq: int, budget: Budget
+    node: Node,
+    stock: tuple[int, ...],
+    w: Weights,
+    seen: set[int],
+    seq: int,
+    budget: Budget,
+    cuts: list[int] | None = None,
 ) -> tuple[list[tuple[Candidate, int]], int, Node | None]:
     """The candidates of ``node``'s moves not met before in the pass, with their keys; the
     next ``seq``; and a won child if one of the moves wins.
@@ -269,6 +283,8 @@ def _expand(
     dealt = node.dealt
     ordered = dealt < stock_len
     deals = dealt // DEAL_SIZE
+    room = KEY_DEAL_ROOM
+    move_cards = move
     mv = moves_of(node, stock_len)
     budget.nodes += len(mv)
     kids: list[tuple[Candidate, int]] = []
@@ -284,14 +300,14 @@ def _expand(
         else:
             s = cols[src]
             dcol = cols[dst]
-            ns, sd, nd, dd, removed = move(s, down[src], dcol, down[dst], cnt)
+            ns, sd, nd, dd, removed = move_cards(s, down[src], dcol, down[dst], cnt)
             if ordered:
                 hs = hash((src, sd, ns))
                 hd = hash((dst, dd, nd))
             else:
                 hs = hash((sd, ns))
                 hd = hash((dd, nd))
-            key = (hsum - hashes[src] - hashes[dst] + hs + hd) * KEY_DEAL_ROOM + deals
+            key = (hsum - hashes[src] - hashes[dst] + hs + hd) * room + deals
             if key in seen:
                 continue
             # The chaos of the two columns, incrementally: the lifted cards are a same-suit
@@ -340,7 +356,10 @@ def _expand(
     # Not while an empty column waits for a deal: the moves that fill it (a run split into
     # it, say) may be the only way to the deal, lowering the score or not.
     if lowered and (dealt >= stock_len or all(cols)):
-        kids = _lowering(kids, base, dealt)
+        kept = _lowering(kids, base, dealt)
+        if cuts is not None:
+            cuts[0] += len(kids) - len(kept)
+        kids = kept
     return kids, seq, None
 
 
@@ -418,13 +437,17 @@ def _admit(
             grp.append(cand)
 
 
-def _next_beam(groups: dict[int, list[Candidate]], width: int) -> list[Node]:
+def _next_beam(
+    groups: dict[int, list[Candidate]], width: int, cuts: list[int] | None = None
+) -> list[Node]:
     """The best ``width`` candidates of each deal group (lowest score, ties by generation
     order), fewest deals first, as nodes."""
     beam = []
     for g in sorted(groups):
         grp = groups[g]
         grp.sort(key=_BEAM_ORDER)
+        if cuts is not None and len(grp) > width:
+            cuts[0] += len(grp) - width
         for cand in grp[:width]:
             beam.append(materialise(cand))
     return beam

@@ -78,7 +78,13 @@ def test_time_limit_ends_the_race_with_nobody_acting(racers):
     assert body["race"]["winner"] == bob.username
     states = {r["player"]: r["state"] for r in body["race"]["racers"]}
     assert states == {alice.username: "lost", bob.username: "won", carol.username: "lost"}
-    assert set(Game.objects.filter(kind="race").values_list("status", flat=True)) == {"lost"}
+    # The race's winner won their game (docs/rules.md#race-results), the others lost theirs.
+    ended = {g.player.username: (g.status, g.end_reason) for g in Game.objects.filter(kind="race")}
+    assert ended == {
+        alice.username: ("lost", "race_over"),
+        bob.username: ("won", "race_won"),
+        carol.username: ("lost", "race_over"),
+    }
 
 
 def test_time_limit_tie_is_a_draw_for_the_best(racers):

@@ -9,6 +9,7 @@ from django.core.cache import cache
 from games import services
 from games.engine import load
 from games.models import Game
+from tests.redis_server import REDIS_URL, redis_up
 from tests.solver.test_hint_seen import cycle_layout_json
 
 from .helpers import act, actions_url, game_url, new_game, ok, refused
@@ -109,3 +110,27 @@ def test_hints_do_not_use_up_the_actions_allowance(staff_client, set_throttle_ra
     for n in range(3):
         ok(ask(staff_client, game["id"], n))
     ok(act(staff_client, game["id"], "deal"))
+
+
+@pytest.mark.skipif(not redis_up(), reason="needs Redis: set CELERY_BROKER_URL")
+def test_the_hint_cache_works_through_the_production_cache(staff_client, monkeypatch):
+    """Production's cache (FailSoftRedisCache on Redis, CACHE_URL): what one web process
+    searched, another finds."""
+    from spider_api.cache import FailSoftRedisCache
+
+    redis_cache = FailSoftRedisCache(REDIS_URL, {})
+    searches = []
+    search = services.board_hints
+    monkeypatch.setattr(services, "board_hints", lambda b, **kw: searches.append(1) or search(b))
+    monkeypatch.setattr(services, "cache", redis_cache)
+    game = cycle_game(staff_client)
+    try:
+        first = ok(ask(staff_client, game["id"], 1))
+        cache.clear()  # nothing in this process's own cache
+        again = ok(ask(staff_client, game["id"], 1))
+
+        assert again == first and searches == [1]
+    finally:
+        client = redis_cache._cache.get_client(None, write=True)
+        for key in client.keys(f"*{game['id']}*"):
+            client.delete(key)
