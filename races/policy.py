@@ -7,11 +7,12 @@ lock next (Game -> Table, the one lock order; see races.services).
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from games.engine import Board
 from games.models import Game
 from games.rows import Statement
-from races import selectors, services
+from races import rows, selectors, services
 from races.errors import HintsNotAllowed, RaceNotStarted, UndoNotAllowed
 from spider_api.errors import DomainError
 
@@ -22,13 +23,21 @@ def _refused(exc: DomainError) -> DomainError:
 
 
 class RacePolicy:
+    def lock_for_act(self, *, game_id: Any, player_id: int) -> Game | None:
+        found = rows.game_for_act(game_id=game_id, player_id=player_id)
+        if found is None:
+            return None
+        game, game._race_read = found  # type: ignore[attr-defined]  # for before_act
+        return game
+
     def before_act(self, *, game: Game, action_type: str, now: datetime) -> None:
+        read = game.__dict__.pop("_race_read", None)  # locked with the game: no second read
         if action_type == "undo":
             raise UndoNotAllowed()
         if game.started_at is not None and now < game.started_at:
             raise _refused(RaceNotStarted())
         try:  # kept on the instance for after_act, in the same transaction
-            game._race = services.racer_check_act(game=game, now=now)  # type: ignore[attr-defined]
+            game._race = services.racer_check_act(game=game, now=now, read=read)  # type: ignore[attr-defined]
         except DomainError as exc:
             raise _refused(exc) from None
 

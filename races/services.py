@@ -438,10 +438,13 @@ def race_settle(*, race_id: int) -> None:
 
 
 # -- called by the game service for race games (races.policy), Game row locked ---------------
-def racer_check_act(*, game: Game, now: datetime) -> tuple[Table, Race, Racer]:
-    # One round trip (every action of every racer comes here): the table row locked, with
-    # the racer and the race as committed once the lock is held (races/rows.py).
-    found = rows.racer_for_act(game_id=game.pk)
+def racer_check_act(
+    *, game: Game, now: datetime, read: tuple[Table, Race, Racer] | None = None
+) -> tuple[Table, Race, Racer]:
+    # Every action of every racer comes here: the table row locked, with the racer and the
+    # race as committed once the lock is held (races/rows.py), in one round trip, or none
+    # when they were ``read`` with the game row (game_for_act).
+    found = read if read is not None else rows.racer_for_act(game_id=game.pk)
     if found is None:  # a race game is always created with its racer
         raise RaceOver()
     table, race, racer = found

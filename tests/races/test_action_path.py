@@ -1,7 +1,8 @@
-"""The cost of one race action, pinned so it cannot creep back: the statements it sends (one
-more than a casual action: the table lock, with the racer and its race), the event row and
-the table's counter written in the action's own statement; and that the one read of the
-racer, made with the table lock, still sees what committed while it waited for that lock."""
+"""The cost of one race action, pinned so it cannot creep back: the statements it sends (as
+many as a casual action: the game and table rows locked with the racer and its race, then
+one write holding the event row and the table's counter too); that the lock order stays game,
+then table; and that the racer read with the table lock still sees what committed while the
+statement waited for that lock."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from races import services
+from games.models import Game
+from races import rows, services
 from races.models import Race, Racer, Table, TableEvent
 from tests.games.api.helpers import act, ok
 from tests.races.conftest import start_race
@@ -27,7 +29,7 @@ def _statements(captured: CaptureQueriesContext) -> list[str]:
     return [q["sql"] for q in captured.captured_queries if "SAVEPOINT" not in q["sql"]]
 
 
-def test_a_race_action_sends_two_locks_and_one_write(racers):
+def test_a_race_action_sends_one_lock_and_one_write(racers):
     players = racers(2)
     table = start_race([c for _, c in players], seed=7)
     (u1, c1), _ = players
@@ -39,18 +41,18 @@ def test_a_race_action_sends_two_locks_and_one_write(racers):
         ok(act(c1, game, "deal"))
 
     sql = _statements(captured)
-    assert sql[0].startswith("SELECT") and '"games_game"' in sql[0]
-    assert sql[1].startswith("SELECT") and '"races_racer"' in sql[1]
+    # The game row and the table row locked, with the racer and its race, in one statement
+    # (this process has seen the game's kind), then the one write: as many as a casual one.
+    assert sql[0].startswith("SELECT") and '"games_game" g JOIN "races_racer"' in sql[0]
     if connection.vendor == "postgresql":
-        assert len(sql) == 3, sql  # game lock; table lock + racer + race; one write
-        assert sql[0].endswith("FOR UPDATE")
-        assert sql[1].endswith("FOR UPDATE OF t")
-        write = sql[2]
+        assert len(sql) == 2, sql
+        assert sql[0].endswith("FOR UPDATE OF g, t")
+        write = sql[1]
         assert write.startswith("WITH logged AS (INSERT INTO")
         assert '"games_action"' in write and 'UPDATE "games_game"' in write
         assert "UPDATE races_table SET seq" in write and "INSERT INTO races_tableevent" in write
     else:
-        assert len(sql) == 6, sql  # SQLite: no data-modifying CTE, so one write at a time
+        assert len(sql) == 5, sql  # SQLite: no data-modifying CTE, so one write at a time
     events = TableEvent.objects.filter(table__code=table["code"]).order_by("seq")
     assert Table.objects.get(code=table["code"]).seq == seq + 1 == events.last().seq
     assert events.last().kind == "progress"
@@ -85,15 +87,19 @@ def test_the_progress_event_follows_a_draw_declined_and_precedes_the_finish(race
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_an_action_that_waited_for_the_table_sees_the_race_ended_meanwhile(racers):
+@pytest.mark.parametrize("known", [False, True], ids=["first-action", "with-the-game"])
+def test_an_action_that_waited_for_the_table_sees_the_race_ended_meanwhile(racers, known):
     """The racer and the race are read in the statement that waits for the table lock: a
     race that ended while it waited must be seen as over (the read is repeated when the
-    table's seq moved), not as the statement's snapshot had it."""
+    table's seq moved), not as the statement's snapshot had it. Both statements: the table
+    locked alone (the first action of a game in this process), or with the game row."""
     players = racers(2)
     table = start_race([c for _, c in players], seed=7)
-    (u1, _), (u2, _) = players
+    (u1, _), (u2, c2) = players
     code = table["code"]
     game = {r["player"]: r["game"] for r in table["race"]["racers"]}[u2.username]
+    if known:
+        ok(act(c2, game, "deal"))
     locked, release = threading.Event(), threading.Event()
     errors: list[BaseException] = []
 
@@ -149,4 +155,55 @@ def test_an_action_that_waited_for_the_table_sees_the_race_ended_meanwhile(racer
     kinds = list(
         TableEvent.objects.filter(table__code=code).order_by("seq").values_list("kind", flat=True)
     )
-    assert kinds[-1] == "finished" and "progress" not in kinds
+    assert kinds[-1] == "finished" and kinds.count("progress") == int(known)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_one_statement_locks_the_game_row_before_it_waits_for_the_table(racers):
+    """Game, then table: the one lock order (races/services.py), kept inside the statement,
+    so it never holds a table while it waits for a game."""
+    players = racers(2)
+    table = start_race([c for _, c in players], seed=7)
+    (u1, _), _ = players
+    game = {r["player"]: r["game"] for r in table["race"]["racers"]}[u1.username]
+    locked, release, done = threading.Event(), threading.Event(), threading.Event()
+
+    def hold_the_table() -> None:
+        try:
+            with transaction.atomic():
+                Table.objects.select_for_update().get(code=table["code"])
+                locked.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    def lock_both() -> None:
+        try:
+            with transaction.atomic():
+                assert rows.game_for_act(game_id=game, player_id=u1.pk) is not None
+        finally:
+            done.set()
+            connection.close()
+
+    holder = threading.Thread(target=hold_the_table)
+    holder.start()
+    assert locked.wait(10)
+    locker = threading.Thread(target=lock_both)
+    locker.start()
+    try:
+        deadline = time.monotonic() + 10
+        game_locked = False
+        while time.monotonic() < deadline and not game_locked:
+            time.sleep(0.05)
+            with transaction.atomic():  # is the game row held by the waiting statement?
+                game_locked = (
+                    not Game.objects.select_for_update(skip_locked=True).filter(pk=game).exists()
+                )
+        assert not done.is_set(), "the statement did not wait for the table"
+        assert game_locked, "the game row was not locked while the statement waited"
+    finally:
+        release.set()
+        holder.join(10)
+        locker.join(10)
+    assert done.is_set()
