@@ -419,15 +419,20 @@ class GameResignApi(APIView):
             400: bad_request(BAD_KEY),
             404: NOT_FOUND,
             422: error_response(
-                "The game is over already, or the Idempotency-Key was used for another request; "
-                "a race game: `race_not_started`, `race_over`, `not_racing` (see /races).",
+                "The game is over already, or the Idempotency-Key was used for another request.",
                 "game_over",
                 "The game is over: no further action is possible.",
                 error_example(
                     "idempotency_key_reused",
                     "This Idempotency-Key was already used for a different request.",
                 ),
-                *code_examples("race_not_started", "race_over", "not_racing"),
+            ),
+            409: error_response(
+                "A race game, refused as on /races/{code}/resign: `race_not_started` (the "
+                "cards have not turned over yet), `race_over`, `not_racing` (out already).",
+                "race_not_started",
+                "The cards have not turned over yet.",
+                *code_examples("race_over", "not_racing"),
             ),
         },
     )
