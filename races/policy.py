@@ -27,7 +27,8 @@ class RacePolicy:
         found = rows.game_for_act(game_id=game_id, player_id=player_id)
         if found is None:
             return None
-        game, game._race_read = found  # type: ignore[attr-defined]  # for before_act
+        game, read = found
+        game._race_read = read  # type: ignore[attr-defined]  # for before_act
         return game
 
     def before_act(self, *, game: Game, action_type: str, now: datetime) -> None:

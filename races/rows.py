@@ -43,7 +43,7 @@ def _shapes(models: tuple[Any, ...]) -> tuple[list[str], list[Shape]]:
         converters = []
         for f in fields:
             col = f.get_col(model._meta.db_table)
-            found = connection.ops.get_db_converters(col) + f.get_db_converters(connection)  # type: ignore[attr-defined]
+            found = connection.ops.get_db_converters(col) + f.get_db_converters(connection)
             converters.append([(convert, col) for convert in found])
         shapes.append((model, [f.attname for f in fields], converters))
     return columns, shapes
