@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import EngineError
+from games.engine import errors as engine_errors
 from spider_api.errors import DomainError
 
 
@@ -14,6 +15,22 @@ class GameNotFound(DomainError):
 
 class GameOver(DomainError):
     code, detail, status = "game_over", "The game is over: no further action is possible.", 422
+
+
+class CommittedRefusal(DomainError):
+    """A refusal whose change stands: the service committed it before refusing (an
+    Idempotency-Key's wrapper answers it rather than rolling its transaction back)."""
+
+
+class DayClosed(CommittedRefusal):
+    """docs/rules.md#daily-challenge: an action on a daily attempt after its day closed ends
+    it, lost, and is refused as any action on a finished game is."""
+
+    code, status = "game_over", 422
+    detail = (
+        "The daily challenge's day has closed (00:00 UTC): this attempt ended as lost, and "
+        "no further action is possible."
+    )
 
 
 class VersionConflict(DomainError):
@@ -39,3 +56,17 @@ class IdempotencyKeyReused(DomainError):
 def rule_error(exc: EngineError, status: int = 422) -> DomainError:
     """An engine refusal as the API says it: the engine's code and sentence, unchanged."""
     return DomainError(exc.code, exc.detail, status)
+
+
+# Every code the rules engine refuses an action with (games.engine.errors), as the API passes
+# them on (422, `rule_error`).
+RULE_CODES: tuple[str, ...] = tuple(
+    value
+    for name, value in vars(engine_errors).items()
+    if name.isupper() and isinstance(value, str)
+)
+# The race rules' refusals on a race game's own endpoints (races.errors, registered through
+# games.kinds: games does not import races).
+RACE_RULE_CODES = ("undo_not_allowed", "race_not_started", "race_over", "not_racing")
+# The codes a refused layout (staff only) is answered with: 400, `rule_error(status=400)`.
+LAYOUT_CODES = ("bad_layout", "bad_card", "bad_suits")

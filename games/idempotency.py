@@ -24,7 +24,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games.errors import IdempotencyKeyReused
+from games.errors import CommittedRefusal, IdempotencyKeyReused
 from games.models import IdempotentRequest
 from spider_api.errors import DomainError
 
@@ -69,7 +69,10 @@ def run_idempotent(
             if stored.fingerprint != this_request:
                 raise IdempotencyKeyReused()
             return (stored.status, stored.body), True
-        status, body = produce()
+        try:
+            status, body = produce()
+        except CommittedRefusal as exc:  # its change commits with this transaction; not kept
+            return (exc.status, exc.as_dict()), False
         if 200 <= status < 300:
             IdempotentRequest.objects.create(
                 player=player, key=key, fingerprint=this_request, status=status, body=body

@@ -110,6 +110,8 @@ class Game(models.Model):
         ABANDONED = "abandoned"
         EXPIRED = "expired"
         RACE_OVER = "race_over"  # a race game the race's end closed (its result is the race's)
+        RACE_WON = "race_won"  # the race won without clearing the board (last left, on time)
+        DAY_CLOSED = "day_closed"  # a daily attempt still in progress when its UTC day closed
 
     class Kind(models.TextChoices):
         CASUAL = "casual"
@@ -266,3 +268,39 @@ class IdempotentRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.key}"
+
+
+class Analysis(models.Model):
+    """The post-game analysis of one finished game (docs/rules.md#after-the-game-the-analysis):
+    at most one per game, ever; written by games/analyses.py, computed by a worker."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        DONE = "done"
+        FAILED = "failed"
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
+    # Who asked first (their quota paid for it); null once that account is gone.
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    reason = models.CharField(max_length=200, blank=True, default="")  # why it failed
+    result = models.JSONField(null=True, blank=True)  # games.solver.analysis's dict
+    nodes = models.BigIntegerField(default=0)  # solver positions spent
+    seconds = models.FloatField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)  # a worker took it
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            # The quotas' counts: pending ones overall, and one player's recent ones.
+            models.Index(
+                fields=["created_at"], condition=Q(status="pending"), name="analysis_pending_idx"
+            ),
+            models.Index(fields=["requested_by", "created_at"], name="analysis_player_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"analysis of {self.game_id} ({self.status})"

@@ -431,3 +431,81 @@ class PositionSerializer(serializers.Serializer):
     score = serializers.IntegerField()
     actions = serializers.IntegerField()
     won = serializers.BooleanField()
+
+
+# -- the post-game analysis (games/solver/analysis.py builds the dict) -----------------------
+class AnalysisVerdictSerializer(serializers.Serializer):
+    index = serializers.IntegerField(help_text="The position's index in the final line.")
+    position = serializers.CharField(help_text="The position in the one-line notation.")
+    nodes = serializers.IntegerField(help_text="Positions the solver searched from it.")
+    exhaustive = serializers.BooleanField(
+        help_text="True: every reachable position was searched and none wins (proved lost). "
+        "False: no win was found within `nodes`; there may still be one."
+    )
+
+
+class TurningPointSerializer(serializers.Serializer):
+    index = serializers.IntegerField(help_text="The action's index in the final line (0-based).")
+    seq = serializers.IntegerField(help_text="Its log entry (1-based, as in the game's log).")
+    step = serializers.IntegerField(
+        help_text="The replay step showing the position it was played from "
+        "(`/games/{id}/positions/{step}`): `seq - 1`."
+    )
+    position = serializers.CharField(help_text="The last position a win was found from.")
+    action = AppliedActionSerializer(help_text="The action the player took there.")
+    after = AnalysisVerdictSerializer(help_text="The position it led to: no win found.")
+
+
+class SolverLineSerializer(serializers.Serializer):
+    from_index = serializers.IntegerField(help_text="The final line's position it starts from.")
+    from_seq = serializers.IntegerField(help_text="The replay step of that position.")
+    position = serializers.CharField()
+    length = serializers.IntegerField()
+    actions = AppliedActionSerializer(many=True, help_text="Replayed through the engine: a win.")
+
+
+class AnalysisBudgetSerializer(serializers.Serializer):
+    probe_nodes = serializers.IntegerField(help_text="Solver positions per position searched.")
+    total_nodes = serializers.IntegerField(help_text="The whole analysis's bound.")
+    proof_nodes = serializers.IntegerField(help_text="The exhaustive search's bound.")
+
+
+class AnalysisProbeSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    won = serializers.BooleanField(help_text="A win was found from this position.")
+    nodes = serializers.IntegerField()
+    exhaustive = serializers.BooleanField()
+    inferred = serializers.BooleanField(
+        help_text="Known without a search: a win found earlier (or the deal's vetted line) "
+        "still wins from here."
+    )
+
+
+class AnalysisResultSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    outcome = serializers.ChoiceField(choices=["won", "lost"])
+    line_length = serializers.IntegerField(help_text="Actions of the final line (undone ones out).")
+    log_length = serializers.IntegerField()
+    undone = serializers.IntegerField(help_text="Actions an undo took back.")
+    par = serializers.IntegerField(allow_null=True, help_text="The deal's par, if vetted.")
+    length = serializers.IntegerField(required=False, help_text="A won game: its line's length.")
+    over_par = serializers.IntegerField(
+        required=False, allow_null=True, help_text="A won game: its length minus the par."
+    )
+    start_winnable = serializers.BooleanField()
+    start = AnalysisVerdictSerializer(
+        required=False, help_text="No win found from the start: what was searched."
+    )
+    winnable_actions = serializers.IntegerField(
+        help_text="Actions of the final line after which a win was still found."
+    )
+    winnable_at_end = serializers.BooleanField(
+        help_text="The game was won, or given up while a win was still found."
+    )
+    turning_point = TurningPointSerializer(allow_null=True)
+    solver_line = SolverLineSerializer(
+        allow_null=True, help_text="The solver's win from the turning point (or from the end)."
+    )
+    budget = AnalysisBudgetSerializer()
+    probes = AnalysisProbeSerializer(many=True, help_text="Every position searched, in order.")
+    nodes = serializers.IntegerField()

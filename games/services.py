@@ -8,7 +8,7 @@ then checked against the rules by the engine, then written as the new snapshot p
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
@@ -27,13 +27,14 @@ from games.deals import (
     deal_vet_ahead,
 )
 from games.engine import DEAL, Board, IllegalAction, Outcome, dump, load
-from games.errors import GameNotFound, GameOver, VersionConflict, rule_error
+from games.errors import DayClosed, GameNotFound, GameOver, VersionConflict, rule_error
 from games.models import Action, Deal, Game
 from games.presenters import game_state
 from games.rewards import CoinAward, game_reward
 from games.selectors import game_get_readable
 from games.signals import game_finished, game_won
 from games.solver.hint import Hint, VisiblePosition, board_hints, no_hint_reason
+from games.visibility import deal_out
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -98,12 +99,10 @@ def game_create(
     source_game: Game | None = None
     if replay_of is not None:
         source_game = game_get_readable(viewer=player, game_id=replay_of)
-        if source_game.kind == Game.Kind.DAILY and not daily_closed(source_game.daily_date):
-            raise GameNotFound()  # a daily deal stays secret until its day closes
-        if source_game.kind == Game.Kind.RACE and (
-            not source_game.over or kinds.deal_secret(source_game)
-        ):
-            raise GameNotFound()  # races: a racer's deal stays secret until the race ends
+        # Its deal must be out (games.visibility): a daily's not before its day closes, a
+        # race game's not before its race ends. A casual game of one's own: at any time.
+        if source_game.kind != Game.Kind.CASUAL and not deal_out(source_game):
+            raise GameNotFound()
         deal = source_game.deal
     elif layout is not None:
         deal = deal_from_layout(layout=deal_layout_parse(suits=suits or 0, layout=layout))
@@ -139,7 +138,8 @@ def game_start(
     """Create the Game row for ``deal`` (inside the caller's transaction).
 
     It is ranked only on a vetted deal, not staff-made, not a replay, never on a deal the
-    player has seen before, and only if the caller allows it (``rankable``).
+    player has seen before, never for a guest (docs/rules.md#guests), and only if the caller
+    allows it (``rankable``).
     """
     staff_made = staff_made or deal.staff_made
     seen_before = replay_of is not None or Game.objects.filter(player=player, deal=deal).exists()
@@ -151,7 +151,11 @@ def game_start(
         daily_date=daily_date,
         replay_of=replay_of,
         staff_made=staff_made,
-        ranked=rankable and deal.vetted and not staff_made and not seen_before,
+        ranked=rankable
+        and deal.vetted
+        and not staff_made
+        and not seen_before
+        and not getattr(player, "is_guest", False),
     )
     _store(game, Board(deal.layout()))
     game.save(force_insert=True)
@@ -176,13 +180,29 @@ def _end_casual_game_in_progress(player: User, now: datetime) -> Any:
 
 
 # -- playing --------------------------------------------------------------------------------
-@transaction.atomic
 def game_act(
     *, player: User, game_id: str, action: ActionRequest, expected_version: int | None = None
 ) -> ActResult:
-    """Apply one move, deal or undo. A refused action raises and changes nothing."""
-    game = _locked_own_game(player, game_id)
-    now = timezone.now()
+    """Apply one move, deal or undo. A refused action raises and changes nothing, except
+    on a daily attempt whose day has closed: that ends it (lost) before it is refused."""
+    with transaction.atomic():
+        game = _locked_for_act(player, game_id)
+        now = timezone.now()
+        if not _day_closed_on(game, now):
+            return _act(game, action, expected_version, now)
+        _finish(game, Game.Status.LOST, Game.EndReason.DAY_CLOSED, now)
+    raise DayClosed()
+
+
+def _day_closed_on(game: Game, now: datetime) -> bool:
+    """A daily attempt still in progress past its day's close (docs/rules.md#daily-challenge).
+    From the row alone (kind, status, daily_date): no query on the action path."""
+    return game.kind == Game.Kind.DAILY and not game.over and daily_closed(game.daily_date, now)
+
+
+def _act(
+    game: Game, action: ActionRequest, expected_version: int | None, now: datetime
+) -> ActResult:
     policy = kinds.policy_for(game.kind)  # races: races.policy (no undo, not before the start)
     if policy is not None:
         policy.before_act(game=game, action_type=action.type, now=now)
@@ -220,7 +240,9 @@ def game_act(
         game.started_at = now  # the clock starts at the first action
     game.last_action_at = now
     _store(game, board)
-    rows.action_write(game=game, entry=entry)  # the log row and the new state, together
+    # A kind's own writes (a race's event) go in the same statement as the action's.
+    also = policy.before_write(game=game, board=board, now=now) if policy is not None else ()
+    rows.action_write(game=game, entry=entry, also=also)  # the log row and the new state
     coins = None
     if board.won:
         coins = _finish(game, Game.Status.WON, Game.EndReason.WON, now)
@@ -266,6 +288,9 @@ def game_hint(
         game = Game.objects.filter(pk=game_id, player=player).first()
         if game is None:
             raise GameNotFound()
+        if _day_closed_on(game, timezone.now()):
+            game_close_day(game_id=game.pk)
+            raise DayClosed()
         _check_playable(game, expected_version)
         searched = _hint_search(game, n)
         with transaction.atomic():
@@ -331,17 +356,54 @@ def _hint_record(game: Game, searched: HintResult) -> HintResult:
     return HintResult(game, searched.hint, searched.reason, searched.n, searched.alternatives)
 
 
-@transaction.atomic
 def game_resign(*, player: User, game_id: str) -> Game:
-    game = _locked_own_game(player, game_id)
-    if game.over:
-        raise GameOver()
-    policy = kinds.policy_for(game.kind)
-    now = timezone.now()
-    if policy is not None:
-        policy.resign(game=game, now=now)  # a race: out of the race (the others race on)
-    _finish(game, Game.Status.LOST, Game.EndReason.RESIGNED, now)
-    return game
+    with transaction.atomic():
+        game = _locked_for_act(player, game_id)
+        now = timezone.now()
+        if not _day_closed_on(game, now):
+            if game.over:
+                raise GameOver()
+            policy = kinds.policy_for(game.kind)
+            if policy is not None:
+                policy.resign(game=game, now=now)  # a race: out of it (the others race on)
+            _finish(game, Game.Status.LOST, Game.EndReason.RESIGNED, now)
+            return game
+        _finish(game, Game.Status.LOST, Game.EndReason.DAY_CLOSED, now)
+    raise DayClosed()
+
+
+@transaction.atomic
+def game_close_day(*, game_id: Any, now: datetime | None = None) -> bool:
+    """End a daily attempt whose day has closed: lost, nothing earned, no leaderboard
+    (docs/rules.md#daily-challenge). Safe to call twice; True if it ended it."""
+    now = now or timezone.now()
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None or not _day_closed_on(game, now):
+        return False
+    _finish(game, Game.Status.LOST, Game.EndReason.DAY_CLOSED, now)
+    return True
+
+
+def games_close_past_days(*, now: datetime | None = None, batch: int = 500) -> int:
+    """The sweep at the daily close: end every daily attempt still in progress whose UTC day
+    has closed. Each batch its own short transaction, SKIP LOCKED (an action in flight ends
+    it itself), safe to run twice or from two workers at once. Returns how many ended."""
+    now = now or timezone.now()
+    today = now.astimezone(UTC).date()
+    ended = 0
+    while True:
+        with transaction.atomic():
+            due = list(
+                Game.objects.select_for_update(skip_locked=True)
+                .filter(kind=Game.Kind.DAILY, status=Game.Status.IN_PROGRESS)
+                .filter(daily_date__lt=today)
+                .order_by("created_at")[:batch]
+            )
+            for game in due:
+                _finish(game, Game.Status.LOST, Game.EndReason.DAY_CLOSED, now)
+            ended += len(due)
+        if len(due) < batch:
+            return ended
 
 
 @transaction.atomic
@@ -416,6 +478,17 @@ def _finish(game: Game, status: str, reason: str, now: datetime) -> CoinAward | 
     return coins
 
 
+def _locked_for_act(player: User, game_id: str) -> Game:
+    """As _locked_own_game; a game whose kind has a policy (a race) is locked by the policy,
+    with what its rules read, in one statement once this process knows the game's kind."""
+    known = kinds.known_policy(game_id)
+    game = known.lock_for_act(game_id=game_id, player_id=player.pk) if known else None
+    if game is None:
+        game = _locked_own_game(player, game_id)
+        kinds.remember_kind(game_id, game.kind)
+    return game
+
+
 def _locked_own_game(player: User, game_id: str) -> Game:
     # Only the game row is locked and read: its deal is loaded lazily, once the game is over.
     game = rows.game_for_update(game_id=game_id, player_id=player.pk)
@@ -428,11 +501,13 @@ __all__ = [
     "ActResult",
     "ActionRequest",
     "game_act",
+    "game_close_day",
     "game_conclude",
     "game_create",
     "game_create_prepare",
     "game_hint",
     "game_start",
     "game_resign",
+    "games_close_past_days",
     "games_expire_idle",
 ]

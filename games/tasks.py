@@ -6,16 +6,23 @@ from __future__ import annotations
 from datetime import timedelta
 
 from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 
-from games import pool
+from games import analyses, pool
 from games.idempotency import idempotent_requests_prune
-from games.services import games_expire_idle
+from games.services import games_close_past_days, games_expire_idle
 
 
 @shared_task(acks_late=True, soft_time_limit=300, time_limit=360)
 def expire_idle_games() -> int:
     return games_expire_idle(idle=timedelta(seconds=settings.GAME_IDLE_EXPIRY_SECONDS))
+
+
+@shared_task(acks_late=True, soft_time_limit=300, time_limit=360)
+def close_past_daily_games() -> int:
+    """The daily close: attempts still in progress when their UTC day closed end as lost."""
+    return games_close_past_days()
 
 
 @shared_task(acks_late=True, soft_time_limit=300, time_limit=360)
@@ -45,3 +52,21 @@ def top_up_pools() -> dict[int, int]:
         if level < settings.POOL_LOW_WATER:
             fill_pool.delay(suits)
     return levels
+
+
+@shared_task(
+    name=analyses.ANALYSE_TASK,  # analyses.py queues it by this name, on ANALYSIS_QUEUE
+    acks_late=True,
+    reject_on_worker_lost=True,  # a worker killed mid-search: the analysis is run again
+    soft_time_limit=settings.ANALYSIS_TIME_LIMIT_SECONDS,
+    time_limit=settings.ANALYSIS_TIME_LIMIT_SECONDS + 30,
+)
+def analyse_game(analysis_id: int) -> str:
+    """Run one post-game analysis (idempotent: a done one, or one another worker holds, is
+    left as it is)."""
+    try:
+        done = analyses.analysis_run(analysis_id=analysis_id)
+    except SoftTimeLimitExceeded:
+        analyses.analysis_fail(analysis_id=analysis_id, reason="time_limit")
+        return "failed"
+    return "skipped" if done is None else done.status

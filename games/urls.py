@@ -2,6 +2,7 @@ from django.urls import path
 
 from games.views import (
     GameActionsApi,
+    GameAnalysisApi,
     GameDetailApi,
     GameHintApi,
     GamePositionApi,
@@ -16,6 +17,7 @@ urlpatterns = [
     path("games", GamesApi.as_view(), name="games"),
     path("games/<uuid:game_id>", GameDetailApi.as_view(), name="game"),
     path("games/<uuid:game_id>/actions", GameActionsApi.as_view(), name="actions"),
+    path("games/<uuid:game_id>/analysis", GameAnalysisApi.as_view(), name="analysis"),
     path("games/<uuid:game_id>/resign", GameResignApi.as_view(), name="resign"),
     path("games/<uuid:game_id>/hint", GameHintApi.as_view(), name="hint"),
     path("games/<uuid:game_id>/positions/<int:step>", GamePositionApi.as_view(), name="position"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -14,10 +14,20 @@ from rest_framework.views import APIView
 
 from coins.presenters import award_json, summary_json
 from coins.selectors import coins_summary
-from games import selectors, services
-from games.idempotency import HEADER, fingerprint, run_idempotent
+from games import analyses, selectors, services
+from games.errors import (
+    LAYOUT_CODES,
+    RACE_RULE_CODES,
+    RULE_CODES,
+    IdempotencyKeyReused,
+    StaffOnly,
+    VersionConflict,
+)
+from games.idempotency import HEADER, MAX_KEY_LENGTH, fingerprint, run_idempotent
+from games.models import Analysis
 from games.presenters import (
     action_json,
+    analysis_json,
     deal_info,
     game_state,
     game_summary,
@@ -28,6 +38,7 @@ from games.serializers import (
     POOL_EMPTY,
     ActedGameStateSerializer,
     ActionInputSerializer,
+    AnalysisResultSerializer,
     GameCreateSerializer,
     GameFilterSerializer,
     GameLogSerializer,
@@ -42,10 +53,11 @@ from games.serializers import (
 )
 from spider_api.errors import DomainError
 from spider_api.openapi import (
-    FORBIDDEN,
     NOT_FOUND,
     ErrorSerializer,
+    RetryErrorSerializer,
     bad_request,
+    code_examples,
     error_example,
     error_response,
     invalid_example,
@@ -71,6 +83,7 @@ IDEMPOTENT_REPLAYED = OpenApiParameter(
     description="Present when this answer is the replay of an earlier request's result.",
 )
 
+_SHOWN_RULES = ("rank_mismatch", "empty_column_blocks_deal", "nothing_to_undo")  # with a sentence
 RULE_REFUSED = OpenApiResponse(
     ErrorSerializer,
     "A well-formed action the rules refuse; nothing changed and nothing was counted. Codes: "
@@ -88,6 +101,11 @@ RULE_REFUSED = OpenApiResponse(
             "empty_column_blocks_deal", "column 2 is empty: fill every empty column before you deal"
         ),
         error_example("nothing_to_undo", "there is no move or deal left to undo"),
+        *code_examples(
+            *(c for c in RULE_CODES if c not in _SHOWN_RULES),
+            IdempotencyKeyReused,
+            *RACE_RULE_CODES,
+        ),
     ],
 )
 KEY_REUSED = error_response(
@@ -95,14 +113,19 @@ KEY_REUSED = error_response(
     "idempotency_key_reused",
     "This Idempotency-Key was already used for a different request.",
 )
-RACE_REFUSED = OpenApiResponse(
-    ErrorSerializer,
-    "A race game only: `race_not_started`, `race_over` or `not_racing` (see /races).",
+BAD_KEY = error_example(
+    "bad_idempotency_key", f"{HEADER} must be 1 to {MAX_KEY_LENGTH} characters."
+)
+STAFF_ONLY = error_response(
+    "`staff_only`: seed and layout are for staff.",
+    StaffOnly.code,
+    "Only staff may choose a seed or a layout.",
 )
 VERSION_CONFLICT = OpenApiResponse(
     VersionConflictErrorSerializer,
     "`version_conflict`: the game is not at the `version` you sent. The body's `game` holds the "
     "current state; decide again from it.",
+    examples=[error_example(VersionConflict.code, "The game is at version 7, not 6: refresh.")],
 )
 
 
@@ -133,6 +156,10 @@ class GamesApi(APIView):
     @property
     def throttle_scope(self) -> str | None:  # only creating a game is throttled here
         return "game_create" if self.request.method == "POST" else None
+
+    @property
+    def takes_pool_deal(self) -> bool:  # a new game: counted in the `pool` scope too
+        return self.request.method == "POST"
 
     @extend_schema(
         operation_id="games_list",
@@ -176,8 +203,12 @@ class GamesApi(APIView):
         parameters=[IDEMPOTENCY_PARAM, IDEMPOTENT_REPLAYED],
         responses={
             201: OutputSerializer,
-            400: bad_request(invalid_example("suits", "Choose 1, 2 or 4.")),
-            403: FORBIDDEN,
+            400: bad_request(
+                invalid_example("suits", "Choose 1, 2 or 4."),
+                BAD_KEY,
+                *code_examples(*LAYOUT_CODES),
+            ),
+            403: STAFF_ONLY,
             404: NOT_FOUND,
             422: KEY_REUSED,
             503: POOL_EMPTY,
@@ -265,7 +296,7 @@ class GameActionsApi(APIView):
         parameters=[IDEMPOTENCY_PARAM, IDEMPOTENT_REPLAYED],
         responses={
             200: OutputSerializer,
-            400: bad_request(invalid_example("type", '"jump" is not a valid choice.')),
+            400: bad_request(invalid_example("type", '"jump" is not a valid choice.'), BAD_KEY),
             404: NOT_FOUND,
             409: VERSION_CONFLICT,
             422: RULE_REFUSED,
@@ -351,7 +382,10 @@ class GameHintApi(APIView):
             404: NOT_FOUND,
             409: VERSION_CONFLICT,
             422: error_response(
-                "The game is over.", "game_over", "The game is over: no further action is possible."
+                "The game is over (`game_over`), or it is a race game (`hints_not_allowed`).",
+                "game_over",
+                "The game is over: no further action is possible.",
+                *code_examples("hints_not_allowed"),
             ),
         },
         examples=[
@@ -386,8 +420,16 @@ class GameResignApi(APIView):
         parameters=[IDEMPOTENCY_PARAM, IDEMPOTENT_REPLAYED],
         responses={
             200: OutputSerializer,
-            409: RACE_REFUSED,
+            400: bad_request(BAD_KEY),
             404: NOT_FOUND,
+            409: error_response(
+                "A race game, refused as `POST /races/{code}/resign` refuses it: "
+                "`race_not_started` (the cards have not turned over), `race_over`, "
+                "`not_racing` (out already).",
+                "race_not_started",
+                "The cards have not turned over yet.",
+                *code_examples("race_over", "not_racing"),
+            ),
             422: error_response(
                 "The game is over already, or the Idempotency-Key was used for another request.",
                 "game_over",
@@ -455,11 +497,18 @@ class GamePositionApi(APIView):
         ],
         responses={
             200: OutputSerializer,
-            404: NOT_FOUND,
+            404: error_response(
+                "No such game (or it is not public yet), or no such step.",
+                "not_found",
+                "No such game (or it is not yours).",
+                error_example("no_such_step", "The log has 12 entries; ask 0..12."),
+            ),
             409: error_response(
-                "The game is still running.",
+                "The game is still running, or (`race_not_started`) it is a race game whose "
+                "cards have not turned over yet: nobody sees a card before then.",
                 "game_in_progress",
                 "Positions are served once the game is over.",
+                error_example("race_not_started", "The cards have not turned over yet."),
             ),
         },
     )
@@ -469,3 +518,157 @@ class GamePositionApi(APIView):
         response = Response(body)
         response["Cache-Control"] = "private, max-age=86400"
         return response
+
+
+ANALYSIS_REFUSED = error_response(
+    "Not yet: the game is still running (`game_in_progress`), its race is still running "
+    "(`race_in_progress`), or it is a daily game whose day has not closed (`daily_open`). "
+    "The solver sees every card, so the answer would give the deal away.",
+    "game_in_progress",
+    "A game is analysed once it is over: finish or resign it.",
+    error_example(
+        "race_in_progress",
+        "The race is still running: its deal is analysed once the race has ended.",
+    ),
+    error_example(
+        "daily_open",
+        "The daily challenge's deal is analysed once its day has closed (00:00 UTC).",
+    ),
+)
+ANALYSIS_LIMITED = OpenApiResponse(
+    RetryErrorSerializer,
+    "Past a limit: your analyses waiting (`ANALYSIS_PLAYER_PENDING_MAX`) or asked for in 24 "
+    "hours (`ANALYSIS_PLAYER_DAILY_MAX`): `analysis_quota`; all analyses waiting "
+    "(`ANALYSIS_QUEUE_MAX`): `analysis_queue_full`. Retry after `retry_after` seconds (also "
+    "the `Retry-After` header). Asking for an analysis that exists never counts.",
+    examples=[
+        error_example(
+            "analysis_quota",
+            "You have 2 analyses waiting; ask again once one is done.",
+            retry_after=30,
+        ),
+        error_example(
+            "analysis_queue_full",
+            "Too many analyses are waiting; ask again shortly.",
+            retry_after=30,
+        ),
+    ],
+)
+ANALYSIS_EXAMPLE = {
+    "game": "6f1c2b9e-8a51-4c1e-9a57-2f8d3c1b0e42",
+    "status": "done",
+    "reason": "",
+    "requested_at": "2026-12-02T10:00:00Z",
+    "finished_at": "2026-12-02T10:00:09Z",
+    "nodes": 1766982,
+    "seconds": 8.4,
+    "result": {
+        "version": 1,
+        "outcome": "lost",
+        "line_length": 65,
+        "log_length": 71,
+        "undone": 3,
+        "par": 211,
+        "start_winnable": True,
+        "winnable_actions": 43,
+        "winnable_at_end": False,
+        "turning_point": {
+            "index": 43,
+            "seq": 47,
+            "step": 46,
+            "position": "4 |6d5s4h5h/7dTd9c9h|KdQd5d4d/... 3h8hThKhJhTsJhAs4d7c -",
+            "action": {"type": "move", "from": 3, "to": 7, "count": 1},
+            "after": {
+                "index": 44,
+                "position": "4 |6d5s4h5h/... 3h8hThKhJhTsJhAs4d7c -",
+                "nodes": 300000,
+                "exhaustive": False,
+            },
+        },
+        "solver_line": {
+            "from_index": 43,
+            "from_seq": 46,
+            "position": "4 |6d5s4h5h/7dTd9c9h|KdQd5d4d/... 3h8hThKhJhTsJhAs4d7c -",
+            "length": 2,
+            "actions": [{"type": "move", "from": 5, "to": 2, "count": 3}, {"type": "deal"}],
+        },
+        "budget": {"probe_nodes": 300000, "total_nodes": 4000000, "proof_nodes": 100000},
+        "probes": [
+            {"index": 0, "won": True, "nodes": 0, "exhaustive": False, "inferred": True},
+            {"index": 65, "won": False, "nodes": 8, "exhaustive": False, "inferred": False},
+        ],
+        "nodes": 1766982,
+    },
+}
+
+
+class GameAnalysisApi(APIView):
+    """The post-game analysis of a game: ask for it (POST), read it (GET)."""
+
+    def get_permissions(self) -> list[Any]:
+        return [AllowAny()] if self.request.method == "GET" else list(super().get_permissions())
+
+    @property
+    def throttle_scope(self) -> str | None:
+        return "actions" if self.request.method == "POST" else None
+
+    class OutputSerializer(serializers.Serializer):
+        game = serializers.UUIDField()
+        status = serializers.ChoiceField(choices=Analysis.Status.choices)
+        reason = serializers.CharField(help_text="Why it failed (`failed` only).")
+        requested_at = serializers.DateTimeField()
+        finished_at = serializers.DateTimeField(allow_null=True)
+        nodes = serializers.IntegerField(help_text="Solver positions spent.")
+        seconds = serializers.FloatField(allow_null=True)
+        result = AnalysisResultSerializer(allow_null=True, help_text="Once `done`.")
+
+    @extend_schema(
+        operation_id="games_analysis_read",
+        tags=["games"],
+        summary="A finished game's analysis",
+        description="The analysis asked for with POST: `pending` while a worker searches, "
+        "`done` with its `result`, or `failed` with a `reason`. Readable by whoever may read "
+        "the game's log; 404 `no_analysis` when nobody has asked for it.",
+        responses={
+            200: OpenApiResponse(
+                OutputSerializer,
+                "The analysis.",
+                examples=[OpenApiExample("A lost 4-suit game", value=ANALYSIS_EXAMPLE)],
+            ),
+            404: error_response(
+                "No such game, or not yours to see (`not_found`), or no analysis asked for "
+                "(`no_analysis`).",
+                "not_found",
+                "No such game (or it is not yours).",
+                error_example("no_analysis", analyses.NoAnalysis.detail),
+            ),
+        },
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        analysis = analyses.analysis_get(viewer=request.user, game_id=game_id)
+        return Response(analysis_json(analysis))
+
+    @extend_schema(
+        operation_id="games_analysis_ask",
+        tags=["games"],
+        summary="Ask for a finished game's analysis",
+        description="Where the win was lost: the full-information solver searches the game's "
+        "line (undone actions out) for the turning point, the last position it finds a win "
+        "from, and shows the way through from there. One analysis per game, ever: asking "
+        "again returns the same one (200 once done, 202 while pending). Your own finished "
+        "games, and anyone's whose log is public; never a running game, a race before it "
+        "ends, or a daily game before its day closes (409).",
+        request=None,
+        responses={
+            200: OpenApiResponse(OutputSerializer, "Done (or failed): the analysis."),
+            202: OpenApiResponse(OutputSerializer, "Pending: read it again with GET."),
+            404: NOT_FOUND,
+            409: ANALYSIS_REFUSED,
+            429: ANALYSIS_LIMITED,
+        },
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        analysis, _ = analyses.analysis_request(player=request.user, game_id=game_id)
+        analysis.refresh_from_db()  # an inline run (no broker, no thread) may have finished it
+        code = status.HTTP_202_ACCEPTED if analysis.status == Analysis.Status.PENDING else 200
+        return Response(analysis_json(analysis), status=code)

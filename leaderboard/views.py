@@ -232,7 +232,10 @@ class DailyApi(APIView):
         responses={
             200: OutputSerializer,
             400: error_response(
-                "The date is not a date.", "bad_date", "'2026-13-01' is not a date: use YYYY-MM-DD."
+                "The date is not a date (`bad_date`; `?date=` neither: omit it for today).",
+                "bad_date",
+                "'2026-13-01' is not a date: use YYYY-MM-DD.",
+                invalid_example("date", "..."),  # the filter serializer's, for any other field
             ),
             404: NO_CHALLENGE,
             503: DAILY_NOT_READY,

@@ -19,11 +19,33 @@ from games.presenters import action_json, iso
 from races.models import Presence, Race, Racer, Seat, Table
 
 
-def connected(presence: Presence | None, now: datetime) -> bool:
+def streaming(presence: Presence | None, now: datetime) -> bool:
     """Holding the stream open, as the stream process's heartbeat last said."""
     if presence is None or presence.streams <= 0:
         return False
     return presence.seen_at >= now - timedelta(seconds=settings.RACE_PRESENCE_STALE_SECONDS)
+
+
+def connected(presence: Presence | None, now: datetime) -> bool:
+    """Holding the stream open, or away for less than RACE_GONE_GRACE_SECONDS since the last
+    one closed (a reload is not a departure): what the table's `gone`/`back` events say."""
+    if presence is None:
+        return False
+    if presence.streams > 0:
+        return streaming(presence, now)
+    return presence.seen_at >= now - timedelta(seconds=settings.RACE_GONE_GRACE_SECONDS)
+
+
+def shown_connected(
+    presence: Presence | None, last_action_at: datetime | None, now: datetime
+) -> bool:
+    """What the table shows as ``connected`` (docs/rules.md#connection): holding the stream
+    open, or having acted in the last RACE_RECONNECT_SECONDS."""
+    if last_action_at is not None and last_action_at >= now - timedelta(
+        seconds=settings.RACE_RECONNECT_SECONDS
+    ):
+        return True
+    return connected(presence, now)
 
 
 def counts(board: Board, racer: Racer) -> dict[str, int]:
@@ -43,12 +65,14 @@ def progress_json(racer: Racer, board: Board) -> dict[str, Any]:
     return {"seat": racer.seat, "player": racer.player.username, **counts(board, racer)}
 
 
-def seat_json(seat: Seat, presence: Presence | None, now: datetime) -> dict[str, Any]:
+def seat_json(
+    seat: Seat, presence: Presence | None, now: datetime, last_action_at: datetime | None = None
+) -> dict[str, Any]:
     return {
         "seat": seat.seat,
         "player": seat.player.username,
         "ready": seat.ready,
-        "connected": connected(presence, now),
+        "connected": shown_connected(presence, last_action_at, now),
         "score": {"wins": seat.wins, "draws": seat.draws},
     }
 
@@ -61,7 +85,7 @@ def racer_json(
         "player": racer.player.username,
         "state": racer.state,
         "out_reason": racer.out_reason or None,
-        "connected": connected(presence, now),
+        "connected": shown_connected(presence, game.last_action_at, now),
         "game": str(game.id),
         **counts(load(game.snapshot), racer),
     }
@@ -90,6 +114,8 @@ def race_json(
             else None
         ),
         "racers": [racer_json(r, r.game, presences.get(r.player_id), now) for r in racers],
+        # The same rule as the racers' games (games.visibility, through RacePolicy's
+        # deal_secret): the deal is a shared secret until the race is over.
         "laid_open": laid_open(race, racers) if over else None,
     }
 
@@ -128,11 +154,13 @@ def table_json(table: Table, now: datetime) -> dict[str, Any]:
     seated = {s.player_id for s in seats}
     race = Race.objects.filter(table=table).select_related("deal").order_by("-number").first()
     race_body = None
+    acted: dict[int, datetime | None] = {}  # the current race's racers' last actions
     if race is not None:
         racers = list(
             Racer.objects.filter(race=race).select_related("player", "game").order_by("seat")
         )
         race_body = race_json(race, racers, presences, now)
+        acted = {r.player_id: r.game.last_action_at for r in racers}
     return {
         "code": table.code,
         "suits": table.suits,
@@ -141,7 +169,9 @@ def table_json(table: Table, now: datetime) -> dict[str, Any]:
         "status": table.status,
         "seq": table.seq,
         "staff_deal": table.staff_seed is not None or table.staff_layout is not None,
-        "seats": [seat_json(s, presences.get(s.player_id), now) for s in seats],
+        "seats": [
+            seat_json(s, presences.get(s.player_id), now, acted.get(s.player_id)) for s in seats
+        ],
         "watchers": sum(
             1 for p in presences.values() if p.player_id not in seated and connected(p, now)
         ),

@@ -12,9 +12,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.errors import LAYOUT_CODES
 from games.presenters import iso
 from games.serializers import POOL_EMPTY
 from races import selectors, services
+from races.errors import NoRace, NotRacing, NotReady, RaceNotStarted, TableBusy
 from races.presenters import table_json
 from races.serializers import (
     DrawSerializer,
@@ -26,7 +28,16 @@ from races.serializers import (
     TableSettingsSerializer,
     TicketSerializer,
 )
-from spider_api.openapi import NOT_FOUND, ErrorSerializer, error_example
+from spider_api.errors import DomainError
+from spider_api.openapi import (
+    NOT_FOUND,
+    ErrorSerializer,
+    RetryErrorSerializer,
+    ValidationErrorSerializer,
+    code_examples,
+    error_example,
+    invalid_example,
+)
 from spider_api.players import player_of
 
 TAGS = ["races"]
@@ -37,10 +48,28 @@ UNKNOWN_CODE = OpenApiResponse(
 )
 
 
-def _errors(description: str, *codes: tuple[str, str]) -> OpenApiResponse:
-    return OpenApiResponse(
-        ErrorSerializer, description, examples=[error_example(c, d) for c, d in codes]
-    )
+def _errors(description: str, *codes: tuple[str, str] | type[DomainError]) -> OpenApiResponse:
+    """An error answer with one example per code: (code, detail), or the error class raised."""
+    examples = [
+        error_example(c.code, c.detail) if isinstance(c, type) else error_example(*c) for c in codes
+    ]
+    return OpenApiResponse(ErrorSerializer, description, examples=examples)
+
+
+# A staff layout the engine refuses (races.services._layout, games.errors.LAYOUT_CODES): when
+# the table opens, and when a race deals it.
+LAYOUT_REFUSED = OpenApiResponse(
+    ValidationErrorSerializer,
+    "A field is wrong (`invalid`, see `errors`), the body is not JSON (`malformed_json`, "
+    "`json_too_deep`), or a staff layout is refused (`bad_layout`, `bad_card`, `bad_suits`).",
+    examples=[invalid_example("suits", "Choose 1, 2 or 4."), *code_examples(*LAYOUT_CODES)],
+)
+LAYOUT_DEALT_REFUSED = OpenApiResponse(
+    ValidationErrorSerializer,
+    "The table's staff layout is refused (`bad_layout`, `bad_card`, `bad_suits`), or a body "
+    "sent is not JSON (`malformed_json`, `json_too_deep`).",
+    examples=code_examples(*LAYOUT_CODES),
+)
 
 
 TABLE_BUSY = ("table_busy", "A race is on at this table: wait until it is over.")
@@ -73,6 +102,8 @@ class RacesApi(APIView):
         request=InputSerializer,
         responses={
             201: OutputSerializer,
+            400: LAYOUT_REFUSED,
+            404: UNKNOWN_CODE,  # the table just opened, read back for the answer
             403: _errors(
                 "`staff_only`: seed and layout are for staff.",
                 ("staff_only", "Only staff may choose a seed or a layout."),
@@ -136,6 +167,7 @@ class RaceSitApi(_TableCommandApi):
                 "race is on).",
                 ("table_full", "All four seats are taken; you may watch."),
                 ("already_seated", "You are already seated at this table."),
+                ("seat_taken", "Seat 2 is taken; free: [1, 3]."),
                 TABLE_BUSY,
             ),
         },
@@ -191,6 +223,8 @@ class RaceUnreadyApi(_TableCommandApi):
 
 
 class RaceStartApi(_TableCommandApi):
+    takes_pool_deal = True  # the race's deal: counted in the `pool` scope too
+
     @extend_schema(
         operation_id="races_start",
         tags=TAGS,
@@ -212,6 +246,7 @@ class RaceStartApi(_TableCommandApi):
                 ),
                 TABLE_BUSY,
             ),
+            400: LAYOUT_DEALT_REFUSED,
             503: POOL_EMPTY,
         },
     )
@@ -221,6 +256,8 @@ class RaceStartApi(_TableCommandApi):
 
 
 class RaceAgainApi(_TableCommandApi):
+    takes_pool_deal = True  # the race's deal: counted in the `pool` scope too
+
     @extend_schema(
         operation_id="races_again",
         tags=TAGS,
@@ -235,8 +272,10 @@ class RaceAgainApi(_TableCommandApi):
             404: UNKNOWN_CODE,
             409: _errors(
                 "`table_busy` (no finished race), `not_ready` (fewer than two seated).",
-                TABLE_BUSY,
+                TableBusy,
+                NotReady,
             ),
+            400: LAYOUT_DEALT_REFUSED,
             503: POOL_EMPTY,
         },
     )
@@ -281,8 +320,12 @@ class RaceResignApi(_TableCommandApi):
             200: TableSerializer,
             404: UNKNOWN_CODE,
             409: _errors(
-                "`no_race` (none running), `not_racing` (not in it, or out already).",
-                ("no_race", "No race is running at this table."),
+                "`no_race` (none running), `race_not_started` (the cards have not turned "
+                "over yet: refused as on `POST /games/{id}/resign`), `not_racing` (not in it, "
+                "or out already).",
+                NoRace,
+                RaceNotStarted,
+                NotRacing,
             ),
         },
     )
@@ -307,6 +350,8 @@ class RaceDrawApi(_TableCommandApi):
             404: UNKNOWN_CODE,
             409: _errors(
                 "`no_race`, `not_racing`, `no_draw_offer` (declining with none on offer).",
+                NoRace,
+                NotRacing,
                 ("no_draw_offer", "No draw is on offer."),
             ),
         },
@@ -319,7 +364,7 @@ class RaceDrawApi(_TableCommandApi):
 
 
 class RaceTicketApi(APIView):
-    throttle_scope = "actions"
+    throttle_scope = "streams"  # shared with streams opened with a token (races/stream.py)
     OutputSerializer = TicketSerializer
 
     @extend_schema(
@@ -389,6 +434,18 @@ class RaceEventsApi(APIView):
                 ("invalid_ticket", "This stream ticket is unknown, used or expired."),
             ),
             404: UNKNOWN_CODE,
+            429: OpenApiResponse(
+                RetryErrorSerializer,
+                "`too_many_streams`: you hold RACE_STREAMS_PER_PLAYER streams open already "
+                "(5); `throttled`: streams opened too often (scope `streams`, shared with "
+                "tickets). Retry after `retry_after` seconds (also `Retry-After`).",
+                examples=[
+                    error_example(
+                        "too_many_streams",
+                        "You hold as many event streams open as a player may; close one first.",
+                    )
+                ],
+            ),
         },
     )
     def get(self, request: Request, code: str) -> Response:  # pragma: no cover

@@ -20,15 +20,18 @@ way (`X-Request-ID` on every answer, `Retry-After` on 429/503, `WWW-Authenticate
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Literal
 
 from drf_spectacular import openapi
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
+from rest_framework.settings import api_settings
 
 from spider_api import parsers
 from spider_api.authentication import BearerTokenAuthentication
+from spider_api.errors import DomainError
 from spider_api.logging import HEADER as REQUEST_ID_HEADER
 from spider_api.throttling import ScopedRateThrottle
 
@@ -57,6 +60,18 @@ class RetryErrorSerializer(ErrorSerializer):
 def error_example(code: str, detail: str, **extra: Any) -> OpenApiExample:
     """An example error body, named after its code."""
     return OpenApiExample(code, value={"code": code, "detail": detail, **extra})
+
+
+def code_examples(*errors: type[DomainError] | str) -> list[OpenApiExample]:
+    """One example per error an answer can carry: a DomainError class (its code and detail),
+    or a code whose sentence is made where it is raised (the rules' own, for instance). The
+    schema's enum of `code` values is made of these (see `error_code_enums`)."""
+    return [
+        error_example(e, f"(a sentence saying why: `{e}`)")
+        if isinstance(e, str)
+        else error_example(e.code, e.detail)
+        for e in errors
+    ]
 
 
 def invalid_example(field: str, message: str) -> OpenApiExample:
@@ -228,13 +243,23 @@ class AutoSchema(openapi.AutoSchema):
                 return True
         return False
 
+    def _invalid_body(self) -> list[OpenApiExample]:
+        """`invalid`, naming the body's first field, where a serializer reads the body."""
+        serializer = self.get_request_serializer()
+        if serializer is None:
+            return []
+        instance = serializer() if isinstance(serializer, type) else serializer
+        field = str(next(iter(instance.fields.keys()), api_settings.NON_FIELD_ERRORS_KEY))
+        return [invalid_example(field, "This field is required.")]
+
     def _implicit_responses(self) -> dict[int, OpenApiResponse]:
         """The answers this endpoint can give whatever its view declares."""
         implicit = {406: NOT_ACCEPTABLE, 500: SERVER_ERROR}
         if self.view.get_authenticators():
             implicit[401] = UNAUTHORIZED
         if self.method in BODY_METHODS:
-            implicit[400] = bad_request()
+            # `invalid` where a serializer reads the body; the parser's codes wherever one is sent.
+            implicit[400] = bad_request(*self._invalid_body())
             implicit[413] = BODY_TOO_LARGE
             implicit[415] = UNSUPPORTED_MEDIA_TYPE
         if self._throttled():
@@ -246,12 +271,20 @@ class AutoSchema(openapi.AutoSchema):
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
         # `@extend_schema(responses=...)` replaces get_response_serializers(), so the implicit
         # answers join here, after the declared ones (which win for the same code).
+        # A declared answer also lists the implicit one's codes (a declared 503 `pool_empty`
+        # is `database_unavailable` too).
         responses = super()._get_response_bodies(direction)
         for code, answer in self._implicit_responses().items():
+            built = self._get_response_for_code(answer, str(code), direction=direction)
             if str(code) not in responses:
-                responses[str(code)] = self._get_response_for_code(
-                    answer, str(code), direction=direction
-                )
+                responses[str(code)] = built
+                continue
+            declared = responses[str(code)].get("content", {}).get("application/json")
+            implicit = built.get("content", {}).get("application/json", {})
+            if declared is not None and code >= 400:
+                examples = declared.setdefault("examples", {})
+                for name, example in implicit.get("examples", {}).items():
+                    examples.setdefault(name, example)
         return dict(sorted(responses.items()))
 
     def get_override_parameters(self) -> list[Any]:
@@ -277,7 +310,8 @@ class BearerTokenScheme(OpenApiAuthenticationExtension):
 
 
 def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bool) -> Any:
-    """drf-spectacular postprocessing hook: the answers no operation declares itself.
+    """drf-spectacular postprocessing hook: the answers no operation declares itself, and each
+    error answer's `code` as an enum.
 
     405 is answered to a method a path does not take, so it belongs to no operation: it is a
     reusable component response (`MethodNotAllowed`) and the API description says so.
@@ -289,7 +323,76 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
             "Allow": {"schema": {"type": "string"}, "description": "The methods it takes."},
         },
         "content": {
-            "application/json": {"schema": {"$ref": "#/components/schemas/Error"}},
+            "application/json": {
+                "schema": {"$ref": "#/components/schemas/Error"},
+                "examples": {"method_not_allowed": {"value": METHOD_NOT_ALLOWED_BODY}},
+            },
         },
     }
+    error_code_enums(result)
     return result
+
+
+METHOD_NOT_ALLOWED_BODY = {"code": "method_not_allowed", "detail": 'Method "DELETE" not allowed.'}
+_REF = "#/components/schemas/"
+
+
+def _pascal(name: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in name.replace("-", "_").split("_"))
+
+
+def error_code_enums(result: dict[str, Any]) -> None:
+    """Every error answer's `code` becomes an enum of the codes its examples name (one example
+    per code each view can answer with that status, built from the errors the code raises), so
+    a client can switch on them and the schema cannot quietly drift from the code.
+
+    A body component used with one set of codes gets the enum itself; one used with several
+    (`Error` is) is copied per set: `NotFoundError` for `not_found` alone, else
+    `<OperationId><status>Error`; the shared shape stays as it was, for reference. An error
+    answer without an example is a bug in its declaration, refused here."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    answers: list[tuple[str, str, dict[str, Any], tuple[str, ...]]] = []
+    for operation_id, status, content in _error_contents(result):
+        base = content["schema"].get("$ref", "").removeprefix(_REF)
+        if "code" not in schemas.get(base, {}).get("properties", {}):
+            continue  # not the error shape (/health's 503 is its report)
+        codes = tuple(sorted({ex["value"]["code"] for ex in content.get("examples", {}).values()}))
+        if not codes:
+            raise ValueError(f"{operation_id} {status}: an error answer with no example code")
+        answers.append((operation_id, status, content, codes))
+    sets: dict[str, set[tuple[str, ...]]] = {}
+    for _op, _status, content, codes in answers:
+        sets.setdefault(content["schema"]["$ref"].removeprefix(_REF), set()).add(codes)
+    made: dict[tuple[str, tuple[str, ...]], str] = {}
+    for operation_id, status, content, codes in answers:
+        base = content["schema"]["$ref"].removeprefix(_REF)
+        if len(sets[base]) == 1:
+            name = base
+        elif (base, codes) in made:
+            name = made[base, codes]
+        else:
+            head = _pascal(codes[0]) if len(codes) == 1 else f"{_pascal(operation_id)}{status}"
+            name = f"{head}{base}" if not base.startswith(head) else base + status
+            if name in schemas:
+                raise ValueError(f"error component {name} would replace another")
+            schemas[name] = copy.deepcopy(schemas[base])
+            made[base, codes] = name
+        code = schemas[name]["properties"]["code"]
+        code["enum"] = list(codes)
+        code["type"] = "string"
+        content["schema"] = {"$ref": _REF + name}
+
+
+def _error_contents(result: dict[str, Any]) -> Any:
+    for path_item in result.get("paths", {}).values():
+        for method, operation in path_item.items():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            for status, response in operation["responses"].items():
+                content = response.get("content", {}).get("application/json")
+                if status.isdigit() and int(status) >= 400 and content:
+                    yield operation.get("operationId", method), status, content
+    for name, response in result.get("components", {}).get("responses", {}).items():
+        content = response.get("content", {}).get("application/json")
+        if content:
+            yield name, "", content

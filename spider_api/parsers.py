@@ -5,7 +5,8 @@ REQUEST_BODY_MAX_BYTES is refused with 413 `body_too_large` before it is read (b
 Content-Length) or as soon as more than the limit has arrived; one nested deeper than
 REQUEST_JSON_MAX_DEPTH (arrays and objects) with 400 `json_too_deep`, counted in one pass with
 no recursion before the parser (which recurses, and would end in a RecursionError: a 500) sees
-it. Anything else that is not JSON stays 400 `malformed_json`.
+it. A string holding a NUL character (`\\u0000`, which no field takes and PostgreSQL cannot
+store) is 400 `malformed_json`, like anything else that is not JSON the API can take.
 """
 
 from __future__ import annotations
@@ -79,12 +80,32 @@ class JSONParser(parsers.JSONParser):
         raw = stream.read(limit + 1)
         if len(raw) > limit:
             raise BodyTooLarge()
-        encoding = parsers.get_encoding(parser_context or {})
+        encoding = parsers.get_encoding(parser_context or {})  # type: ignore[attr-defined]
         try:
             text = raw.decode(encoding)
             if too_deep(text, settings.REQUEST_JSON_MAX_DEPTH):
                 raise JsonTooDeep()
             constant = json.strict_constant if self.strict else None
-            return json.loads(text, parse_constant=constant)
+            data = json.loads(text, parse_constant=constant)
         except ValueError as exc:  # UnicodeDecodeError too
             raise exceptions.ParseError(f"JSON parse error - {exc}") from None
+        if "\\u0000" in text and holds_nul(data):
+            raise exceptions.ParseError("JSON parse error - a string holds a NUL (\\u0000).")
+        return data
+
+
+def holds_nul(data: Any) -> bool:
+    """Whether a string (a value or a key) anywhere in ``data`` holds a NUL character, which no
+    field takes and PostgreSQL cannot store (a DataError: a 500). Walked without recursion."""
+    todo = [data]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, dict):
+            todo.extend(item.keys())
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+    return False

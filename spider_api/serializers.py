@@ -59,7 +59,7 @@ def _refusal(field: serializers.Field, value: Any) -> list[str]:
     try:
         field.fail(key, input=value, datatype=type(value).__name__)
     except serializers.ValidationError as exc:
-        return [str(message) for message in exc.detail]  # type: ignore[union-attr]
+        return [str(message) for message in exc.detail]
     raise AssertionError("fail() always raises")  # pragma: no cover
 
 
@@ -70,12 +70,13 @@ class JsonInputSerializer(serializers.Serializer):
         if isinstance(data, Mapping):
             errors: dict[str, list[str]] = {}
             for field in self._writable_fields:
-                value = data.get(field.field_name, empty)
+                name = field.field_name or ""
+                value = data.get(name, empty)
                 if value is empty or value is None:
                     continue  # required/null are the field's own rules
                 types = json_types(field)
                 if types is not None and not has_json_type(value, types):
-                    errors[field.field_name] = _refusal(field, value)
+                    errors[name] = _refusal(field, value)
             if errors:
                 raise serializers.ValidationError(errors)
         return super().to_internal_value(data)

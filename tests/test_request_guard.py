@@ -8,13 +8,16 @@ Run on PostgreSQL too: `DATABASE_URL=postgres://... pytest tests/test_request_gu
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.test import Client
 
 from accounts.models import User
 from races.models import Table
 from spider_api import converters
-from spider_api.parsers import too_deep
+from spider_api.parsers import holds_nul, too_deep
+from tests.games.api.helpers import NEAR_WIN, layout_json
 
 pytestmark = pytest.mark.django_db
 
@@ -156,3 +159,39 @@ def test_another_method_on_the_race_stream_is_a_json_405(auth_client, user, meth
     assert response["Content-Type"] == "application/json"
     assert response.json()["code"] == "method_not_allowed"
     assert response["Allow"] == "GET"
+
+
+def test_empty_stream_query_values_are_refused(auth_client, user):
+    client = auth_client(user)
+    code = client.post(f"{API}/races", {"suits": 1}, format="json").json()["code"]
+    bearer = {"HTTP_AUTHORIZATION": f"Bearer {user.auth_token.key}"}
+
+    since = Client().get(f"{API}/races/{code}/events?since=", **bearer)
+    assert since.status_code == 400 and since.json()["code"] == "invalid"
+    ticket = Client().get(f"{API}/races/{code}/events?ticket=", **bearer)
+    assert ticket.status_code == 401 and ticket.json()["code"] == "invalid_ticket"
+
+
+def test_a_nul_anywhere_in_a_body_is_refused_before_any_view(auth_client, make_user):
+    staff = make_user(is_staff=True)
+    client = auth_client(staff)
+    # A key no view reads, stored as it is in the table's layout (PostgreSQL: a DataError).
+    layout = json.dumps(layout_json(NEAR_WIN))[:-1] + ', "note\\u0000": "x"}'
+    body = '{"suits": 1, "layout": ' + layout + "}"
+    response = post_raw(client, API + "/races", body)
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "malformed_json"
+    escaped = post_raw(client, API + "/auth/token", '{"username": "\\\\u0000", "password": "x"}')
+    assert escaped.json()["code"] != "malformed_json"  # a backslash and "u0000": no NUL
+
+
+def test_holds_nul_walks_without_recursion():
+    deep: list = []
+    node = deep
+    for _ in range(10_000):
+        node.append([])
+        node = node[0]
+    node.append("a\x00")
+    assert holds_nul(deep)
+    assert not holds_nul({"a": ["b", {"c": 1}]})

@@ -20,6 +20,7 @@ from .onetap import choose_destination
 from .replay import apply_action, replay
 from .snapshot import SNAPSHOT_VERSION, dump, load
 from .view import public_view
+from .words import say_card, say_column
 
 __all__ = [
     "DEAL",
@@ -45,5 +46,7 @@ __all__ = [
     "parse_card",
     "public_view",
     "replay",
+    "say_card",
+    "say_column",
     "shuffled_deck",
 ]

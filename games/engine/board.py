@@ -25,6 +25,7 @@ from .layout import COLUMNS, DEAL_SIZE, Layout, run_cards
 from .moves import legal_moves
 from .records import FLIPPED, DealRecord, Record, Settled, parse_record
 from .seen import has_key, split_keys, visible_key
+from .words import say_card, say_column
 
 START_SCORE: Final = 500
 RUN_POINTS: Final = 100
@@ -235,8 +236,8 @@ class Board:
             if d[-1] & RANK_MASK != (first & RANK_MASK) + 1:
                 raise IllegalAction(
                     E.RANK_MISMATCH,
-                    f"{format_card(first)} cannot go on {format_card(d[-1])} in column {dst}: "
-                    "a card goes only on one exactly one rank higher",
+                    f"{say_card(first)} cannot go on {say_card(d[-1])} in {say_column(dst)}: "
+                    "a card goes only on a card exactly one rank higher",
                 )
 
     def _check_lift(self, src: int, count: int) -> None:
@@ -247,17 +248,21 @@ class Board:
                 E.BAD_COUNT, f"count must be a whole number of at least 1, not {count!r}"
             )
         if not c:
-            raise IllegalAction(E.BAD_COUNT, f"column {src} is empty: there is nothing to move")
+            raise IllegalAction(
+                E.BAD_COUNT, f"{say_column(src)} is empty: there is nothing to move"
+            )
         if count > len(c):
-            raise IllegalAction(E.BAD_COUNT, f"column {src} holds only {len(c)} cards, not {count}")
+            raise IllegalAction(
+                E.BAD_COUNT, f"{say_column(src)} holds only {len(c)} cards, not {count}"
+            )
         if count > len(c) - self.down[src]:
             raise IllegalAction(
-                E.FACE_DOWN, f"column {src} has only {len(c) - self.down[src]} face-up cards"
+                E.FACE_DOWN, f"{say_column(src)} has only {len(c) - self.down[src]} face-up cards"
             )
         if count > self.tail_run(src):
             raise IllegalAction(
                 E.NOT_A_RUN,
-                f"the last {count} cards of column {src} are not one suit in descending order",
+                f"the last {count} cards of {say_column(src)} are not one suit in descending order",
             )
 
     def check_deal(self) -> None:
@@ -268,7 +273,7 @@ class Board:
             if not c:
                 raise IllegalAction(
                     E.EMPTY_COLUMN_BLOCKS_DEAL,
-                    f"column {i} is empty: fill every empty column before you deal",
+                    f"{say_column(i)} is empty: fill every empty column before you deal",
                 )
 
     def _check_not_over(self) -> None:
@@ -289,7 +294,7 @@ class Board:
             move = choose_destination(self, src, count)
             if move is None:
                 raise IllegalAction(
-                    E.NO_DESTINATION, f"no column can take a card from column {src}"
+                    E.NO_DESTINATION, f"no column can take a card from {say_column(src)}"
                 )
             return move
         _check_column(dst, "to")
@@ -300,7 +305,7 @@ class Board:
             if count is None:
                 raise IllegalAction(
                     E.RANK_MISMATCH,
-                    f"no run at the end of column {src} fits on column {dst}",
+                    f"no run at the end of {say_column(src)} fits on {say_column(dst)}",
                 )
         self.check_move(src, dst, count)
         return (src, dst, count)
@@ -545,7 +550,8 @@ def _completes_run(c: list[Card]) -> bool:
 def _check_column(i: object, name: str) -> None:
     if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < COLUMNS:
         raise IllegalAction(
-            E.BAD_COLUMN, f"'{name}' must be a column number 0..{COLUMNS - 1}, not {i!r}"
+            E.BAD_COLUMN,
+            f"'{name}' must be 0..{COLUMNS - 1}, the API's index of columns 1-{COLUMNS}, not {i!r}",
         )
 
 

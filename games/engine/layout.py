@@ -36,6 +36,7 @@ from .cards import (
     parse_cards,
 )
 from .errors import LayoutError
+from .words import say_card
 
 COLUMNS: Final = 10
 DEAL_SIZE: Final = COLUMNS  # one card onto each column
@@ -89,7 +90,7 @@ class Layout:
             if n > most:
                 raise LayoutError(
                     BAD_LAYOUT,
-                    f"{format_card(card)} appears {n} times; a {self.suits}-suit game has {most}",
+                    f"{say_card(card)} appears {n} times; a {self.suits}-suit game has {most}",
                 )
 
     def all_cards(self) -> list[Card]:

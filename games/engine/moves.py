@@ -3,8 +3,9 @@
 One place for "which moves exist" (issue 10: the board, the solver and the hints each had
 their own). Both work on plain columns of card ints, bottom to top, with ``down[i]`` the
 index of column i's first face-up card, so the board, the solver's compact positions and
-the hints' visible columns (``down`` all zero) share them. The solver's inner loop still
-inlines the *effects* of a move for speed; which moves it tries comes from here.
+the hints' visible columns (``down`` all zero) share them. What a move *does* is
+``Board.push``'s, and on the searches' compact tuples the solver's model's (held to
+``Board.push`` by a test); which moves there are comes from here.
 """
 
 from __future__ import annotations

@@ -15,7 +15,9 @@ from .api import (
     DEFAULT_MAX_SECONDS,
     SolverBug,
     SolveResult,
+    exhaust,
     improve,
+    polish,
     solve,
     verify,
 )
@@ -25,7 +27,9 @@ __all__ = [
     "DEFAULT_MAX_SECONDS",
     "SolveResult",
     "SolverBug",
+    "exhaust",
     "improve",
+    "polish",
     "solve",
     "verify",
 ]

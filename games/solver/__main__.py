@@ -6,14 +6,14 @@ import argparse
 import json
 import sys
 
-from games.engine import Layout, deal_layout
+from games.engine import SUIT_MODES, Layout, deal_layout
 
 from .api import DEFAULT_MAX_NODES, DEFAULT_MAX_SECONDS, solve
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games.solver", description=__doc__)
-    parser.add_argument("--suits", type=int, choices=(1, 2, 4), default=2)
+    parser.add_argument("--suits", type=int, choices=SUIT_MODES, default=2)
     parser.add_argument("--seed", type=int, default=None, help="deal seed (0..2**64-1)")
     parser.add_argument("--layout", default=None, help="a layout in one-line notation instead")
     parser.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES)

@@ -30,12 +30,23 @@ MIN_NODES_PER_SECOND: Final = 5_000
 # Beam widths (per deal group) of the successive passes, each tried with every heuristic
 # of HEURISTICS in turn; after the last width, the width grows x4 while the budget lasts.
 WIDTHS: Final = (8, 24, 64, 160, 400, 1000)
+WIDTH_GROWTH: Final = 4
+MAX_WIDTH: Final = 1 << 20  # about a million (the budget ends the passes long before)
 HEURISTICS: Final = (DEFAULT_WEIGHTS, ALT_WEIGHTS, TAIL_WEIGHTS)
 # The search's heuristics per suit mode. With four suits empty columns are the room to sort
 # suits in: at 3 the narrow passes lose more four-suit deals and the search costs about
 # twice as much, so it searches with 8 there and leaves the rest to the shortening, which
 # re-searches with HEURISTICS (figures: bench/NOTES.md).
 SEARCH_HEURISTICS: Final = {4: tuple(w._replace(empty=8) for w in HEURISTICS)}
+# A pass gives up below this many actions per card left (on the table and in the stock): a
+# beam that never dies out (a few cards, empty columns and a deal to come: positions that
+# fill every column score worse than those that empty one, so the beam never deals) would
+# otherwise spend the whole budget in its first, narrowest pass. A full deal's lines are
+# far shorter than 4 x 104 (found lines: about 100 to 250), so deals search as before
+# (seeds 1..30 at 1 and 2 suits, 1..20 at 4: the same result and positions).
+PASS_DEPTH_PER_CARD: Final = 4
+# ``exhaust``'s beam width: no bound (every position found is expanded).
+UNBOUNDED: Final = 1 << 62
 # Shortening a found line (``shorten.py``) may generate this many positions per position
 # the search generated to find it (so a deal costs at most about twice the search), and at
 # least SHORTEN_MIN_NODES. 0: no shortening.
@@ -53,6 +64,7 @@ SHORTEN_MIN_NODES: Final = 20_000
 IMPROVE_WIDTHS: Final = (64, 200)
 IMPROVE_MAX_NODES: Final = 4_000_000
 IMPROVE_POLISH_SHARE: Final = 0.1
+SECONDS_DIGITS: Final = 3  # a result's seconds, to the millisecond
 
 
 class SolverBug(AssertionError):
@@ -69,6 +81,9 @@ class SolveResult:
     widths: list[int] = field(default_factory=list)  # beam widths tried, in order
     found_par: int | None = None  # the line's length as the search found it, before shortening
     shorten_nodes: int = 0  # positions the shortening generated (not in ``nodes``)
+    # "unknown" only: a pass searched every position reachable under the pruned move list
+    # (which loses no win) and met no win, so the layout cannot be won. False says nothing.
+    exhausted: bool = False
 
     @property
     def par(self) -> int | None:
@@ -83,8 +98,9 @@ class SolveResult:
             "status": self.status,
             "par": self.par,
             "nodes": self.nodes,
-            "seconds": round(self.seconds, 3),
+            "seconds": round(self.seconds, SECONDS_DIGITS),
             "timed_out": self.timed_out,
+            "exhausted": self.exhausted,
             "line": [a.to_json() for a in self.line],
         }
 
@@ -123,7 +139,9 @@ def solve(
     result depends on the machine's speed and is no longer reproducible (``timed_out``
     says so). A ``won`` result's line has been replayed through ``games.engine.replay``
     and wins; ``unknown`` means no win was found in the budget,
-    not that the deal is unwinnable. ``heuristics`` (None: SEARCH_HEURISTICS for the
+    not that the deal is unwinnable, unless ``exhausted`` says a pass searched every
+    reachable position (small endgames; see ``exhaust`` for a search that aims to).
+    ``heuristics`` (None: SEARCH_HEURISTICS for the
     layout's suit mode, else HEURISTICS) are the search's; the shortening re-searches with
     them when given, else with HEURISTICS.
     """
@@ -147,11 +165,17 @@ def solve(
     if max_seconds is None:
         max_seconds = seconds_cap(int(max_nodes * (1 + shorten_ratio)))
     budget = Budget(max_nodes, max_seconds)
+    cards = sum(len(c) for c in board.cols) + len(stock) - board.dealt
+    depth = PASS_DEPTH_PER_CARD * cards
     for width, k in _schedule(widths, len(heuristics)):
         if budget.spent():
             break
         result.widths.append(width)
-        node = beam_pass(roots[k], stock, width, budget, heuristics[k])
+        cuts = [0]
+        node = beam_pass(roots[k], stock, width, budget, heuristics[k], depth, cuts=cuts)
+        if node is None and not cuts[0] and not budget.spent():
+            result.exhausted = True  # nothing was left out: a wider pass finds no more
+            break
         if node is not None:
             moves = node.line()
             result.found_par = len(moves)
@@ -172,6 +196,56 @@ def solve(
     result.timed_out = budget.timed_out and result.status != "won"
     result.seconds = time.perf_counter() - t0
     return result
+
+
+def exhaust(layout: Layout, *, max_nodes: int, max_seconds: float | None = None) -> SolveResult:
+    """Try to settle ``layout`` for certain: one breadth-first pass over every position
+    reachable under the pruned move list (no beam width, no progress rule), within
+    ``max_nodes`` positions. ``won`` (the shortest win, replayed through the engine), or
+    ``unknown`` with ``exhausted`` when every reachable position was searched and none is
+    a win (the layout is lost), or ``unknown`` alone when the budget ran out first. Only
+    small positions (an endgame, a stuck table) fit; memory grows with the positions kept,
+    so keep ``max_nodes`` to a few hundred thousand."""
+    t0 = time.perf_counter()
+    board = Board(layout)
+    result = SolveResult("unknown")
+    if board.won:
+        result.status = "won"
+        return result
+    stock = tuple(board.stock)
+    root = root_node(
+        board.cols, board.down, board.dealt, len(board.removed), DEFAULT_WEIGHTS, len(stock)
+    )
+    budget = Budget(max_nodes, seconds_cap(max_nodes) if max_seconds is None else max_seconds)
+    cuts = [0]
+    node = beam_pass(root, stock, UNBOUNDED, budget, DEFAULT_WEIGHTS, progress=False, cuts=cuts)
+    if node is not None:
+        result.line = to_actions(node.line())
+        verify(layout, result.line)
+        result.status = "won"
+    else:
+        result.exhausted = not cuts[0] and not budget.spent()
+    result.nodes = budget.nodes
+    result.timed_out = budget.timed_out and result.status != "won"
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+def polish(layout: Layout, line: list[Action], *, max_nodes: int) -> tuple[list[Action], int]:
+    """``line``, a win of ``layout``, shortened (``shorten.shorten``) within ``max_nodes``
+    positions and replayed through the engine, and the positions spent; raises SolverBug if
+    ``line`` does not win."""
+    verify(layout, line)
+    board = Board(layout)
+    stock = tuple(board.stock)
+    start = (tuple(tuple(c) for c in board.cols), tuple(board.down), board.dealt)
+    budget = Budget(max_nodes, seconds_cap(max_nodes))
+    moves = shorten(start, [a.as_move for a in line], stock, HEURISTICS, budget)
+    shorter = to_actions(moves)
+    if len(shorter) >= len(line):
+        return list(line), budget.nodes
+    verify(layout, shorter)
+    return shorter, budget.nodes
 
 
 def improve(
@@ -214,12 +288,12 @@ def seconds_cap(max_nodes: int) -> float:
 
 def _schedule(widths: tuple[int, ...], heuristics: int):
     """(width, heuristic index) of each pass: every width with every heuristic, then the
-    last width x4, x16, ... (up to about a million; the budget ends it long before)."""
+    last width x4, x16, ... (``WIDTH_GROWTH``, up to ``MAX_WIDTH``)."""
     width = 0
     for width in widths:
         for k in range(heuristics):
             yield width, k
-    while width < 1 << 20:
-        width *= 4
+    while width < MAX_WIDTH:
+        width *= WIDTH_GROWTH
         for k in range(heuristics):
             yield width, k

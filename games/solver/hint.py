@@ -8,7 +8,7 @@ card, so nothing here can peek: two boards with the same public view get the sam
     >>> board = Board(deal_layout(suits=2, seed=7))
     >>> best = hints(VisiblePosition.from_board(board), last_move=board.last_move)[0]
     >>> best.action, best.reason  # doctest: +SKIP
-    ({'type': 'move', 'from': 4, 'to': 1, 'count': 1}, 'turns over a hidden card in column 4')
+    ({'type': 'move', 'from': 4, 'to': 1, 'count': 1}, 'turns over a hidden card in column 5')
 
 How it ranks (docs/rules.md#hints):
 
@@ -52,18 +52,24 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from games.engine import DEAL, Action, Board, format_card, parse_card, public_view
-from games.engine.cards import KING, RUN_LENGTH, SUIT_NAMES, SUITS
+from games.engine import (
+    DEAL,
+    Action,
+    Board,
+    Move,
+    parse_card,
+    public_view,
+    say_card,
+    say_column,
+)
+from games.engine.cards import KING, RUN_LENGTH, SUIT_MODES, SUIT_NAMES, SUITS
 from games.engine.layout import COLUMNS
 from games.engine.moves import legal_moves, pruned_moves
 from games.engine.seen import visible_key
 
-Move = tuple[int, int, int]
-Cols = tuple[tuple[int, ...], ...]
+from .model import ALL_RUNS, RANK_MASK, UNKNOWN, Columns, rank, suit, visible_move, visible_step
 
-# A card the look-ahead turned over: face up, identity unknown. A rank above King accepts
-# nothing and is never lifted (``pruned_moves``).
-UNKNOWN: Final = KING + 2
+Cols = Columns
 # The hints' columns list face-up cards only: every card of them is past the face-down ones.
 _ALL_UP: Final = (0,) * COLUMNS
 
@@ -118,6 +124,7 @@ DIG_BUDGET: Final = 30000
 # (bench/hint.py reports the worst hint; bench/NOTES.md).
 HINT_MAX_NODES: Final = 45000
 DIG_COST: Final = 2
+DEEP_SHARE: Final = 3  # the deep look-ahead's part of what is left: a third
 
 NOTHING_WON: Final = "the game is won"
 NOTHING_DEAL: Final = "no useful move: deal"
@@ -158,7 +165,7 @@ class VisiblePosition:
 
     @property
     def won(self) -> bool:
-        return self.runs_removed == 8 or (
+        return self.runs_removed == ALL_RUNS or (
             self.deals_left == 0 and not any(self.cards) and not any(self.hidden)
         )
 
@@ -277,7 +284,9 @@ def _rank(
     else:
         # The deep stage goes on with the look-ahead's own table, so the depths it has done
         # cost nothing again; a third of what the hint has left, the rest for ``_dig``.
-        search.budget = search.nodes + max(1, min(budget, (HINT_MAX_NODES - search.nodes) // 3))
+        search.budget = search.nodes + max(
+            1, min(budget, (HINT_MAX_NODES - search.nodes) // DEEP_SHARE)
+        )
         search.max_depth = depth
     base = search.value(cols, hid)
     # The moves never suggested: the last one taken back, and any way back to a position
@@ -423,10 +432,10 @@ def _fillers(
                 continue
             ncols, nhid, runs = _apply(cols, hid, move)
             value = search.value(ncols, nhid) + W_RUN * runs
-            cands.append((-value, -(c[-n] & 15), src, -n, move))
+            cands.append((-value, -rank(c[-n]), src, -n, move))
     cands.sort()
     return [
-        Hint(_action(m), f"fills empty column {m[1]} so you can deal", float(-v - base))
+        Hint(_action(m), f"fills empty {say_column(m[1])} so you can deal", float(-v - base))
         for v, _, _, _, m in cands
     ]
 
@@ -454,39 +463,12 @@ def _moves(cols: Cols, hid: tuple[int, ...]) -> list[Move]:
     return pruned_moves(cols, _ALL_UP, hid)
 
 
-def _apply(cols: Cols, hid: tuple[int, ...], move: Move) -> tuple[Cols, tuple[int, ...], int]:
-    """The position after ``move`` in the model, and how many runs it completed."""
-    src, dst, cnt = move
-    s = cols[src]
-    ns = s[:-cnt]
-    nd = cols[dst] + s[-cnt:]
-    lc = list(cols)
-    if not ns and hid[src]:
-        lh = list(hid)
-        lh[src] -= 1
-        ns = (UNKNOWN,)
-    else:
-        lh = None
-    runs = 0
-    if nd[-1] & 15 == 1 and len(nd) >= RUN_LENGTH and _completes(nd):
-        nd = nd[:-RUN_LENGTH]
-        runs = 1
-        if not nd and hid[dst]:
-            lh = lh or list(hid)
-            lh[dst] -= 1
-            nd = (UNKNOWN,)
-    lc[src] = ns
-    lc[dst] = nd
-    return tuple(lc), (tuple(lh) if lh is not None else hid), runs
-
-
-def _completes(col: tuple[int, ...]) -> bool:
-    if col[-RUN_LENGTH] != col[-1] + RUN_LENGTH - 1:
-        return False
-    return all(col[j] == col[j + 1] + 1 for j in range(-RUN_LENGTH, -1))
+# The position after a move in the model, and how many runs it completed.
+_apply = visible_step
 
 
 _COL_CACHE: dict[tuple[int, tuple[int, ...], int], int] = {}
+_COL_CACHE_SIZE: Final = 200_000  # column values kept (then the cache starts again)
 
 
 def _col_value(h: int, col: tuple[int, ...], w_len: int = W_LEN) -> int:
@@ -500,7 +482,7 @@ def _col_value(h: int, col: tuple[int, ...], w_len: int = W_LEN) -> int:
         v = -W_REVEAL * h
         prev = col[0]
         if prev != UNKNOWN:
-            if not h and prev & 15 == 13:
+            if not h and prev & RANK_MASK == KING:
                 v += W_KING
             run = 0  # joins so far in the run in suit that ``prev`` ends
             for c in col[1:]:
@@ -509,10 +491,10 @@ def _col_value(h: int, col: tuple[int, ...], w_len: int = W_LEN) -> int:
                     run += 1
                 else:
                     run = 0
-                    if c & 15 == (prev & 15) - 1:
+                    if c & RANK_MASK == (prev & RANK_MASK) - 1:
                         v += W_OFF
                 prev = c
-    if len(_COL_CACHE) > 200_000:
+    if len(_COL_CACHE) > _COL_CACHE_SIZE:
         _COL_CACHE.clear()
     _COL_CACHE[key] = v
     return v
@@ -525,7 +507,9 @@ class _Search:
     empty-column count and its card count, so a move costs two column values (cached).
     """
 
-    def __init__(self, deals_left: int, suits: int = 4, budget: int = 0, depth: int = 0) -> None:
+    def __init__(
+        self, deals_left: int, suits: int = max(SUIT_MODES), budget: int = 0, depth: int = 0
+    ) -> None:
         self.deals_left = deals_left
         # With one suit every join is in suit and runs are long anyway: valuing length
         # there only makes splitting a run (often needed late in the game) look costly.
@@ -589,31 +573,18 @@ class _Search:
         """The position after ``move``: (cols, hid, vals, value, empty, cards, bonus) where
         bonus is what the move itself earns on the way (runs completed, less its cost)."""
         src, dst, cnt = move
-        s = cols[src]
         d = cols[dst]
-        ns = s[:-cnt]
-        nd = d + s[-cnt:]
-        hs = hid[src]
-        hd = hid[dst]
+        ns, hs, nd, hd, runs = visible_move(cols[src], hid[src], d, hid[dst], cnt)
         if not d:
-            empty -= 1
+            empty -= 1  # filled
         if not ns:
-            if hs:
-                hs -= 1
-                ns = _UNKNOWN_COL
-            else:
-                empty += 1
+            empty += 1  # emptied
         bonus = -C_MOVE
-        if nd[-1] & 15 == 1 and len(nd) >= RUN_LENGTH and _completes(nd):
-            nd = nd[:-RUN_LENGTH]
-            bonus += W_RUN
-            cards -= RUN_LENGTH
+        if runs:
+            bonus += W_RUN * runs
+            cards -= RUN_LENGTH * runs
             if not nd:
-                if hd:
-                    hd -= 1
-                    nd = _UNKNOWN_COL
-                else:
-                    empty += 1
+                empty += 1  # emptied by the run that left
         lc = list(cols)
         lc[src] = ns
         lc[dst] = nd
@@ -624,8 +595,15 @@ class _Search:
             nhid = tuple(lh)
         else:
             nhid = hid
-        vs = _col_value(hs, ns, self.w_len)
-        vd = _col_value(hd, nd, self.w_len)
+        # The two column values: straight from ``_col_value``'s cache when it has them (a
+        # call less per column: this is the look-ahead's innermost step).
+        w_len = self.w_len
+        vs = _COL_CACHE.get((hs, ns, w_len))
+        if vs is None:
+            vs = _col_value(hs, ns, w_len)
+        vd = _COL_CACHE.get((hd, nd, w_len))
+        if vd is None:
+            vd = _col_value(hd, nd, w_len)
         lv = list(vals)
         nv = v - lv[src] - lv[dst] + vs + vd
         lv[src] = vs
@@ -678,7 +656,6 @@ class _Search:
         return self.leaf(cols, hid)[0] + bonus
 
 
-_UNKNOWN_COL: Final = (UNKNOWN,)
 # By empty-column count: how much less than W_EMPTY each they are worth together
 # (``W_EMPTY_NTH``), taken off a position's value once the stock is out.
 _EMPTY_EXCESS: Final = tuple(
@@ -696,7 +673,7 @@ def _reason(cols: Cols, hid: tuple[int, ...], line: tuple) -> str:
     move = line[0]
     ncols, nhid, _ = _apply(cols, hid, move)
     if not cols[move[1]] and DEAL in line:
-        return f"fills empty column {move[1]} so you can deal"
+        return f"fills empty {say_column(move[1])} so you can deal"
     for later in line[1:]:
         if later == DEAL:
             break
@@ -712,27 +689,27 @@ def _effects(cols: Cols, hid: tuple[int, ...], move: Move, *, later: bool = Fals
     s = cols[src]
     d = cols[dst]
     card = s[-cnt]
-    suit = SUIT_NAMES[card >> 4]
+    suit_name = SUIT_NAMES[suit(card)]
     ncols, nhid, runs = _apply(cols, hid, move)
     if runs:
-        return f"completes a run of {suit}"
+        return f"completes a run of {suit_name}"
     parts = []
     revealed = nhid[src] < hid[src]
     emptied = not ncols[src]
-    if not d and card & 15 == 13 and (revealed or len(s) > cnt):
+    if not d and rank(card) == KING and (revealed or len(s) > cnt):
         parts.append("frees a King into an empty column")
     if revealed:
-        parts.append(f"turns over a hidden card in column {src}")
+        parts.append(f"turns over a hidden card in {say_column(src)}")
     elif emptied:
-        parts.append(f"empties column {src}")
+        parts.append(f"empties {say_column(src)}")
     if parts:
         return ", ".join(parts)
     if d and d[-1] == card + 1:
         if cnt < len(s) and s[-cnt - 1] == card + 1:
             return ""  # a run that was already joined: no gain by itself
-        return f"builds {suit} in suit"
+        return f"builds {suit_name} in suit"
     if later:
         return ""
-    if d and cnt < len(s) and s[-cnt - 1] & 15 != (card & 15) + 1:
-        return f"puts the {format_card(card)} in order on the {format_card(d[-1])}"
+    if d and cnt < len(s) and rank(s[-cnt - 1]) != rank(card) + 1:
+        return f"puts the {say_card(card)} in order on the {say_card(d[-1])}"
     return ""

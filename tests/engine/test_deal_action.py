@@ -67,7 +67,7 @@ def test_an_empty_column_blocks_the_deal(empty: int) -> None:
     before = state(board)
     error = refused(lambda: board.play(DEAL))
     assert error.code == "empty_column_blocks_deal"
-    assert f"column {empty} is empty" in error.detail
+    assert f"column {empty + 1} is empty" in error.detail
     assert state(board) == before
     # Fill the gap and the deal goes through.
     board.play((src, empty, 1))

@@ -106,12 +106,12 @@ BAD_LAYOUTS = [
     (ELEVEN, "bad_layout", "exactly 10 columns, not 11"),
     (position(1, {0: "As"}, stock="As" * 7), "bad_layout", "multiple of 10 cards long, not 7"),
     (position(1, {0: "As"}, stock="As" * 15), "bad_layout", "not 15"),
-    (position(1, ["As"] * 9), "bad_layout", "As appears 9 times; a 1-suit game has 8"),
-    (position(1, ["As"] * 8, stock="As" * 10), "bad_layout", "As appears 18 times"),
-    (position(1, {0: "As"}, removed="ssssssss"), "bad_layout", "As appears 9 times"),
-    (position(2, ["Ah"] * 5), "bad_layout", "Ah appears 5 times; a 2-suit game has 4"),
-    (position(4, ["Kd"] * 3), "bad_layout", "Kd appears 3 times; a 4-suit game has 2"),
-    (position(1, {0: "Ah"}), "bad_layout", "Ah appears 1 times; a 1-suit game has 0"),
+    (position(1, ["As"] * 9), "bad_layout", "A♠ appears 9 times; a 1-suit game has 8"),
+    (position(1, ["As"] * 8, stock="As" * 10), "bad_layout", "A♠ appears 18 times"),
+    (position(1, {0: "As"}, removed="ssssssss"), "bad_layout", "A♠ appears 9 times"),
+    (position(2, ["Ah"] * 5), "bad_layout", "A♥ appears 5 times; a 2-suit game has 4"),
+    (position(4, ["Kd"] * 3), "bad_layout", "K♦ appears 3 times; a 4-suit game has 2"),
+    (position(1, {0: "Ah"}), "bad_layout", "A♥ appears 1 times; a 1-suit game has 0"),
     (position(2, {0: "Kc"}), "bad_layout", "a 2-suit game has 0"),
     (position(1, {}, removed="h"), "bad_layout", "suit 1 is not in a 1-suit game"),
     (position(1, {0: "As|"}), "bad_layout", "column 0 has face-down cards but no face-up card"),
@@ -165,7 +165,7 @@ def test_json_layout_is_validated_against_its_suit_mode() -> None:
     assert Layout.from_json(2, data).total_cards() == 1
     with pytest.raises(LayoutError) as info:
         Layout.from_json(1, data)
-    assert "Kh appears 1 times; a 1-suit game has 0" in info.value.detail
+    assert "K♥ appears 1 times; a 1-suit game has 0" in info.value.detail
 
 
 def test_a_full_deck_worth_of_cards_is_accepted_but_not_one_more() -> None:

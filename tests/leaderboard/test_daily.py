@@ -19,6 +19,7 @@ from games.services import game_start
 from leaderboard.models import DailyChallenge, LeaderboardEntry
 from leaderboard.services import daily_ensure
 from leaderboard.tasks import create_daily_challenges
+from spider_api.errors import DomainError
 from tests.leaderboard.helpers import (
     BOARD,
     DAILY,
@@ -315,9 +316,11 @@ def test_an_unranked_practice_win_enters_no_board(api_client, auth_client, user,
     assert client.get(DAILY).json()["winners"] == 0
 
 
-def test_a_daily_win_finished_after_the_day_closed_is_not_on_that_days_board(
+def test_a_daily_win_finished_after_the_day_closed_is_refused_and_ranks_nowhere(
     api_client, auth_client, user, stock_pool
 ):
+    """docs/rules.md#daily-challenge: the attempt had to be finished within its day. (This
+    test used to expect the late win on the 2-suit board: the hole issue 22 reported.)"""
     stock_pool(2, 1)
     client = auth_client(user)
     game_id = client.post(DAILY_PLAY, {}, format="json").json()["id"]
@@ -326,18 +329,17 @@ def test_a_daily_win_finished_after_the_day_closed_is_not_on_that_days_board(
 
     late = day_closes_at(today()) + timedelta(seconds=1)
     with mock.patch("django.utils.timezone.now", return_value=late):
-        won = play_api(client, game_id, line[-1:])
+        last = client.post(f"{GAMES}/{game_id}/actions", line[-1], format="json")
 
-    assert won["status"] == "won"
-    assert won["finished_at"] == iso(late)
-    entry = LeaderboardEntry.objects.get()
-    assert entry.daily_date is None  # a ranked win, but not on the closed day's board
+    assert last.status_code == 422 and last.json()["code"] == "game_over"
+    game = Game.objects.get(pk=game_id)
+    assert (game.status, game.end_reason, game.finished_at) == ("lost", "day_closed", late)
+    assert not LeaderboardEntry.objects.exists()
     assert api_client.get(daily_board(today())).json()["results"] == []
-    assert api_client.get(DAILY).json()["winners"] == 0
-    assert [r["game"] for r in api_client.get(BOARD, {"suits": 2}).json()["results"]] == [game_id]
+    assert api_client.get(BOARD, {"suits": 2}).json()["results"] == []
 
 
-def test_a_win_on_a_closed_days_deal_is_not_on_its_board_and_is_public(
+def test_a_game_on_a_closed_days_deal_ends_at_its_first_action_and_is_public(
     api_client, user, stock_pool
 ):
     stock_pool(2, 1)
@@ -348,10 +350,13 @@ def test_a_win_on_a_closed_days_deal_is_not_on_its_board_and_is_public(
             player=user, deal=challenge.deal, kind=Game.Kind.DAILY, daily_date=yesterday
         )
 
-    won = play_service(user, game.pk, challenge.deal.solver_line)
+    with pytest.raises(DomainError) as refused:
+        play_service(user, game.pk, challenge.deal.solver_line)
 
-    assert won.status == Game.Status.WON
-    assert LeaderboardEntry.objects.get().daily_date is None
+    assert refused.value.code == "game_over"
+    game.refresh_from_db()
+    assert (game.status, game.end_reason, game.actions) == ("lost", "day_closed", 0)
+    assert not LeaderboardEntry.objects.exists()
     board = api_client.get(daily_board(yesterday))
     assert board.status_code == 200
     assert board.json()["results"] == []

@@ -25,6 +25,7 @@ def test_compose_has_every_role(compose):
         "web",
         "stream",
         "worker",
+        "analysis",
         "beat",
     }
 
@@ -40,7 +41,7 @@ def test_the_app_waits_for_a_healthy_database_and_a_finished_migrate(compose):
     services = compose["services"]
     assert services["migrate"]["restart"] == "no"
     assert services["migrate"]["depends_on"]["postgres"]["condition"] == "service_healthy"
-    for name in ("web", "stream", "worker", "beat"):
+    for name in ("web", "stream", "worker", "analysis", "beat"):
         depends = services[name]["depends_on"]
         assert depends["migrate"]["condition"] == "service_completed_successfully", name
         assert depends["redis"]["condition"] == "service_healthy", name
@@ -79,11 +80,14 @@ def test_the_procfile_runs_web_stream_worker_and_beat():
         if line and not line.startswith("#")
     ]
     processes = dict(line.split(": ", 1) for line in lines)
-    assert set(processes) == {"web", "stream", "worker", "beat"}
+    assert set(processes) == {"web", "stream", "worker", "analysis", "beat"}
     assert processes["web"].startswith("gunicorn -c gunicorn.conf.py spider_api.wsgi")
     assert processes["stream"].startswith("uvicorn spider_api.asgi:application")
     assert "celery -A spider_api worker" in processes["worker"]
     assert "celery -A spider_api beat" in processes["beat"]
+    # The post-game analyses run on their own queue, which the plain worker never takes.
+    assert '--queues "${ANALYSIS_QUEUE:-analysis}"' in processes["analysis"]
+    assert "--queues" not in processes["worker"]
 
 
 def test_gunicorn_reads_its_settings_from_the_environment(monkeypatch):

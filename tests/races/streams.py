@@ -41,10 +41,12 @@ def stream_server(
     redis_url: str = "",
     name: str = "stream",
     port: int | None = None,
+    lifespan: str = "on",
     **env: str,
 ) -> Iterator[str]:
     """A uvicorn process serving the whole ASGI app; yields its base URL. ``port``: a given
-    one (a server restarted where its clients reconnect), else a free one."""
+    one (a server restarted where its clients reconnect), else a free one. ``lifespan``:
+    uvicorn's --lifespan (on, as the Makefile and the Procfile run it)."""
     port = port or free_port()
     environ = {
         **os.environ,
@@ -65,7 +67,7 @@ def stream_server(
         "spider_api.asgi:application",
         "--host=127.0.0.1",
         f"--port={port}",
-        "--lifespan=off",
+        f"--lifespan={lifespan}",
         "--no-access-log",
         "--timeout-graceful-shutdown=2",
     ]

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games.models import Game
 from races.models import Presence, Race, Racer, TableEvent
-from races.services import presence_close, presence_open
+from races.services import presence_close, presence_open, presence_sweep
 from races.tasks import sweep_races
 from tests.games.api.helpers import act, ok, refused
 from tests.races.conftest import open_table, post, race_url, start_race
@@ -78,7 +78,13 @@ def test_time_limit_ends_the_race_with_nobody_acting(racers):
     assert body["race"]["winner"] == bob.username
     states = {r["player"]: r["state"] for r in body["race"]["racers"]}
     assert states == {alice.username: "lost", bob.username: "won", carol.username: "lost"}
-    assert set(Game.objects.filter(kind="race").values_list("status", flat=True)) == {"lost"}
+    # The race's winner won their game (docs/rules.md#race-results), the others lost theirs.
+    ended = {g.player.username: (g.status, g.end_reason) for g in Game.objects.filter(kind="race")}
+    assert ended == {
+        alice.username: ("lost", "race_over"),
+        bob.username: ("won", "race_won"),
+        carol.username: ("lost", "race_over"),
+    }
 
 
 def test_time_limit_tie_is_a_draw_for_the_best(racers):
@@ -132,6 +138,7 @@ def test_coming_back_within_60_seconds_plays_on(racers):
         presence_open(table_id=race.table_id, player=player)
     bob_presence = Presence.objects.get(player=bob)
     presence_close(presence_id=bob_presence.pk, now=later(1))  # Bob's connection drops
+    presence_sweep(now=later(15))  # ... and stays away past the grace: his `gone`
     assert TableEvent.objects.filter(kind="gone").count() == 1
     from races.services import presence_heartbeat, races_tick
 

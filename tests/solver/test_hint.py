@@ -96,11 +96,11 @@ def test_turning_over_a_hidden_card_beats_a_neat_only_move() -> None:
     b = board({0: "Jd|5h", 1: "6s", 2: "Jc|9c3d", 3: "4c"})
     found = hints(visible(b))
     assert move(found[0]) == (0, 1, 1)
-    assert found[0].reason == "turns over a hidden card in column 0"
+    assert found[0].reason == "turns over a hidden card in column 1"
     moves = [move(h) for h in found]
     assert (2, 3, 1) in moves  # neat, so still a (lesser) alternative
     assert moves.index((0, 1, 1)) < moves.index((2, 3, 1))
-    assert found[moves.index((2, 3, 1))].reason == "puts the 3d in order on the 4c"
+    assert found[moves.index((2, 3, 1))].reason == "puts the 3♦ in order on the 4♣"
 
 
 def test_same_suit_building_is_preferred() -> None:
@@ -136,7 +136,7 @@ def test_empties_a_column() -> None:
     b = board({0: "5h", 1: "6h"})
     found = hints(visible(b))
     assert move(found[0]) == (0, 1, 1)
-    assert found[0].reason == "empties column 0"
+    assert found[0].reason == "empties column 1"
 
 
 def test_frees_a_king_into_an_empty_column() -> None:
@@ -144,7 +144,7 @@ def test_frees_a_king_into_an_empty_column() -> None:
     found = hints(visible(b))
     assert move(found[0]) == (0, 1, 2)
     assert found[0].reason == (
-        "frees a King into an empty column, turns over a hidden card in column 0"
+        "frees a King into an empty column, turns over a hidden card in column 1"
     )
 
 
@@ -154,7 +154,7 @@ def test_a_move_that_makes_way_is_explained_by_what_it_leads_to() -> None:
     b = board({0: "9c6d5h", 1: "6c", 2: "Js|5d"})
     found = hints(visible(b))
     assert move(found[0]) == (0, 1, 1)
-    assert found[0].reason == "makes way: turns over a hidden card in column 2"
+    assert found[0].reason == "makes way: turns over a hidden card in column 3"
 
 
 def test_pointless_shuffles_are_not_suggested() -> None:
@@ -246,7 +246,7 @@ def test_fills_an_empty_column_so_the_deal_can_come() -> None:
     b = board({0: "", 8: "2sAh", 9: "9d2c"}, stock=STOCK)
     found = hints(visible(b))
     assert found and all(h.action["type"] == "move" and h.action["to"] == 0 for h in found)
-    assert found[0].reason == "fills empty column 0 so you can deal"
+    assert found[0].reason == "fills empty column 1 so you can deal"
 
 
 def test_never_leaves_too_few_cards_to_deal() -> None:

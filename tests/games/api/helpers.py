@@ -29,8 +29,25 @@ API = "/api/v1"
 GAMES_URL = f"{API}/games"
 ME_URL = f"{API}/me"
 
-# A card on the wire: rank A23456789TJQK + suit shdc, standing alone.
-CARD_TOKEN = re.compile(r"\b[A2-9TJQK][shdc]\b")
+# A card named in either notation: the wire's (``Ts``) or the sentences' (``10♠``, also as
+# json.dumps escapes it: ``10\\u2660``), so a scan for leaks misses neither.
+_SIGNS = {"\u2660": "s", "\u2665": "h", "\u2666": "d", "\u2663": "c"}
+_HUMAN_CARD = r"(?<![0-9A-Za-z])(10|[AJQK2-9])([\u2660\u2665\u2666\u2663]|\\u266[0356])"
+CARD_TOKEN = re.compile(rf"\b[A2-9TJQK][shdc]\b|{_HUMAN_CARD}")
+
+
+def cards_named(text: str) -> set[str]:
+    """Every card ``text`` names, in either notation, as wire codes (``Ts``)."""
+    named = set()
+    for match in CARD_TOKEN.finditer(text):
+        rank, sign = match.group(1), match.group(2)
+        if rank is None:
+            named.add(match.group(0))
+            continue
+        suit = _SIGNS.get(sign) or _SIGNS[chr(int(sign[2:], 16))]
+        named.add(("T" if rank == "10" else rank) + suit)
+    return named
+
 
 # Every key of a game state (the documented state, docs/rules.md#what-a-player-sees).
 STATE_KEYS = {

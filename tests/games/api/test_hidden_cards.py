@@ -18,6 +18,7 @@ from tests.games.api.helpers import (
     NEAR_WIN,
     actions_url,
     board_of,
+    cards_named,
     check_public,
     game_url,
     layout_json,
@@ -179,7 +180,7 @@ def test_a_refusal_names_only_cards_the_player_can_see(stock_pool, player_client
                     ok(player_client.post(actions_url(gid), {"type": "undo"}, format="json"))
                     continue
                 assert response.status_code == 422
-                named |= set(CARD_TOKEN.findall(json.dumps(response.json())))
+                named |= cards_named(json.dumps(response.json()))
 
     assert named  # rank_mismatch names the two cards
     assert named <= visible

@@ -14,10 +14,10 @@ from games.engine import dump, format_card, replay
 from games.models import Action, Game
 
 from .helpers import (
-    CARD_TOKEN,
     act,
     actions_url,
     board_of,
+    cards_named,
     game_record,
     game_url,
     layout_json,
@@ -60,7 +60,7 @@ def test_the_best_hint_is_playable_as_is_and_counts_on_the_game(staff_client):
     hint = ok(ask(staff_client, game["id"]))
 
     assert hint["action"] == {"type": "move", "from": 1, "to": 0, "count": 1, "version": 1}
-    assert "hidden card" in hint["reason"] and "column 1" in hint["reason"]
+    assert "hidden card" in hint["reason"] and "column 2" in hint["reason"]
     assert hint["n"] == 0 and hint["alternatives"] >= 1
     assert hint["hints"] == 1 and hint["version"] == 1
     state = ok(staff_client.get(game_url(game["id"])))
@@ -181,7 +181,7 @@ def test_hint_answers_name_only_face_up_cards(staff_client):
         hint = ok(ask(staff_client, game["id"]))
         board = board_of(game["id"])
         visible = {format_card(c) for i, col in enumerate(board.cols) for c in col[board.down[i] :]}
-        named = set(CARD_TOKEN.findall(json.dumps(hint)))
+        named = cards_named(json.dumps(hint))
         assert named <= visible, (named - visible, hint)
         if hint["action"] is None:
             break

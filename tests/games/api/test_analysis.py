@@ -1,0 +1,186 @@
+"""POST/GET /games/{id}/analysis: who may ask, when, the limits, one analysis per game
+(docs/rules.md#after-the-game-the-analysis)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import analyses
+from games.engine import Action, Layout, replay
+from games.models import Analysis, Deal, Game
+from games.solver import SolverBug
+from tests.games.api.helpers import CARD_TOKEN, act, game_url, layout_json, new_game, ok, refused
+from tests.leaderboard.helpers import DAILY_PLAY, line_of, play_api
+from tests.solver.test_analysis import LOSE, TRAP, WIN
+
+pytestmark = pytest.mark.django_db
+
+TRAP_LAYOUT = layout_json(
+    ["|KsQsJsTs9s8s7s6s5s4s3s2s", "|As", "|Ks", "|Qs", "|Js"], stock="Ts9s8s7s6s5s4s3s2sAs"
+)
+
+
+@pytest.fixture(autouse=True)
+def _analysis_settings(settings) -> None:
+    settings.ANALYSIS_IN_THREAD = False  # inline, after the asking request's commit
+    settings.ANALYSIS_PROBE_MAX_NODES = {1: 60_000, 2: 60_000, 4: 60_000}
+    settings.ANALYSIS_MAX_NODES = 1_000_000
+    settings.ANALYSIS_PROOF_MAX_NODES = 20_000
+
+
+def analysis_url(game_id: str) -> str:
+    return f"{game_url(game_id)}/analysis"
+
+
+def lost_trap_game(client) -> str:
+    """A staff layout lost on its first move (the Ace completes the run too early). Its
+    known win is stored as the deal's line, as vetting stores one (the solver's beam does
+    not find it from the start within these tests' budget)."""
+    game_id = new_game(client, 1, layout=TRAP_LAYOUT)["id"]
+    Deal.objects.filter(games=game_id).update(solver_line=[a.to_json() for a in WIN])
+    ok(act(client, game_id, "move", from_=LOSE.src, to=LOSE.dst, count=1))
+    ok(client.post(f"{game_url(game_id)}/resign"))
+    return game_id
+
+
+def test_the_owner_asks_waits_and_reads_where_the_win_was_lost(
+    staff_client, api_client, django_capture_on_commit_callbacks
+):
+    game_id = lost_trap_game(staff_client)
+    with django_capture_on_commit_callbacks(execute=True):
+        body = ok(staff_client.post(analysis_url(game_id)), 202)
+    assert (body["status"], body["result"]) == ("pending", None)
+    body = ok(api_client.get(analysis_url(game_id)))  # public: the game is over
+    assert body["status"] == "done" and body["nodes"] > 0
+    result = body["result"]
+    turn = result["turning_point"]
+    assert (turn["index"], turn["seq"], turn["step"], turn["position"]) == (0, 1, 0, TRAP)
+    assert turn["action"] == {"type": "move", "from": 1, "to": 0, "count": 1}
+    assert turn["after"]["exhaustive"] is True
+    line = result["solver_line"]
+    board = replay(Layout.parse(line["position"]), [Action.from_json(a) for a in line["actions"]])
+    assert board.won  # the stored way through wins on replay
+    # Asking again: the same analysis, 200 now it is done; still one row.
+    again = ok(staff_client.post(analysis_url(game_id)))
+    assert again == body
+    assert Analysis.objects.count() == 1
+
+
+def test_anyone_may_ask_for_a_public_finished_game_and_it_is_shared(
+    staff_client, other_client, player_client, django_capture_on_commit_callbacks
+):
+    game_id = lost_trap_game(staff_client)
+    with django_capture_on_commit_callbacks(execute=True):
+        ok(other_client.post(analysis_url(game_id)), 202)
+    mine = ok(player_client.post(analysis_url(game_id)))  # the one the other asked for
+    assert mine["status"] == "done"
+    assert Analysis.objects.get().requested_by.auth_token.key != ""
+    assert Analysis.objects.count() == 1
+
+
+def test_a_won_game_against_its_par(player_client, stock_pool, django_capture_on_commit_callbacks):
+    stock_pool(1, 1)
+    game_id = new_game(player_client, 1)["id"]
+    play_api(player_client, game_id, line_of(game_id))
+    with django_capture_on_commit_callbacks(execute=True):
+        player_client.post(analysis_url(game_id))
+    result = ok(player_client.get(analysis_url(game_id)))["result"]
+    game = Game.objects.get(pk=game_id)
+    assert result["outcome"] == "won" and result["turning_point"] is None
+    assert result["length"] == game.actions and result["par"] == game.deal.par
+    assert result["over_par"] == game.actions - game.deal.par
+
+
+def test_never_while_the_game_runs(player_client, other_client, stock_pool):
+    stock_pool(1, 1)
+    game_id = new_game(player_client, 1)["id"]
+    body = refused(player_client.post(analysis_url(game_id)), 409, "game_in_progress")
+    assert set(body) == {"code", "detail"} and not CARD_TOKEN.search(str(body))
+    refused(other_client.post(analysis_url(game_id)), 404, "not_found")
+    refused(other_client.get(analysis_url(game_id)), 404, "not_found")
+    refused(player_client.get(analysis_url(game_id)), 404, "no_analysis")
+    assert Analysis.objects.count() == 0
+
+
+def test_never_for_the_daily_before_its_day_closes(
+    player_client, other_client, stock_pool, django_capture_on_commit_callbacks
+):
+    stock_pool(2, 1)
+    game_id = player_client.post(DAILY_PLAY, {}, format="json").json()["id"]
+    play_api(player_client, game_id, line_of(game_id)[:3])
+    ok(player_client.post(f"{game_url(game_id)}/resign"))
+    with django_capture_on_commit_callbacks(execute=True):
+        body = refused(player_client.post(analysis_url(game_id)), 409, "daily_open")
+    assert set(body) == {"code", "detail"} and not CARD_TOKEN.search(str(body))
+    refused(other_client.post(analysis_url(game_id)), 404, "not_found")
+    refused(other_client.get(analysis_url(game_id)), 404, "not_found")
+    assert Analysis.objects.count() == 0
+
+
+def test_asking_needs_a_token(api_client, staff_client):
+    game_id = lost_trap_game(staff_client)
+    refused(api_client.post(analysis_url(game_id)), 401, "not_authenticated")
+    refused(api_client.get(analysis_url(game_id)), 404, "no_analysis")
+
+
+def test_a_players_pending_analyses_are_limited(
+    staff_client, settings, django_capture_on_commit_callbacks
+):
+    settings.ANALYSIS_PLAYER_PENDING_MAX = 1
+    first, second = lost_trap_game(staff_client), lost_trap_game(staff_client)
+    with django_capture_on_commit_callbacks(execute=False):  # nothing runs: stays pending
+        ok(staff_client.post(analysis_url(first)), 202)
+        response = staff_client.post(analysis_url(second))
+        body = refused(response, 429, "analysis_quota")
+        assert response["Retry-After"] == str(body["retry_after"])
+        ok(staff_client.post(analysis_url(first)), 202)  # asking again never counts
+    assert Analysis.objects.count() == 1
+
+
+def test_a_players_analyses_per_day_are_limited(
+    staff_client, settings, django_capture_on_commit_callbacks
+):
+    settings.ANALYSIS_PLAYER_DAILY_MAX = 1
+    first, second = lost_trap_game(staff_client), lost_trap_game(staff_client)
+    with django_capture_on_commit_callbacks(execute=True):
+        ok(staff_client.post(analysis_url(first)), 202)
+    body = refused(staff_client.post(analysis_url(second)), 429, "analysis_quota")
+    assert 23 * 3600 < body["retry_after"] <= 24 * 3600 + 1
+
+
+def test_the_queue_of_analyses_is_capped(
+    staff_client, make_user, auth_client, settings, django_capture_on_commit_callbacks
+):
+    settings.ANALYSIS_QUEUE_MAX = 1
+    first, second = lost_trap_game(staff_client), lost_trap_game(staff_client)
+    with django_capture_on_commit_callbacks(execute=False):
+        ok(staff_client.post(analysis_url(first)), 202)
+        response = auth_client(make_user()).post(analysis_url(second))
+    refused(response, 429, "analysis_queue_full")
+    assert int(response["Retry-After"]) == settings.ANALYSIS_RETRY_AFTER_SECONDS
+
+
+def test_a_solver_bug_fails_the_analysis_and_stores_no_line(
+    staff_client, monkeypatch, django_capture_on_commit_callbacks
+):
+    def broken(**_):
+        raise SolverBug("solver line replays but does not win")
+
+    monkeypatch.setattr(analyses, "analysis_compute", broken)
+    game_id = lost_trap_game(staff_client)
+    with django_capture_on_commit_callbacks(execute=True):
+        ok(staff_client.post(analysis_url(game_id)), 202)
+    body = ok(staff_client.get(analysis_url(game_id)))
+    assert body["status"] == "failed" and body["reason"].startswith("solver_bug")
+    assert body["result"] is None
+    # One per game, ever: asking again returns the failed one, it is not run again.
+    assert ok(staff_client.post(analysis_url(game_id)))["status"] == "failed"
+
+
+def test_the_run_is_idempotent(staff_client, django_capture_on_commit_callbacks):
+    game_id = lost_trap_game(staff_client)
+    with django_capture_on_commit_callbacks(execute=True):
+        ok(staff_client.post(analysis_url(game_id)), 202)
+    analysis = Analysis.objects.get()
+    assert analyses.analysis_run(analysis_id=analysis.pk) is None  # done: nothing to do
+    assert Analysis.objects.get().result == analysis.result

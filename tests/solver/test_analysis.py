@@ -1,0 +1,200 @@
+"""The post-game analysis (games/solver/analysis.py): the final line, the binary search for
+the turning point, and the solver's line shown from there
+(docs/rules.md#after-the-game-the-analysis)."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from games.engine import DEAL, Action, Board, Layout, deal_layout, replay
+from games.solver import analysis as A
+from games.solver import exhaust
+from games.solver.analysis import Budget, analyse, final_line
+
+M = Action.move
+UNDO = Action("undo")
+HINT = Action("hint")
+# A staff layout with a trap: column 0 holds spades King to 2, column 1 the Ace. Putting the
+# Ace on the 2 completes the run, which leaves the table at once: three cards (King, Queen,
+# Jack) are left, they can never fill ten columns, so the last deal can never be made and
+# the game is lost. The way through fills the five empty columns and deals first.
+TRAP = "1 |KsQsJsTs9s8s7s6s5s4s3s2s/|As/|Ks/|Qs/|Js/|/|/|/|/| Ts9s8s7s6s5s4s3s2sAs -"
+LOSE = M(1, 0, 1)
+# A win of TRAP (the deal's "vetted line" in these tests): the first six actions by hand,
+# the rest found by the solver and replayed.
+WIN = [M(0, 5, 1), M(0, 6, 1), M(0, 7, 1), M(0, 8, 1), M(0, 9, 1), Action("deal")] + [
+    M(*m)
+    for m in [
+        (1, 0, 1), (2, 0, 1), (3, 0, 1), (4, 0, 1), (0, 4, 5), (5, 4, 1), (6, 4, 1),
+        (8, 6, 1), (9, 5, 1), (1, 6, 1), (3, 2, 1), (4, 2, 8), (6, 2, 3), (5, 7, 2),
+        (7, 8, 4), (8, 9, 5), (9, 0, 6),
+    ]
+]  # fmt: skip
+BUDGET = Budget(probe_nodes=60_000, total_nodes=1_000_000, proof_nodes=20_000)
+
+
+def layout() -> Layout:
+    return Layout.parse(TRAP)
+
+
+def assert_line_wins(result: dict) -> None:
+    """The stored line replays to a win from the stored position, through the engine."""
+    shown = result["solver_line"]
+    board = replay(Layout.parse(shown["position"]), [Action.from_json(a) for a in shown["actions"]])
+    assert board.won
+    assert shown["length"] == len(shown["actions"])
+
+
+def test_the_trap_is_what_the_tests_say() -> None:
+    assert replay(layout(), WIN).won
+    board = replay(layout(), [LOSE])
+    assert board.runs_removed == 1 and sum(len(c) for c in board.cols) == 3
+    proof = exhaust(board.layout(), max_nodes=20_000)
+    assert proof.exhausted and not proof.won  # every reachable position searched: lost
+
+
+def test_final_line_takes_undone_actions_out_and_keeps_hints_out() -> None:
+    log = [LOSE, UNDO, M(0, 5, 1), HINT, M(5, 0, 1), M(0, 5, 1), UNDO]
+    line = final_line(layout(), log)
+    assert [s.action for s in line.steps] == [M(0, 5, 1), M(5, 0, 1)]
+    assert [s.seq for s in line.steps] == [3, 5]
+    assert line.undone == 2 and line.log_length == 7 and not line.won
+    assert line.steps[0].before == layout()  # the undone completion put the run back
+    assert line.end == layout()
+
+
+def test_a_game_lost_on_its_first_move() -> None:
+    log = [LOSE, M(4, 3, 1), M(3, 2, 2)]
+    result = analyse(final_line(layout(), log), budget=BUDGET, start_line=WIN).result
+    turn = result["turning_point"]
+    assert (turn["index"], turn["seq"], turn["step"]) == (0, 1, 0)
+    assert turn["action"] == {"type": "move", "from": 1, "to": 0, "count": 1}
+    assert turn["position"] == TRAP
+    assert turn["after"]["exhaustive"] is True  # proved lost, not just "no win found"
+    assert result["winnable_actions"] == 0 and result["winnable_at_end"] is False
+    assert result["solver_line"]["position"] == TRAP
+    assert_line_wins(result)
+
+
+def test_the_turning_point_of_a_scripted_losing_move() -> None:
+    # A column filled and emptied again (still winnable), then the losing move at index 2.
+    log = [M(0, 5, 1), M(5, 0, 1), LOSE, M(4, 3, 1)]
+    result = analyse(final_line(layout(), log), budget=BUDGET, start_line=WIN).result
+    turn = result["turning_point"]
+    assert (turn["index"], turn["seq"]) == (2, 3)
+    assert turn["action"] == LOSE.to_json()
+    assert turn["after"]["exhaustive"] is True
+    assert result["winnable_actions"] == 2
+    assert_line_wins(result)
+
+
+def test_undone_moves_are_never_the_turning_point() -> None:
+    # The losing move is played and taken back twice; the one that stays is the turning point.
+    log = [LOSE, UNDO, M(0, 5, 1), UNDO, LOSE, UNDO, HINT, M(0, 5, 1), M(5, 0, 1), LOSE]
+    result = analyse(final_line(layout(), log), budget=BUDGET, start_line=WIN).result
+    turn = result["turning_point"]
+    assert (turn["index"], turn["seq"], turn["step"]) == (2, 10, 9)
+    assert result["undone"] == 3 and result["line_length"] == 3 and result["log_length"] == 10
+    assert_line_wins(result)
+
+
+def test_a_won_game_is_measured_against_the_par() -> None:
+    result = analyse(final_line(layout(), WIN), budget=BUDGET, par=20).result
+    assert result["outcome"] == "won" and result["turning_point"] is None
+    assert (result["length"], result["par"], result["over_par"]) == (len(WIN), 20, len(WIN) - 20)
+    assert result["winnable_at_end"] is True and result["nodes"] == 0
+
+
+def test_given_up_while_still_winnable() -> None:
+    result = analyse(final_line(layout(), WIN[:8]), budget=BUDGET, start_line=WIN).result
+    assert result["turning_point"] is None and result["winnable_at_end"] is True
+    assert result["winnable_actions"] == 8
+    assert result["solver_line"]["from_index"] == 8
+    assert_line_wins(result)
+
+
+def test_the_vetted_line_is_followed_without_a_search() -> None:
+    # Every action but the last follows the deal's line: each position's win is the rest of
+    # that line (a replay), so only the end is searched.
+    log = WIN[:6] + [M(9, 8, 1)]  # after the deal, the Ace onto a 2: still winnable
+    result = analyse(final_line(layout(), log), budget=BUDGET, start_line=WIN).result
+    inferred = {p["index"] for p in result["probes"] if p["inferred"]}
+    assert 0 in inferred and 6 in inferred
+
+
+def test_no_win_from_the_start_says_so() -> None:
+    result = analyse(final_line(layout(), [LOSE]), budget=Budget(50, 1000, 0)).result
+    assert result["start_winnable"] is False and result["turning_point"] is None
+    assert result["start"]["exhaustive"] is False  # a budget ran out: nothing proved
+    assert result["budget"]["probe_nodes"] <= 50
+
+
+def random_line(seed: int, length: int) -> list[Action]:
+    """Random legal play on a 1-suit deal that never meets a table twice, with an undo now
+    and then (so every position of its final line is a different table)."""
+    rng = random.Random(seed)
+    board = Board(deal_layout(1, seed))
+    seen = {board.key()}
+    log: list[Action] = []
+    while len(log) < length:
+        if log and log[-1] != UNDO and rng.random() < 0.1 and board.can_undo:
+            board.undo()
+            log.append(UNDO)
+            seen.add(board.key())  # an undo may leave a card face up: a new table
+            continue
+        moves = board.legal_actions()
+        rng.shuffle(moves)
+        for move in moves:
+            board.play(move)
+            if board.key() not in seen:
+                break
+            board.pop()
+        else:
+            break
+        seen.add(board.key())
+        log.append(Action("deal") if move == DEAL else M(*move))
+    return log
+
+
+@pytest.mark.parametrize("where", [0.0, 0.02, 0.3, 0.5, 0.97, 0.99, 1.0])
+def test_the_binary_search_finds_a_known_turning_point(monkeypatch, where: float) -> None:
+    """With a stand-in solver that wins exactly the positions up to ``turn``, the search
+    finds that turning point in about log2(n) searches."""
+    line = final_line(deal_layout(1, 5), random_line(5, 90))
+    n = len(line.steps)
+    assert n > 50
+    turn = round(where * n) if where < 1 else n
+    if where == 0.99:
+        turn = n - 1  # lost on the last action
+    index = {line.position(i).notation(): i for i in range(n + 1)}
+    searched: list[int] = []
+
+    def fake_solve(layout: Layout, **_: object) -> object:
+        i = index[layout.notation()]
+        searched.append(i)
+        return type("R", (), {"won": i <= turn, "nodes": 10, "exhausted": False, "line": []})
+
+    monkeypatch.setattr(A, "solve", fake_solve)
+    monkeypatch.setattr(A, "polish", lambda layout, line, max_nodes: (line, 0))
+    monkeypatch.setattr(A, "verify", lambda layout, line: None)
+    monkeypatch.setattr(A, "exhaust", lambda layout, max_nodes: fake_solve(layout))
+    result = analyse(line, budget=Budget(10, 10_000, 10)).result
+    if turn == n:
+        assert result["turning_point"] is None and result["winnable_at_end"]
+    else:
+        assert result["turning_point"]["index"] == turn
+        assert result["turning_point"]["seq"] == line.steps[turn].seq
+        assert result["winnable_actions"] == turn
+    assert len(set(searched)) <= math.ceil(math.log2(n + 1)) + 2
+
+
+def test_the_whole_analysis_stays_in_its_budget() -> None:
+    line = final_line(deal_layout(1, 3), random_line(3, 60))
+    budget = Budget(probe_nodes=20_000, total_nodes=60_000, proof_nodes=5_000)
+    analysis = analyse(line, budget=budget)
+    # Each search may pass its budget by one position's move list (a few dozen).
+    assert analysis.nodes <= budget.total_nodes + 500
+    assert analysis.result["budget"]["probe_nodes"] < 20_000  # shared out over the searches
