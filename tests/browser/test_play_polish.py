@@ -285,3 +285,23 @@ def test_the_win_is_celebrated_unless_motion_is_reduced(live_server, new_page, m
     if motion != "reduce":
         screenshot(page, "win-desktop")
     assert_no_console_errors(page)
+
+
+LANDSCAPE = {"viewport": {"width": 844, "height": 390}, "has_touch": True, "is_mobile": True}
+
+
+def test_phone_landscape_fits_and_long_columns_stay_readable(live_server, new_page) -> None:
+    run = "KsQsJsTs9s8s7s6s5s4s3s2s"
+    layout_deal([f"Qs|{run}{run}", "|As", "|Ks"])  # 24 face-up cards in one column
+    page = new_page(**LANDSCAPE)
+    open_page(page, f"{live_server.url}/")
+    page.wait_for_selector(".column .card.up")
+
+    assert page.evaluate("document.documentElement.scrollWidth") <= 844
+    tops = page.eval_on_selector_all(
+        '.column[data-col="0"] .card.up', "cards => cards.map(c => c.getBoundingClientRect().top)"
+    )
+    steps = [b - a for a, b in zip(tops, tops[1:], strict=False)]
+    assert min(steps) >= 16, steps  # a rank stays readable
+    screenshot(page, "game-landscape")
+    assert_no_console_errors(page)

@@ -247,7 +247,8 @@ export class Table {
       let upStep = Math.max(cardH * 0.26, minUp);
       const need = down * downStep + Math.max(up - 1, 0) * upStep + cardH;
       if (need > room && up > 1) {
-        upStep = Math.max(narrow ? 16 : 10, (room - cardH - down * downStep) / (up - 1));
+        // Never so tight that a rank is unreadable (Q read as O at 10 px): the page scrolls.
+        upStep = Math.max(16, (room - cardH - down * downStep) / (up - 1));
       }
       let y = 0;
       const children = /** @type {HTMLCollectionOf<HTMLElement>} */ (this.cols[i].children);
