@@ -93,9 +93,18 @@ def guest_board(live_server, new_page, device: str, columns: list[str], **option
 def test_one_tap_moves_to_the_only_place_at_once(live_server, new_page, device) -> None:
     page = guest_board(live_server, new_page, device, FULL)
 
+    def slow(route) -> None:
+        page.wait_for_timeout(300)  # the answer comes late: the move shows meanwhile
+        route.continue_()
+
+    page.route("**/actions", slow)
     tap_card(page, 1, 1)  # the 9s: only the Ts takes it
 
-    assert column_cards(page, 0) == ["Ts", "9s"]  # drawn before the answer
+    page.wait_for_function(
+        "() => document.querySelectorAll('.column[data-col=\"0\"] .card.up').length === 2"
+    )
+    assert page.evaluate("document.querySelector('.table').dataset.version") == "0"  # unanswered
+    assert column_cards(page, 0) == ["Ts", "9s"]
     wait_stat(page, "moves", "1")
     page.wait_for_function("() => document.querySelector('.table').dataset.version === '1'")
     assert column_cards(page, 1) == ["Qs"]  # what it turned over came with the answer
