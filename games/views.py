@@ -418,16 +418,20 @@ class GameResignApi(APIView):
             200: OutputSerializer,
             400: bad_request(BAD_KEY),
             404: NOT_FOUND,
+            409: OpenApiResponse(
+                ErrorSerializer,
+                "A race game, refused as POST /races/{code}/resign refuses it: "
+                "`race_not_started`, `race_over`, `not_racing` (see /races).",
+                examples=code_examples("race_not_started", "race_over", "not_racing"),
+            ),
             422: error_response(
-                "The game is over already, or the Idempotency-Key was used for another request; "
-                "a race game: `race_not_started`, `race_over`, `not_racing` (see /races).",
+                "The game is over already, or the Idempotency-Key was used for another request.",
                 "game_over",
                 "The game is over: no further action is possible.",
                 error_example(
                     "idempotency_key_reused",
                     "This Idempotency-Key was already used for a different request.",
                 ),
-                *code_examples("race_not_started", "race_over", "not_racing"),
             ),
         },
     )

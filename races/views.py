@@ -16,7 +16,7 @@ from games.errors import LAYOUT_CODES
 from games.presenters import iso
 from games.serializers import POOL_EMPTY
 from races import selectors, services
-from races.errors import NoRace, NotRacing, NotReady, TableBusy
+from races.errors import NoRace, NotRacing, NotReady, RaceNotStarted, TableBusy
 from races.presenters import table_json
 from races.serializers import (
     DrawSerializer,
@@ -315,9 +315,11 @@ class RaceResignApi(_TableCommandApi):
             200: TableSerializer,
             404: UNKNOWN_CODE,
             409: _errors(
-                "`no_race` (none running), `not_racing` (not in it, or out already).",
+                "`no_race` (none running), `not_racing` (not in it, or out already), "
+                "`race_not_started` (during the countdown).",
                 NoRace,
                 NotRacing,
+                RaceNotStarted,
             ),
         },
     )
