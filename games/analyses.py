@@ -52,18 +52,29 @@ REQUEUE_AFTER_SECONDS = 60
 
 
 class AnalysisLimit(DomainError):
-    """429: past a quota; ``Retry-After`` says when asking again may pass."""
+    """429: past a limit; ``Retry-After`` says when asking again may pass."""
 
     status = 429
 
-    def __init__(self, code: str, detail: str, retry_after: int) -> None:
+    def __init__(self, detail: str, retry_after: int) -> None:
         retry_after = max(1, retry_after)
         super().__init__(
-            code,
-            detail,
+            detail=detail,
             extra={"retry_after": retry_after},
             headers={"Retry-After": str(retry_after)},
         )
+
+
+class AnalysisQuota(AnalysisLimit):
+    """The player's own limits: analyses waiting, or asked for in 24 hours."""
+
+    code = "analysis_quota"
+
+
+class AnalysisQueueFull(AnalysisLimit):
+    """Every player's analyses waiting: the global cap."""
+
+    code = "analysis_queue_full"
 
 
 class NoAnalysis(DomainError):
@@ -123,8 +134,7 @@ def _check_limits(player: Any) -> None:
     pending = Analysis.objects.filter(status=Analysis.Status.PENDING)
     waiting = pending.filter(requested_by=player).count()
     if waiting >= settings.ANALYSIS_PLAYER_PENDING_MAX:
-        raise AnalysisLimit(
-            "analysis_quota",
+        raise AnalysisQuota(
             f"You have {waiting} analyses waiting; ask again once one is done.",
             retry,
         )
@@ -133,16 +143,13 @@ def _check_limits(player: Any) -> None:
     if recent.count() >= settings.ANALYSIS_PLAYER_DAILY_MAX:
         oldest = recent.order_by("created_at").values_list("created_at", flat=True).first()
         wait = int(((oldest or now) + timedelta(days=1) - now).total_seconds()) + 1
-        raise AnalysisLimit(
-            "analysis_quota",
+        raise AnalysisQuota(
             f"You have asked for {settings.ANALYSIS_PLAYER_DAILY_MAX} analyses in 24 hours, "
             "the most allowed.",
             wait,
         )
     if pending.count() >= settings.ANALYSIS_QUEUE_MAX:
-        raise AnalysisLimit(
-            "analysis_queue_full", "Too many analyses are waiting; ask again shortly.", retry
-        )
+        raise AnalysisQueueFull("Too many analyses are waiting; ask again shortly.", retry)
 
 
 def analysis_get(*, viewer: Any, game_id: Any) -> Analysis:

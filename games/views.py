@@ -418,12 +418,6 @@ class GameResignApi(APIView):
             200: OutputSerializer,
             400: bad_request(BAD_KEY),
             404: NOT_FOUND,
-            409: OpenApiResponse(
-                ErrorSerializer,
-                "A race game, refused as POST /races/{code}/resign refuses it: "
-                "`race_not_started`, `race_over`, `not_racing` (see /races).",
-                examples=code_examples("race_not_started", "race_over", "not_racing"),
-            ),
             422: error_response(
                 "The game is over already, or the Idempotency-Key was used for another request.",
                 "game_over",
@@ -432,6 +426,13 @@ class GameResignApi(APIView):
                     "idempotency_key_reused",
                     "This Idempotency-Key was already used for a different request.",
                 ),
+            ),
+            409: error_response(
+                "A race game, refused as on /races/{code}/resign: `race_not_started` (the "
+                "cards have not turned over yet), `race_over`, `not_racing` (out already).",
+                "race_not_started",
+                "The cards have not turned over yet.",
+                *code_examples("race_over", "not_racing"),
             ),
         },
     )

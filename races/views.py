@@ -315,11 +315,11 @@ class RaceResignApi(_TableCommandApi):
             200: TableSerializer,
             404: UNKNOWN_CODE,
             409: _errors(
-                "`no_race` (none running), `not_racing` (not in it, or out already), "
-                "`race_not_started` (during the countdown).",
+                "`no_race` (none running), `race_not_started` (the cards have not turned "
+                "over yet), `not_racing` (not in it, or out already).",
                 NoRace,
-                NotRacing,
                 RaceNotStarted,
+                NotRacing,
             ),
         },
     )

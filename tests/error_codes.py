@@ -199,8 +199,8 @@ def _direct(key: str) -> tuple[set[tuple[int, str]], set[Edge]]:
             if resolved in known and resolved != "spider_api.errors:DomainError":
                 code, status = known[resolved]
                 first = sub.exc.args[0] if isinstance(sub.exc, ast.Call) and sub.exc.args else None
-                if isinstance(first, ast.Constant) and isinstance(first.value, str):
-                    code = first.value  # a class that takes its code when raised
+                if code == "refused" and isinstance(first, ast.Constant):
+                    code = str(first.value)  # a class with no code of its own takes one raised
                 errors.add((status, code))
             elif name in DRF and resolved is None:
                 code, status = DRF[name]
