@@ -114,6 +114,8 @@ def race_json(
             else None
         ),
         "racers": [racer_json(r, r.game, presences.get(r.player_id), now) for r in racers],
+        # The same rule as the racers' games (games.visibility, through RacePolicy's
+        # deal_secret): the deal is a shared secret until the race is over.
         "laid_open": laid_open(race, racers) if over else None,
     }
 

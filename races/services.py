@@ -33,7 +33,7 @@ from games.engine import Board, load
 from games.models import Deal, Game, seed_from_db, seed_to_db
 from games.presenters import iso
 from games.services import game_conclude, game_start
-from races import presenters
+from races import presenters, rows
 from races.errors import (
     AlreadySeated,
     BadTicket,
@@ -48,7 +48,7 @@ from races.errors import (
     TableFull,
     TableNotFound,
 )
-from races.events import EventKind, event_emit
+from races.events import EventKind, Statement, event_emit, event_statements
 from races.models import (
     Presence,
     Race,
@@ -447,18 +447,16 @@ def race_settle(*, race_id: int) -> None:
 
 
 # -- called by the game service for race games (races.policy), Game row locked ---------------
-def racer_check_act(*, game: Game, now: datetime) -> tuple[Table, Race, Racer]:
-    # Two round trips (every action of every racer comes here): the table row locked, found
-    # through the racer's race; then the racer and the race, read once the lock is held.
-    table = (
-        Table.objects.select_for_update()
-        .filter(pk__in=Race.objects.filter(racers__game=game).values("table_id")[:1])
-        .first()
-    )
-    racer = Racer.objects.select_related("race", "player").filter(game=game).first()
-    if table is None or racer is None:  # a race game is always created with its racer
+def racer_check_act(
+    *, game: Game, now: datetime, read: tuple[Table, Race, Racer] | None = None
+) -> tuple[Table, Race, Racer]:
+    # Every action of every racer comes here: the table row locked, with the racer and the
+    # race as committed once the lock is held (races/rows.py), in one round trip, or none
+    # when they were ``read`` with the game row (game_for_act).
+    found = read if read is not None else rows.racer_for_act(game_id=game.pk)
+    if found is None:  # a race game is always created with its racer
         raise RaceOver()
-    race = racer.race
+    table, race, racer = found
     _due(table, race, now)
     if race.status == Race.Status.FINISHED:
         raise RaceOver()
@@ -469,14 +467,19 @@ def racer_check_act(*, game: Game, now: datetime) -> tuple[Table, Race, Racer]:
     return table, race, racer
 
 
-def racer_acted(
-    *, table: Table, race: Race, racer: Racer, game: Game, board: Board, now: datetime
-) -> None:
+def racer_acting(
+    *, table: Table, race: Race, racer: Racer, board: Board, now: datetime
+) -> list[Statement]:
+    """Just before the action is written: a draw on offer is turned down (its event first),
+    and the ``progress`` event is returned to be written in the action's own statement."""
     if race.draw_accepted:  # any action turns a draw on offer down
         _decline_draw(table, race, racer, "action", now)
-    event_emit(
+    return event_statements(
         table=table, kind=EventKind.PROGRESS, data=presenters.progress_json(racer, board), now=now
     )
+
+
+def racer_acted(*, table: Table, race: Race, racer: Racer, game: Game, now: datetime) -> None:
     if game.status == Game.Status.WON:  # the first win committed ends the race
         _finish(table, race, now, winners=[racer], reason=Race.EndReason.WON)
 

@@ -321,7 +321,8 @@ class RaceResignApi(_TableCommandApi):
             404: UNKNOWN_CODE,
             409: _errors(
                 "`no_race` (none running), `race_not_started` (the cards have not turned "
-                "over yet), `not_racing` (not in it, or out already).",
+                "over yet: refused as on `POST /games/{id}/resign`), `not_racing` (not in it, "
+                "or out already).",
                 NoRace,
                 RaceNotStarted,
                 NotRacing,
