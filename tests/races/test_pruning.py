@@ -1,6 +1,6 @@
 """What grows for ever is pruned: stream tickets once used or expired, and tables left open
 and unused (never raced at, no event and nobody's stream for RACE_TABLE_IDLE_SECONDS). Beat
-runs the task; without a broker a thread of the process does."""
+runs the task; without a broker the serving process's own sweep does."""
 
 from __future__ import annotations
 
