@@ -8,16 +8,27 @@ no policy (casual, daily) plays by the plain rules.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from games.engine import Board
     from games.models import Game
+    from games.rows import Statement
 
 
 class KindPolicy(Protocol):
+    def lock_for_act(self, *, game_id: Any, player_id: int) -> Game | None:
+        """Lock the player's game row, and what the kind's rules read, in one statement
+        (asked once this process knows the game's kind); None: not found that way."""
+
     def before_act(self, *, game: Game, action_type: str, now: datetime) -> None:
         """Raise a DomainError to refuse the action (nothing is written)."""
+
+    def before_write(self, *, game: Game, board: Board, now: datetime) -> Sequence[Statement]:
+        """The action is applied on ``board`` and about to be written: the kind's own writes
+        to send with it (in its one statement on PostgreSQL; games.rows)."""
 
     def after_act(self, *, game: Game, board: Board, now: datetime) -> None:
         """The action is applied and saved; same transaction."""
@@ -43,6 +54,24 @@ def register_policy(kind: str, policy: KindPolicy) -> None:
 
 def policy_for(kind: str) -> KindPolicy | None:
     return _POLICIES.get(kind)
+
+
+# The kind of games seen with a policy, by id (a game's kind never changes), so the next
+# action on one is locked by its policy in one statement. Bounded: the oldest go first.
+_KNOWN_KINDS: dict[str, str] = {}
+_KNOWN_MAX = 20_000
+
+
+def known_policy(game_id: Any) -> KindPolicy | None:
+    kind = _KNOWN_KINDS.get(str(game_id))
+    return _POLICIES.get(kind) if kind is not None else None
+
+
+def remember_kind(game_id: Any, kind: str) -> None:
+    if kind in _POLICIES:
+        if len(_KNOWN_KINDS) >= _KNOWN_MAX:
+            del _KNOWN_KINDS[next(iter(_KNOWN_KINDS))]
+        _KNOWN_KINDS[str(game_id)] = kind
 
 
 def deal_secret(game: Game) -> bool:

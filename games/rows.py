@@ -13,6 +13,7 @@ Elsewhere (SQLite) they are two statements. Either way the caller's transaction 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -34,6 +35,10 @@ ACT_FIELDS = (
     "last_action_at",
 )
 _LOG_FIELDS = ("game", "seq", "kind", "src", "dst", "count", "created_at")
+
+# One more write that goes with an action (a race's event): an INSERT or UPDATE and its
+# parameters. On PostgreSQL it rides in the action's one statement as a data-modifying CTE.
+Statement = tuple[str, list[Any]]
 
 
 @cache
@@ -79,6 +84,14 @@ def game_for_update(*, game_id: Any, player_id: int) -> Game | None:
 @cache
 def _write_sql(vendor: str) -> tuple[str, str]:
     """(INSERT of a log row, UPDATE of the game's ACT_FIELDS); on PostgreSQL one statement."""
+    insert, update = _write_parts()
+    if vendor == "postgresql":
+        return _with(insert, update, ()), ""
+    return insert, update
+
+
+@cache
+def _write_parts() -> tuple[str, str]:
     qn = connections[DEFAULT_DB_ALIAS].ops.quote_name
     log_cols = ", ".join(qn(_column(Action, f)) for f in _LOG_FIELDS)
     insert = (
@@ -87,9 +100,14 @@ def _write_sql(vendor: str) -> tuple[str, str]:
     )
     sets = ", ".join(f"{qn(_column(Game, f))} = %s" for f in ACT_FIELDS)
     update = f"UPDATE {qn(Game._meta.db_table)} SET {sets} WHERE {qn('id')} = %s"
-    if vendor == "postgresql":
-        return f"WITH logged AS ({insert}) {update}", ""
     return insert, update
+
+
+@cache
+def _with(insert: str, update: str, also: tuple[str, ...]) -> str:
+    """The log row, the ``also`` writes and the game's new state as one statement."""
+    ctes = "".join(f", also{i} AS ({sql})" for i, sql in enumerate(also))
+    return f"WITH logged AS ({insert}){ctes} {update}"
 
 
 def _cursor(connection: Any) -> Any:
@@ -117,9 +135,10 @@ def _prepared(connection: Any, model: Any, instance: Any, names: tuple[str, ...]
     ]
 
 
-def action_write(*, game: Game, entry: Action) -> None:
+def action_write(*, game: Game, entry: Action, also: Sequence[Statement] = ()) -> None:
     """Append ``entry`` to the log and store the game's ACT_FIELDS, inside the caller's
-    transaction (which holds the game's row lock)."""
+    transaction (which holds the game's row lock); with ``also``, those writes too (on
+    PostgreSQL in the same one statement; elsewhere one after another)."""
     connection = connections[DEFAULT_DB_ALIAS]
     first, second = _write_sql(connection.vendor)
     log = _prepared(connection, Action, entry, _LOG_FIELDS)
@@ -129,5 +148,10 @@ def action_write(*, game: Game, entry: Action) -> None:
         if second:
             cursor.execute(first, log)
             cursor.execute(second, state)
+            for sql, params in also:
+                cursor.execute(sql, params)
+        elif also:
+            sql = _with(*_write_parts(), tuple(sql for sql, _ in also))
+            cursor.execute(sql, log + [p for _, params in also for p in params] + state)
         else:
             cursor.execute(first, log + state)

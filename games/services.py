@@ -34,6 +34,7 @@ from games.rewards import CoinAward, game_reward
 from games.selectors import game_get_readable
 from games.signals import game_finished, game_won
 from games.solver.hint import Hint, VisiblePosition, board_hints, no_hint_reason
+from games.visibility import deal_out
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -98,12 +99,10 @@ def game_create(
     source_game: Game | None = None
     if replay_of is not None:
         source_game = game_get_readable(viewer=player, game_id=replay_of)
-        if source_game.kind == Game.Kind.DAILY and not daily_closed(source_game.daily_date):
-            raise GameNotFound()  # a daily deal stays secret until its day closes
-        if source_game.kind == Game.Kind.RACE and (
-            not source_game.over or kinds.deal_secret(source_game)
-        ):
-            raise GameNotFound()  # races: a racer's deal stays secret until the race ends
+        # Its deal must be out (games.visibility): a daily's not before its day closes, a
+        # race game's not before its race ends. A casual game of one's own: at any time.
+        if source_game.kind != Game.Kind.CASUAL and not deal_out(source_game):
+            raise GameNotFound()
         deal = source_game.deal
     elif layout is not None:
         deal = deal_from_layout(layout=deal_layout_parse(suits=suits or 0, layout=layout))
@@ -139,7 +138,8 @@ def game_start(
     """Create the Game row for ``deal`` (inside the caller's transaction).
 
     It is ranked only on a vetted deal, not staff-made, not a replay, never on a deal the
-    player has seen before, and only if the caller allows it (``rankable``).
+    player has seen before, never for a guest (docs/rules.md#guests), and only if the caller
+    allows it (``rankable``).
     """
     staff_made = staff_made or deal.staff_made
     seen_before = replay_of is not None or Game.objects.filter(player=player, deal=deal).exists()
@@ -151,7 +151,11 @@ def game_start(
         daily_date=daily_date,
         replay_of=replay_of,
         staff_made=staff_made,
-        ranked=rankable and deal.vetted and not staff_made and not seen_before,
+        ranked=rankable
+        and deal.vetted
+        and not staff_made
+        and not seen_before
+        and not getattr(player, "is_guest", False),
     )
     _store(game, Board(deal.layout()))
     game.save(force_insert=True)
@@ -182,7 +186,7 @@ def game_act(
     """Apply one move, deal or undo. A refused action raises and changes nothing, except
     on a daily attempt whose day has closed: that ends it (lost) before it is refused."""
     with transaction.atomic():
-        game = _locked_own_game(player, game_id)
+        game = _locked_for_act(player, game_id)
         now = timezone.now()
         if not _day_closed_on(game, now):
             return _act(game, action, expected_version, now)
@@ -236,7 +240,9 @@ def _act(
         game.started_at = now  # the clock starts at the first action
     game.last_action_at = now
     _store(game, board)
-    rows.action_write(game=game, entry=entry)  # the log row and the new state, together
+    # A kind's own writes (a race's event) go in the same statement as the action's.
+    also = policy.before_write(game=game, board=board, now=now) if policy is not None else ()
+    rows.action_write(game=game, entry=entry, also=also)  # the log row and the new state
     coins = None
     if board.won:
         coins = _finish(game, Game.Status.WON, Game.EndReason.WON, now)
@@ -352,7 +358,7 @@ def _hint_record(game: Game, searched: HintResult) -> HintResult:
 
 def game_resign(*, player: User, game_id: str) -> Game:
     with transaction.atomic():
-        game = _locked_own_game(player, game_id)
+        game = _locked_for_act(player, game_id)
         now = timezone.now()
         if not _day_closed_on(game, now):
             if game.over:
@@ -470,6 +476,17 @@ def _finish(game: Game, status: str, reason: str, now: datetime) -> CoinAward | 
         coins = game_reward(game=game, now=now)  # the win's reward, in this transaction
     game_finished.send(sender=Game, game=game)
     return coins
+
+
+def _locked_for_act(player: User, game_id: str) -> Game:
+    """As _locked_own_game; a game whose kind has a policy (a race) is locked by the policy,
+    with what its rules read, in one statement once this process knows the game's kind."""
+    known = kinds.known_policy(game_id)
+    game = known.lock_for_act(game_id=game_id, player_id=player.pk) if known else None
+    if game is None:
+        game = _locked_own_game(player, game_id)
+        kinds.remember_kind(game_id, game.kind)
+    return game
 
 
 def _locked_own_game(player: User, game_id: str) -> Game:

@@ -33,7 +33,7 @@ from games.engine import Action, Board, Layout, apply_action
 from .api import exhaust, polish, solve, verify
 
 ANALYSIS_VERSION: Final = 1
-# Below this many positions left, the line shown is not shortened (no room to search).
+# Below this many positions left, the shown line is not shortened (too few to gain).
 MIN_POLISH_NODES: Final = 1000
 
 
