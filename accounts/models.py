@@ -34,6 +34,12 @@ class User(AbstractUser):
         error_messages={"unique": "That username is taken."},
     )
 
+    # A guest plays at once, without signing up (docs/rules.md#guests): unranked games, no
+    # coins, no leaderboard; claiming the account (a username and password) ends it.
+    is_guest = models.BooleanField(
+        default=False, help_text="Plays without having signed up; games unranked."
+    )
+
     objects: ClassVar[UserManager] = UserManager()
 
     class Meta:

@@ -17,6 +17,7 @@ class UserProfile:
     username: str
     date_joined: datetime
     is_staff: bool
+    is_guest: bool
     stats: list[dict[str, Any]]
     coins: dict[str, Any]
 
@@ -26,6 +27,7 @@ def user_profile(*, user: User) -> UserProfile:
         username=user.username,
         date_joined=user.date_joined,
         is_staff=user.is_staff,
+        is_guest=user.is_guest,
         stats=player_stats(player=user),
         coins=summary_json(coins_summary(player_id=user.pk)),
     )

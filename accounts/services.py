@@ -1,4 +1,6 @@
-"""Writes to accounts: registering a user and handing out their API token."""
+"""Writes to accounts: registering a user, a guest and its claim, and handing out API tokens."""
+
+import secrets
 
 from django.contrib.auth import authenticate
 from django.contrib.auth.password_validation import validate_password
@@ -41,6 +43,56 @@ def user_register(*, username: str, password: str) -> User:
     except IntegrityError:  # registered by a concurrent request since the check above
         raise UsernameTaken() from None
     Token.objects.create(user=user)
+    return user
+
+
+class NotAGuest(DomainError):
+    code, detail, status = "not_a_guest", "This account is already claimed: it has a name.", 409
+
+
+GUEST_PREFIX = "guest-"
+
+
+@transaction.atomic
+def user_guest_create() -> User:
+    """A guest (docs/rules.md#guests): a player with a made-up name, no password and a token,
+    so a first visit plays at once. Its games are never ranked (see ``game_start``)."""
+    for _ in range(3):  # 40 random bits: a clash is a freak, but never a 500
+        user = User(username=GUEST_PREFIX + secrets.token_hex(5), is_guest=True)
+        user.set_unusable_password()
+        try:
+            with transaction.atomic():
+                user.save()
+        except IntegrityError:
+            continue
+        Token.objects.create(user=user)
+        return user
+    raise UsernameTaken()
+
+
+@transaction.atomic
+def user_claim(*, user: User, username: str, password: str) -> User:
+    """Turn guest ``user`` into an ordinary account named ``username``: same token, same
+    games (they stay unranked, as they were played). Raises NotAGuest, UsernameTaken, or
+    ValidationError as ``user_register`` does."""
+    user = User.objects.select_for_update().get(pk=user.pk)
+    if not user.is_guest:
+        raise NotAGuest()
+    if User.objects.filter(username__iexact=username).exclude(pk=user.pk).exists():
+        raise UsernameTaken()
+    user.username = username
+    try:
+        validate_password(password, user=user)
+    except ValidationError as exc:
+        raise ValidationError({"password": exc.messages}) from None
+    user.set_password(password)
+    user.is_guest = False
+    user.full_clean(validate_unique=False, validate_constraints=False)
+    try:
+        with transaction.atomic():
+            user.save(update_fields=["username", "password", "is_guest"])
+    except IntegrityError:  # claimed by a concurrent request since the check above
+        raise UsernameTaken() from None
     return user
 
 

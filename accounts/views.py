@@ -3,17 +3,23 @@ selector; the serializers only validate input and shape output."""
 
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User, username_validator
 from accounts.selectors import user_profile
-from accounts.services import token_obtain, user_register
+from accounts.services import (
+    NotAGuest,
+    token_obtain,
+    user_claim,
+    user_guest_create,
+    user_register,
+)
 from coins.serializers import CoinSummarySerializer
 from games.serializers import ModeStatsSerializer
-from spider_api.openapi import bad_request, error_response, invalid_example
+from spider_api.openapi import bad_request, error_example, error_response, invalid_example
 from spider_api.serializers import JsonInputSerializer
 
 _CREDENTIALS = OpenApiExample(
@@ -77,6 +83,83 @@ class UserRegisterApi(_AuthApi):
         return Response(output.data, status=status.HTTP_201_CREATED)
 
 
+class GuestCreateApi(_AuthApi):
+    """Throttled per client address like registration (scope ``auth``)."""
+
+    class OutputSerializer(serializers.Serializer):
+        username = serializers.CharField(help_text="A made-up name, `guest-` and 10 hex digits.")
+        token = serializers.CharField(help_text="Send as `Authorization: Bearer <token>`.")
+        is_guest = serializers.BooleanField()
+
+    @extend_schema(
+        operation_id="auth_guest",
+        tags=["auth"],
+        summary="Play as a guest",
+        description="Creates a guest player and returns their API token, so a first visit "
+        "plays at once. A guest's games are unranked: no coins, no leaderboard, no ranked "
+        "daily attempt. Claim the account later (`POST /auth/claim`) to keep the games.",
+        request=None,
+        responses={201: OutputSerializer},
+        examples=[
+            OpenApiExample(
+                "Guest",
+                value={"username": "guest-3f9a2c1b7e", "token": _TOKEN, "is_guest": True},
+                response_only=True,
+                status_codes=["201"],
+            ),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        user = user_guest_create()
+        output = self.OutputSerializer(
+            {"username": user.username, "token": user.auth_token.key, "is_guest": True}
+        )
+        return Response(output.data, status=status.HTTP_201_CREATED)
+
+
+class UserClaimApi(APIView):
+    """A guest names its account; the same token and games carry on."""
+
+    permission_classes = (IsAuthenticated,)
+    throttle_scope = "auth"
+
+    class InputSerializer(JsonInputSerializer):
+        username = serializers.CharField(
+            min_length=3, max_length=30, validators=[username_validator]
+        )
+        password = serializers.CharField(max_length=128, trim_whitespace=False)
+
+    class OutputSerializer(serializers.Serializer):
+        username = serializers.CharField()
+        is_guest = serializers.BooleanField()
+
+    @extend_schema(
+        operation_id="auth_claim",
+        tags=["auth"],
+        summary="Claim your guest account",
+        description="Gives the calling guest a username and password. The token stays valid "
+        "and the games are kept; they stay unranked, as they were played.",
+        request=InputSerializer,
+        responses={
+            200: OutputSerializer,
+            400: bad_request(invalid_example("username", "This field is required.")),
+            409: error_response(
+                "The username exists (in any letter case), or the account is not a guest's.",
+                "username_taken",
+                "That username is taken; choose another.",
+                error_example(NotAGuest.code, NotAGuest.detail),
+            ),
+        },
+        examples=[_CREDENTIALS],
+    )
+    def post(self, request: Request) -> Response:
+        assert isinstance(request.user, User)  # the view's permission let only players in
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = user_claim(user=request.user, **serializer.validated_data)
+        return Response(self.OutputSerializer({"username": user.username, "is_guest": False}).data)
+
+
 class TokenObtainApi(_AuthApi):
     class InputSerializer(JsonInputSerializer):
         username = serializers.CharField(max_length=150)
@@ -119,6 +202,7 @@ class MeApi(APIView):
         username = serializers.CharField()
         date_joined = serializers.DateTimeField()
         is_staff = serializers.BooleanField()
+        is_guest = serializers.BooleanField(help_text="A guest: unranked until claimed.")
         stats = ModeStatsSerializer(many=True, help_text="Per suit mode (1, 2, 4).")
         coins = CoinSummarySerializer(help_text="Your balance and today's (UTC) earnings.")
 

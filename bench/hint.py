@@ -52,6 +52,7 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from games.engine import DEAL, Board, deal_layout, load  # noqa: E402
+from games.engine.records import DealRecord  # noqa: E402
 from games.solver import solve  # noqa: E402
 from games.solver.hint import board_hints  # noqa: E402
 
@@ -127,9 +128,11 @@ def follow(
     max_actions: int,
     times: list[float] | None = None,
     before_deal: Callable[[Board], None] | None = None,
+    keep_line: bool = False,
 ) -> dict:
     """Play deal (suits, seed) as a client that always plays hint n=0 (``ServicePath``).
-    ``before_deal(board)`` is called with the board about to take each deal it plays."""
+    ``before_deal(board)`` is called with the board about to take each deal it plays;
+    ``keep_line``: the result's ``line`` is the moves played, in order (bench/analysis.py)."""
     times = [] if times is None else times
     api = ServicePath.get()
     services = api.services
@@ -163,7 +166,7 @@ def follow(
             expected_version=hint.game.version,
         )
         board = played.board
-    return {
+    out = {
         "seed": seed,
         "result": result,
         "actions": board.actions,
@@ -173,6 +176,9 @@ def follow(
         "times": times,
         "worst_cpu_ms": round(_Cpu.worst_ms, 1),
     }
+    if keep_line:  # the follower never undoes: its board's undo records are its line
+        out["line"] = [DEAL if isinstance(r, DealRecord) else r[:3] for r in board.history()]
+    return out
 
 
 def _wins(job: tuple[int, int, int, float]) -> bool:

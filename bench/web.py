@@ -7,9 +7,14 @@ scratch PostgreSQL database and a free port, signs a player in with a game in pr
   with an empty cache: the page, its modules and stylesheet, and the API calls it makes;
 - playable_ms: from navigation start to the table drawn and taking input (the client's
   `spider:ready` performance mark), median of cold visits (a fresh browser context each);
+- guest_playable_ms: the same for a first visit with nothing stored (no token): the client
+  makes a guest account and deals a 1-suit game from the pool (docs/rules.md#guests), median;
+- tap_to_board_p50/p99_ms: from the pointer-down of a move's last tap to the move drawn on
+  the table ahead of the server's answer (the client draws a legal move at once), then the
+  next animation frame; moves only (Undo and the stock wait for the answer);
 - move_p99_ms (and p50): from the pointer-down of a move's last tap (or of Undo, or of the
-  stock) to the new position drawn (the moves counter changed, then the next animation
-  frame), measured inside the page over --moves actions a casual player might make; and
+  stock) to the server's answer drawn (the table's `data-version` changed, then the next
+  animation frame), measured inside the page over --moves actions a casual player might make;
   move_request_p50/p99_ms: the share of that spent in the request (network + server), from
   the browser's Resource Timing, so the client's own part is the difference.
 
@@ -53,20 +58,32 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
-# In the page: the time of the latest pointer-down, and each change of the moves counter
-# (one animation frame later: the new position is on screen by then).
+# In the page: the time of the latest pointer-down; when the table is next drawn ahead of
+# the answer (a move drawn at once: `data-drawn` changes alone), and when it shows the server's
+# answer (`data-version` changes), each one animation frame later (on screen by then).
 MEASURE_JS = """() => {
-  const bench = { down: 0, shown: [], fetch: [], expected: 0 };
+  const bench = { down: 0, shown: [], taps: [], fetch: [], expected: 0 };
   window.__bench = bench;
-  const moves = () => document.querySelector('.stat-moves dd')?.textContent;
-  let last = moves();
-  document.addEventListener('pointerdown', () => { bench.down = performance.now(); }, true);
-  // The counters are redrawn every second (the clock): only a changed move count is a move.
+  const table = document.querySelector('.table');
+  let version = table.dataset.version;
+  let drawn = table.dataset.drawn;
+  let tapOpen = false;
+  document.addEventListener('pointerdown', () => {
+    bench.down = performance.now();
+    tapOpen = true;
+  }, true);
   new MutationObserver(() => {
-    const now = moves();
-    if (now === last) return;
-    last = now;
     const start = bench.down;
+    const confirmed = table.dataset.version !== version;
+    const redrawn = table.dataset.drawn !== drawn;
+    version = table.dataset.version;
+    drawn = table.dataset.drawn;
+    if (redrawn && !confirmed && tapOpen) {
+      tapOpen = false;
+      requestAnimationFrame(() => bench.taps.push(performance.now() - start));
+    }
+    if (!confirmed) return;
+    tapOpen = false;
     requestAnimationFrame(() => {
       bench.shown.push(performance.now() - start);
       // The request's own share (network + server), from Resource Timing.
@@ -75,17 +92,20 @@ MEASURE_JS = """() => {
       if (posts.length) bench.fetch.push(posts[posts.length - 1].duration);
       performance.clearResourceTimings();
     });
-  }).observe(document.querySelector('.stats'), { subtree: true, childList: true });
+  }).observe(table, { attributes: true, attributeFilter: ['data-drawn', 'data-version'] });
 }"""
 
 
-def prepare(db: str, env: dict[str, str]) -> str:
-    """A scratch database, migrated, with one staff player; returns the player's token."""
+def prepare(db: str, env: dict[str, str], guests: int) -> str:
+    """A scratch database, migrated, with one staff player and ``guests`` vetted 1-suit deals
+    in the pool (one per guest visit); returns the player's token."""
     subprocess.run(["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", db], check=True)
     subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", db], check=True)
     manage = [sys.executable, str(ROOT / "manage.py")]
     subprocess.run([*manage, "migrate", "-v0"], env=env, check=True, cwd=ROOT)
     subprocess.run([*manage, "collectstatic", "--noinput", "-v0"], env=env, check=True, cwd=ROOT)
+    fill = [*manage, "fill_pool", "--suits", "1", "--count", str(guests)]
+    subprocess.run(fill, env=env, check=True, cwd=ROOT, capture_output=True)
     made = subprocess.run(
         [
             *manage,
@@ -128,6 +148,7 @@ def signed_in(base: str, token: str) -> dict[str, Any]:
                 "localStorage": [
                     {"name": "spider.token", "value": token},
                     {"name": "spider.user", "value": "bench"},
+                    {"name": "spider.onetap", "value": "off"},  # tap a card, then a column
                 ],
             }
         ],
@@ -152,9 +173,20 @@ def first_visit(browser: Any, base: str, token: str) -> tuple[int, float]:
     return total, playable
 
 
+def guest_visit(browser: Any, base: str) -> float:
+    """ms until playable of a first visit of `/` with nothing stored: a guest's dealt board."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{base}/")
+    page.wait_for_selector(".column .card.up")
+    playable = page.evaluate("() => performance.getEntriesByName('spider:ready')[0].startTime")
+    context.close()
+    return float(playable)
+
+
 def play(
     browser: Any, base: str, token: str, moves: int, rnd: random.Random
-) -> tuple[list[float], list[float]]:
+) -> tuple[list[float], list[float], list[float]]:
     """Make ``moves`` actions through the page (taps, Undo, the stock): the in-page times from
     tap to drawn, and of the requests alone."""
     api = httpx.Client(base_url=f"{base}/api/v1", headers={"Authorization": f"Bearer {token}"})
@@ -164,9 +196,11 @@ def play(
     page = context.new_page()
     shown: list[float] = []
     fetched: list[float] = []
+    taps: list[float] = []
 
     def collect() -> None:
         shown.extend(page.evaluate("() => window.__bench.shown"))
+        taps.extend(page.evaluate("() => window.__bench.taps"))
         fetched.extend(page.evaluate("() => window.__bench.fetch"))
 
     def new_game() -> dict[str, Any]:
@@ -198,7 +232,7 @@ def play(
     collect()
     context.close()
     api.close()
-    return shown, fetched
+    return shown, fetched, taps
 
 
 def done_on_page(page: Any) -> int:
@@ -224,7 +258,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     env = server_env(f"postgres://postgres@127.0.0.1:5432/{args.db}")
-    token = prepare(args.db, env)
+    token = prepare(args.db, env, args.visits + 2)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     server = start_server(env, port, args.workers)
@@ -235,7 +269,8 @@ def main() -> None:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
             visits = [first_visit(browser, base, token) for _ in range(args.visits + 1)][1:]
-            shown, fetched = play(browser, base, token, args.moves, rnd)
+            guests = [guest_visit(browser, base) for _ in range(args.visits + 1)][1:]
+            shown, fetched, taps = play(browser, base, token, args.moves, rnd)
             browser.close()
     finally:
         server.terminate()
@@ -247,11 +282,15 @@ def main() -> None:
         "first_visit_kb": round(statistics.median(sizes) / 1024, 1),
         "playable_ms": round(statistics.median(playable), 1),
         "playable_p90_ms": round(percentile(playable, 0.9), 1),
+        "guest_playable_ms": round(statistics.median(guests), 1),
+        "tap_to_board_p50_ms": round(statistics.median(taps), 1),
+        "tap_to_board_p99_ms": round(percentile(taps, 0.99), 1),
         "move_p50_ms": round(statistics.median(shown), 1),
         "move_p99_ms": round(percentile(shown, 0.99), 1),
         "move_request_p50_ms": round(statistics.median(fetched), 1),
         "move_request_p99_ms": round(percentile(fetched, 0.99), 1),
         "moves_measured": len(shown),
+        "taps_measured": len(taps),
         "visits": len(visits),
     }
     print(json.dumps(figures))

@@ -30,14 +30,13 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import kinds
-from games.daily import daily_closed
 from games.engine import Action as EngineAction
 from games.engine import EngineError
 from games.models import Action, Analysis, Game
 from games.selectors import game_get_readable
 from games.solver import SolverBug
 from games.solver.analysis import Budget, analyse, final_line
+from games.visibility import deal_out
 from spider_api.errors import DomainError
 
 log = logging.getLogger(__name__)
@@ -90,19 +89,19 @@ def analysable_game(*, viewer: Any, game_id: Any) -> Game:
         raise DomainError(
             "game_in_progress", "A game is analysed once it is over: finish or resign it.", 409
         )
-    if kinds.deal_secret(game):
+    if deal_out(game):  # games.visibility: nothing of its deal is a shared secret any more
+        return game
+    if game.kind == Game.Kind.RACE:
         raise DomainError(
             "race_in_progress",
             "The race is still running: its deal is analysed once the race has ended.",
             409,
         )
-    if game.kind == Game.Kind.DAILY and not daily_closed(game.daily_date):
-        raise DomainError(
-            "daily_open",
-            "The daily challenge's deal is analysed once its day has closed (00:00 UTC).",
-            409,
-        )
-    return game
+    raise DomainError(  # a daily game before its day closes
+        "daily_open",
+        "The daily challenge's deal is analysed once its day has closed (00:00 UTC).",
+        409,
+    )
 
 
 @transaction.atomic

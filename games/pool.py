@@ -10,7 +10,14 @@
   plus a compare-and-set on the state, so no deal goes to two players; an empty pool is
   ``PoolEmpty`` (503), never an unvetted deal. It is quick: it never solves.
 * ``pool_vet_if_empty`` is the slow part, run before the caller takes any lock or opens a
-  transaction: with the pool empty it vets fresh seeds for up to POOL_SYNC_VET_SECONDS.
+  transaction: with the pool empty it vets fresh seeds for up to POOL_SYNC_VET_SECONDS, at
+  most POOL_SYNC_VET_CONCURRENCY requests of a process at once (a request that finds them
+  all busy answers 503 at once). POOL_SYNC_VET_SECONDS is 0 (off) by default where a worker
+  refills the pool: seconds of solver CPU are then never spent on a request.
+
+Every request that takes a pool deal (a new casual game, a race's start and ``again``) is
+counted in the throttle scope ``pool`` (spider_api.throttling.PoolThrottle), so one player
+drains the pool no faster than its rate whichever way the deals are taken.
 """
 
 from __future__ import annotations
@@ -157,13 +164,35 @@ def pool_take(*, suits: int) -> Deal:
     return deal
 
 
-def pool_vet_if_empty(*, suits: int) -> None:
-    """With no pooled deal of ``suits``, vet fresh seeds until one is pooled or
-    POOL_SYNC_VET_SECONDS are up. Seconds of solving: call it outside any transaction and
-    before taking any lock, then ``pool_take`` (another caller may still win that deal)."""
-    if Deal.objects.filter(suits=suits, state=Deal.State.POOLED).exists():
+def pool_vet_if_empty(*, suits: int, max_seconds: float | None = None) -> None:
+    """With no pooled deal of ``suits``, vet fresh seeds until one is pooled or the time is
+    up. Seconds of solving: call it outside any transaction and before taking any lock, then
+    ``pool_take`` (another caller may still win that deal).
+
+    ``max_seconds`` None is a request's allowance: POOL_SYNC_VET_SECONDS (0: none at all),
+    and only while fewer than POOL_SYNC_VET_CONCURRENCY requests of this process are vetting
+    (else it returns at once, and ``pool_take`` answers 503 ``pool_empty``). A worker passes
+    its own ``max_seconds`` and is not counted."""
+    if _pooled(suits):
         return
-    deadline = time.monotonic() + settings.POOL_SYNC_VET_SECONDS
+    on_request = max_seconds is None
+    seconds = settings.POOL_SYNC_VET_SECONDS if on_request else max_seconds
+    if not seconds or seconds <= 0:
+        return
+    if on_request and not _REQUEST_VETTING.acquire():
+        return  # another request of this process is solving: this one is not
+    try:
+        _vet_until_pooled(suits, time.monotonic() + seconds)
+    finally:
+        if on_request:
+            _REQUEST_VETTING.release()
+
+
+def _pooled(suits: int) -> bool:
+    return Deal.objects.filter(suits=suits, state=Deal.State.POOLED).exists()
+
+
+def _vet_until_pooled(suits: int, deadline: float) -> None:
     budget = Budget.from_settings(suits)
     for seed in random_seeds():
         left = deadline - time.monotonic()
@@ -176,6 +205,33 @@ def pool_vet_if_empty(*, suits: int) -> None:
         )
         if deal is not None and deal.state == Deal.State.POOLED:
             return
+        if _pooled(suits):  # a fill (or another request) stored one meanwhile
+            return
+
+
+class _Slots:
+    """A non-blocking counting semaphore whose size is read from the settings at each
+    acquire (POOL_SYNC_VET_CONCURRENCY), so a test or a reload changes it at once."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.active = 0
+
+    def acquire(self) -> bool:
+        with self._lock:
+            if self.active >= settings.POOL_SYNC_VET_CONCURRENCY:
+                return False
+            self.active += 1
+            return True
+
+    def release(self) -> None:
+        with self._lock:
+            self.active -= 1
+
+
+# The requests of this process vetting a deal right now (a process-wide bound on the solver
+# CPU that requests may spend, whatever the number of threads or players).
+_REQUEST_VETTING = _Slots()
 
 
 def _claim_pooled(suits: int) -> Deal | None:

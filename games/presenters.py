@@ -11,10 +11,9 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import kinds
-from games.daily import daily_closed
 from games.engine import Board, Outcome, load, public_view
 from games.models import Action, Analysis, Game
+from games.visibility import before_cards_turn, deal_out
 
 
 def iso(value: datetime | None) -> str | None:
@@ -35,8 +34,8 @@ def game_state(game: Game, board: Board | None = None) -> dict[str, Any]:
     while the game runs, the seed."""
     board = board if board is not None else load(game.snapshot)
     view = public_view(board)
-    if game.kind == Game.Kind.RACE and game.started_at and game.started_at > timezone.now():
-        # A race's countdown: nobody sees a card before they all turn over at once.
+    if before_cards_turn(game):
+        # A race's countdown (games.visibility): nobody sees a card before they all turn.
         view["columns"] = [
             {"hidden": c["hidden"] + len(c["cards"]), "cards": []} for c in view["columns"]
         ]
@@ -71,11 +70,9 @@ def game_state(game: Game, board: Board | None = None) -> dict[str, Any]:
 
 
 def deal_info(game: Game) -> dict[str, Any] | None:
-    """The deal's identity, revealed only once the game is over (so it can be replayed); for
-    a daily challenge, only once its day has closed."""
-    if not game.over or (game.kind == Game.Kind.DAILY and not daily_closed(game.daily_date)):
-        return None
-    if kinds.deal_secret(game):  # a racer out of a race still running
+    """The deal's identity, revealed only once it is out (games.visibility): the game is
+    over, and it is no daily before its day closes nor a race game before its race ends."""
+    if not deal_out(game):
         return None
     deal = game.deal
     info: dict[str, Any] = {

@@ -8,14 +8,13 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import QuerySet
 
-from games import kinds
-from games.daily import daily_closed
 from games.engine import Action as EngineAction
 from games.engine import Board, apply_action, public_view
 from games.errors import GameNotFound
 from games.models import Action, Game, PlayerStats
 from games.presenters import action_json as presenters_action_json
 from games.presenters import elapsed_ms, iso
+from games.visibility import game_visibility
 from spider_api.errors import DomainError
 
 if TYPE_CHECKING:
@@ -27,23 +26,13 @@ BEST_WINS = 5
 
 
 def game_get_readable(*, viewer: User | AnonymousUser, game_id: Any) -> Game:
-    """A game ``viewer`` may read: their own at any time, anyone's once it is over.
-    Anything else is indistinguishable from a game that does not exist (404)."""
+    """A game ``viewer`` may read (games.visibility): their own at any time, anyone's once
+    it is over and its deal is out. Anything else is indistinguishable from a game that
+    does not exist (404)."""
     game = Game.objects.select_related("deal").filter(pk=game_id).first()
-    if game is None:
-        raise GameNotFound()
-    owner = viewer is not None and viewer.is_authenticated and game.player_id == viewer.pk
-    if not owner and not public(game):
+    if game is None or not game_visibility(game=game, viewer=viewer).readable:
         raise GameNotFound()
     return game
-
-
-def public(game: Game) -> bool:
-    """Anyone may read a game once it is over, except a daily game before its day closes
-    (its final position would give the day's deal away)."""
-    if not game.over or kinds.deal_secret(game):  # a race game: not before the race ends
-        return False
-    return game.kind != Game.Kind.DAILY or daily_closed(game.daily_date)
 
 
 def game_position(*, viewer: User | AnonymousUser, game_id: Any, step: int) -> dict[str, Any]:
@@ -57,6 +46,9 @@ def game_position(*, viewer: User | AnonymousUser, game_id: Any, step: int) -> d
     game = game_get_readable(viewer=viewer, game_id=game_id)
     if not game.over:
         raise DomainError("game_in_progress", "Positions are served once the game is over.", 409)
+    if not game_visibility(game=game, viewer=viewer).positions:
+        # A race game before its cards turn over, even one over already: nobody sees a card.
+        raise DomainError("race_not_started", "The cards have not turned over yet.", 409)
     log = list(game_log(game=game))
     if step > len(log):
         raise DomainError(

@@ -34,6 +34,7 @@ from games.rewards import CoinAward, game_reward
 from games.selectors import game_get_readable
 from games.signals import game_finished, game_won
 from games.solver.hint import Hint, VisiblePosition, board_hints, no_hint_reason
+from games.visibility import deal_out
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -98,12 +99,10 @@ def game_create(
     source_game: Game | None = None
     if replay_of is not None:
         source_game = game_get_readable(viewer=player, game_id=replay_of)
-        if source_game.kind == Game.Kind.DAILY and not daily_closed(source_game.daily_date):
-            raise GameNotFound()  # a daily deal stays secret until its day closes
-        if source_game.kind == Game.Kind.RACE and (
-            not source_game.over or kinds.deal_secret(source_game)
-        ):
-            raise GameNotFound()  # races: a racer's deal stays secret until the race ends
+        # Its deal must be out (games.visibility): a daily's not before its day closes, a
+        # race game's not before its race ends. A casual game of one's own: at any time.
+        if source_game.kind != Game.Kind.CASUAL and not deal_out(source_game):
+            raise GameNotFound()
         deal = source_game.deal
     elif layout is not None:
         deal = deal_from_layout(layout=deal_layout_parse(suits=suits or 0, layout=layout))
@@ -139,7 +138,8 @@ def game_start(
     """Create the Game row for ``deal`` (inside the caller's transaction).
 
     It is ranked only on a vetted deal, not staff-made, not a replay, never on a deal the
-    player has seen before, and only if the caller allows it (``rankable``).
+    player has seen before, never for a guest (docs/rules.md#guests), and only if the caller
+    allows it (``rankable``).
     """
     staff_made = staff_made or deal.staff_made
     seen_before = replay_of is not None or Game.objects.filter(player=player, deal=deal).exists()
@@ -151,7 +151,11 @@ def game_start(
         daily_date=daily_date,
         replay_of=replay_of,
         staff_made=staff_made,
-        ranked=rankable and deal.vetted and not staff_made and not seen_before,
+        ranked=rankable
+        and deal.vetted
+        and not staff_made
+        and not seen_before
+        and not getattr(player, "is_guest", False),
     )
     _store(game, Board(deal.layout()))
     game.save(force_insert=True)

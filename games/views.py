@@ -157,6 +157,10 @@ class GamesApi(APIView):
     def throttle_scope(self) -> str | None:  # only creating a game is throttled here
         return "game_create" if self.request.method == "POST" else None
 
+    @property
+    def takes_pool_deal(self) -> bool:  # a new game: counted in the `pool` scope too
+        return self.request.method == "POST"
+
     @extend_schema(
         operation_id="games_list",
         tags=["games"],
@@ -418,6 +422,14 @@ class GameResignApi(APIView):
             200: OutputSerializer,
             400: bad_request(BAD_KEY),
             404: NOT_FOUND,
+            409: error_response(
+                "A race game, refused as `POST /races/{code}/resign` refuses it: "
+                "`race_not_started` (the cards have not turned over), `race_over`, "
+                "`not_racing` (out already).",
+                "race_not_started",
+                "The cards have not turned over yet.",
+                *code_examples("race_over", "not_racing"),
+            ),
             422: error_response(
                 "The game is over already, or the Idempotency-Key was used for another request.",
                 "game_over",
@@ -426,13 +438,6 @@ class GameResignApi(APIView):
                     "idempotency_key_reused",
                     "This Idempotency-Key was already used for a different request.",
                 ),
-            ),
-            409: error_response(
-                "A race game, refused as on /races/{code}/resign: `race_not_started` (the "
-                "cards have not turned over yet), `race_over`, `not_racing` (out already).",
-                "race_not_started",
-                "The cards have not turned over yet.",
-                *code_examples("race_over", "not_racing"),
             ),
         },
     )
@@ -499,9 +504,11 @@ class GamePositionApi(APIView):
                 error_example("no_such_step", "The log has 12 entries; ask 0..12."),
             ),
             409: error_response(
-                "The game is still running.",
+                "The game is still running, or (`race_not_started`) it is a race game whose "
+                "cards have not turned over yet: nobody sees a card before then.",
                 "game_in_progress",
                 "Positions are served once the game is over.",
+                error_example("race_not_started", "The cards have not turned over yet."),
             ),
         },
     )

@@ -55,14 +55,17 @@ class DailyNotReady(DomainError):
         super().__init__(extra={"retry_after": retry}, headers={"Retry-After": str(retry)})
 
 
-def daily_ensure(*, day: date) -> DailyChallenge:
+def daily_ensure(*, day: date, vet_seconds: float | None = None) -> DailyChallenge:
     """The challenge of ``day``, created if missing. Safe to call twice or from two workers at
     once: creators of one day queue on a lock and the later ones find the first's challenge
-    (the unique date stays the last word), so exactly one exists and no deal is wasted."""
+    (the unique date stays the last word), so exactly one exists and no deal is wasted.
+    With the pool empty it vets a deal first: a request's allowance (``vet_seconds`` None,
+    games.pool.pool_vet_if_empty), or a worker's ``vet_seconds``."""
     existing = DailyChallenge.objects.select_related("deal").filter(date=day).first()
     if existing is not None:
         return existing
-    pool_vet_if_empty(suits=DAILY_SUITS)  # the slow part, before the transaction and the lock
+    # The slow part, before the transaction and the lock.
+    pool_vet_if_empty(suits=DAILY_SUITS, max_seconds=vet_seconds)
     try:
         with transaction.atomic():
             _lock_day(day)  # a second creator waits here, then finds the first one's row

@@ -16,7 +16,12 @@ def create_daily_challenges() -> list[str]:
     """Make sure today's and tomorrow's challenges exist (tomorrow's ahead of time, so its
     commitment is public before the day starts)."""
     today = timezone.now().date()
-    days = [daily_ensure(day=today + timedelta(days=d)).date.isoformat() for d in (0, 1)]
+    # A worker may vet (the pool empty) as long as a fill task may; a request may not.
+    vet = settings.POOL_FILL_MAX_SECONDS
+    days = [
+        daily_ensure(day=today + timedelta(days=d), vet_seconds=vet).date.isoformat()
+        for d in (0, 1)
+    ]
     # A worker's minute per new challenge; without a broker (tasks in-process) nobody should
     # wait for it, so the zero-setup run keeps vetting's line as the par.
     if settings.DAILY_PAR_MAX_NODES and not settings.CELERY_TASK_ALWAYS_EAGER:

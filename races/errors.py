@@ -62,3 +62,15 @@ class HintsNotAllowed(DomainError):
 class BadTicket(DomainError):
     code, status = "invalid_ticket", 401
     detail = "This stream ticket is unknown, used or expired: get a new one."
+
+
+class TooManyStreams(DomainError):
+    """A player at RACE_STREAMS_PER_PLAYER open streams opens one more (races/stream.py)."""
+
+    code, status = "too_many_streams", 429
+    detail = "You hold as many event streams open as a player may; close one first."
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(
+            extra={"retry_after": retry_after}, headers={"Retry-After": str(retry_after)}
+        )

@@ -31,6 +31,10 @@ class Table(models.Model):
     staff_layout = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    class Meta:
+        # The pruning of tables left open and unused (races.services.tables_prune).
+        indexes = [models.Index(fields=["status", "created_at"], name="table_idle_idx")]
+
     def __str__(self) -> str:
         return f"table {self.code} ({self.status})"
 
@@ -132,17 +136,22 @@ class Racer(models.Model):
 
 class Presence(models.Model):
     """Who holds a table's event stream open: ``streams`` open now, refreshed at ``seen_at``
-    by the stream process's heartbeat (a crashed process's streams go stale by themselves)."""
+    by the stream process's heartbeat (a crashed process's streams go stale by themselves);
+    with none open, ``seen_at`` is when the last one closed."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="presences")
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     streams = models.IntegerField(default=0)
     seen_at = models.DateTimeField()
+    # The table's log shows this seated player connected (a `back`, or connected when they
+    # sat down), so a `gone` is owed once they have been away for the grace.
+    log_present = models.BooleanField(default=False)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["table", "player"], name="presence_unique_player"),
         ]
+        indexes = [models.Index(fields=["log_present", "seen_at"], name="presence_owed_idx")]
 
     def __str__(self) -> str:
         return f"{self.table_id} {self.player_id} streams={self.streams}"
@@ -173,7 +182,7 @@ class StreamTicket(models.Model):
     key = models.CharField(max_length=64, unique=True)
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
-    expires_at = models.DateTimeField()
+    expires_at = models.DateTimeField(db_index=True)  # pruned once past (or used)
     used_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:

@@ -19,11 +19,21 @@ from games.presenters import action_json, iso
 from races.models import Presence, Race, Racer, Seat, Table
 
 
-def connected(presence: Presence | None, now: datetime) -> bool:
+def streaming(presence: Presence | None, now: datetime) -> bool:
     """Holding the stream open, as the stream process's heartbeat last said."""
     if presence is None or presence.streams <= 0:
         return False
     return presence.seen_at >= now - timedelta(seconds=settings.RACE_PRESENCE_STALE_SECONDS)
+
+
+def connected(presence: Presence | None, now: datetime) -> bool:
+    """Holding the stream open, or away for less than RACE_GONE_GRACE_SECONDS since the last
+    one closed (a reload is not a departure): what the table's `gone`/`back` events say."""
+    if presence is None:
+        return False
+    if presence.streams > 0:
+        return streaming(presence, now)
+    return presence.seen_at >= now - timedelta(seconds=settings.RACE_GONE_GRACE_SECONDS)
 
 
 def shown_connected(
@@ -104,6 +114,8 @@ def race_json(
             else None
         ),
         "racers": [racer_json(r, r.game, presences.get(r.player_id), now) for r in racers],
+        # The same rule as the racers' games (games.visibility, through RacePolicy's
+        # deal_secret): the deal is a shared secret until the race is over.
         "laid_open": laid_open(race, racers) if over else None,
     }
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import logging
 import secrets
+import threading
+import time
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -49,7 +51,16 @@ from races.errors import (
     TableNotFound,
 )
 from races.events import EventKind, Statement, event_emit, event_statements
-from races.models import Presence, Race, Racer, RaceStats, Seat, StreamTicket, Table
+from races.models import (
+    Presence,
+    Race,
+    Racer,
+    RaceStats,
+    Seat,
+    StreamTicket,
+    Table,
+    TableEvent,
+)
 from spider_api.errors import DomainError
 
 log = logging.getLogger(__name__)
@@ -85,6 +96,7 @@ def table_open(
     now = timezone.now()
     Seat.objects.create(table=table, player=player, seat=0)
     event_emit(table=table, kind=EventKind.SEATED, data=_seat_data(0, player), now=now)
+    prune_in_process()
     return table
 
 
@@ -595,40 +607,77 @@ def races_tick(*, now: datetime | None = None) -> int:
 
 
 # -- presence and stream tickets ------------------------------------------------------------
+# Presence changes are debounced: a seated player's `gone` is written by ``presence_sweep``
+# only once they have been away for RACE_GONE_GRACE_SECONDS (a reload, a dropped connection
+# that comes back at once, writes nothing), and a `back` only when the log shows them away
+# (after a `gone`, or before it ever showed them connected). ``Presence.log_present`` is what
+# the log shows.
 @transaction.atomic
 def presence_open(*, table_id: int, player: User, now: datetime | None = None) -> int:
-    """A stream of ``player`` opened: connected (``back`` for a seated player who was not)."""
+    """A stream of ``player`` opened: connected (``back`` for a seated player the log shows
+    away)."""
     now = now or timezone.now()
     table = Table.objects.select_for_update().get(pk=table_id)
     presence, _ = Presence.objects.get_or_create(
         table=table, player=player, defaults={"seen_at": now}
     )
-    was = presenters.connected(presence, now)
-    presence.streams = (presence.streams if was else 0) + 1  # stale counts: a dead process
+    live = presenters.streaming(presence, now)
+    presence.streams = (presence.streams if live else 0) + 1  # stale counts: a dead process
     presence.seen_at = now
-    presence.save(update_fields=["streams", "seen_at"])
     seat = _seat_number(table, player)
-    if not was and seat is not None:
+    if seat is not None and not presence.log_present:
+        presence.log_present = True
         event_emit(table=table, kind=EventKind.BACK, data=_seat_data(seat, player), now=now)
+    presence.save(update_fields=["streams", "seen_at", "log_present"])
     return presence.pk
 
 
 @transaction.atomic
 def presence_close(*, presence_id: int, now: datetime | None = None) -> None:
+    """A stream closed. No event now: ``presence_sweep`` writes the `gone` if the player is
+    still away once the grace is over."""
     now = now or timezone.now()
     presence = Presence.objects.select_related("player").filter(pk=presence_id).first()
     if presence is None:
         return
     table = Table.objects.select_for_update().get(pk=presence.table_id)
     presence = Presence.objects.select_related("player").get(pk=presence_id)
+    live = presenters.streaming(presence, now)
     presence.streams = max(0, presence.streams - 1)
     presence.seen_at = now
-    presence.save(update_fields=["streams", "seen_at"])
-    seat = _seat_number(table, presence.player)
-    if presence.streams == 0 and seat is not None:
-        event_emit(
-            table=table, kind=EventKind.GONE, data=_seat_data(seat, presence.player), now=now
-        )
+    if live and presence.streams == 0 and _seat_number(table, presence.player) is not None:
+        # Seated and shown connected (a watcher who sat down holding the stream, too): the
+        # log owes a `gone` if they stay away.
+        presence.log_present = True
+    presence.save(update_fields=["streams", "seen_at", "log_present"])
+
+
+def presence_sweep(*, now: datetime | None = None) -> int:
+    """Write the `gone` of every seated player the log shows connected who has been away
+    for the grace (their last stream closed RACE_GONE_GRACE_SECONDS ago, or its process
+    stopped refreshing it). Idempotent; each table in its own short transaction. Returns
+    the `gone` events written."""
+    now = now or timezone.now()
+    grace = now - timedelta(seconds=settings.RACE_GONE_GRACE_SECONDS)
+    stale = now - timedelta(seconds=settings.RACE_PRESENCE_STALE_SECONDS)
+    owed = Presence.objects.filter(log_present=True).filter(
+        Q(streams__lte=0, seen_at__lt=grace) | Q(streams__gt=0, seen_at__lt=stale)
+    )
+    written = 0
+    for presence_id, table_id in owed.values_list("pk", "table_id"):
+        with transaction.atomic():
+            table = Table.objects.select_for_update().get(pk=table_id)
+            presence = Presence.objects.select_related("player").get(pk=presence_id)
+            if not presence.log_present or presenters.connected(presence, now):
+                continue  # back meanwhile, or written by another sweep
+            presence.log_present = False
+            presence.save(update_fields=["log_present"])
+            seat = _seat_number(table, presence.player)
+            if seat is not None:
+                data = _seat_data(seat, presence.player)
+                event_emit(table=table, kind=EventKind.GONE, data=data, now=now)
+                written += 1
+    return written
 
 
 def presence_heartbeat(*, presence_ids: list[int], now: datetime | None = None) -> None:
@@ -642,6 +691,7 @@ def ticket_issue(*, player: User, code: str) -> StreamTicket:
     table = Table.objects.filter(code=code.upper()).first()
     if table is None:
         raise TableNotFound()
+    prune_in_process()
     return StreamTicket.objects.create(
         key=secrets.token_urlsafe(32),
         player=player,
@@ -662,6 +712,78 @@ def ticket_redeem(*, key: str, code: str) -> Any:
     if used.update(used_at=now) != 1:  # the compare-and-set makes it single-use
         raise BadTicket()
     return ticket.player
+
+
+# -- pruning: what would otherwise grow for ever ---------------------------------------------
+def tickets_prune(*, now: datetime | None = None) -> int:
+    """Delete the stream tickets that can never be used again: used, or expired."""
+    now = now or timezone.now()
+    used_or_expired = Q(used_at__isnull=False) | Q(expires_at__lte=now)
+    deleted, _ = StreamTicket.objects.filter(used_or_expired).delete()
+    return deleted
+
+
+def _abandoned(cutoff: datetime) -> Any:
+    """Open tables never raced at, made before ``cutoff``, with no event and nobody's
+    stream since."""
+    return (
+        Table.objects.filter(status=Table.Status.OPEN, created_at__lt=cutoff)
+        .exclude(Exists(Race.objects.filter(table=OuterRef("pk"))))
+        .exclude(Exists(TableEvent.objects.filter(table=OuterRef("pk"), created_at__gte=cutoff)))
+        .exclude(Exists(Presence.objects.filter(table=OuterRef("pk"), seen_at__gte=cutoff)))
+    )
+
+
+def tables_prune(*, now: datetime | None = None, batch: int = 500) -> int:
+    """Delete up to ``batch`` abandoned tables (open, never raced at, unused for
+    RACE_TABLE_IDLE_SECONDS) with their seats, events, presences and tickets. Each under its
+    own row lock, checked again there, so a player sitting down at that moment keeps it."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=settings.RACE_TABLE_IDLE_SECONDS)
+    deleted = 0
+    for table_id in list(_abandoned(cutoff).values_list("pk", flat=True)[:batch]):
+        with transaction.atomic():
+            locked = Table.objects.select_for_update(skip_locked=True).filter(pk=table_id)
+            if locked.first() is None or not _abandoned(cutoff).filter(pk=table_id).exists():
+                continue
+            Table.objects.filter(pk=table_id).delete()
+            deleted += 1
+    return deleted
+
+
+def races_prune(*, now: datetime | None = None) -> dict[str, int]:
+    """The pruning (beat's prune_races, or in the process without a broker)."""
+    return {"tickets": tickets_prune(now=now), "tables": tables_prune(now=now)}
+
+
+_pruner: threading.Thread | None = None
+_pruner_lock = threading.Lock()
+
+
+def prune_in_process() -> None:
+    """Without a broker (`make run`: no beat), prune from a thread of this process every
+    RACE_PRUNE_SECONDS, started by the first table or ticket made (what the pruning keeps
+    down). With a broker, beat runs it."""
+    global _pruner
+    if not settings.CELERY_TASK_ALWAYS_EAGER or (_pruner is not None and _pruner.is_alive()):
+        return
+    with _pruner_lock:
+        if _pruner is None or not _pruner.is_alive():
+            _pruner = threading.Thread(target=_prune_forever, name="race-prune", daemon=True)
+            _pruner.start()
+
+
+def _prune_forever() -> None:
+    from django.db import connection
+
+    while True:
+        time.sleep(settings.RACE_PRUNE_SECONDS)
+        try:
+            log.info("pruned %s", races_prune())
+        except Exception:  # the database restarting: next time
+            log.exception("in-process pruning failed")
+        finally:
+            connection.close()
 
 
 # -- shared steps ---------------------------------------------------------------------------

@@ -13,6 +13,11 @@ SSE (``text/event-stream``): ``id: <seq>`` and ``data: <event JSON>`` (the defau
 
 Auth: ``Authorization: Bearer <token>``, or ``?ticket=`` from POST /races/{code}/ticket
 (single use, short-lived) for a browser's EventSource, which cannot send headers.
+
+Limits: opening a stream is throttled per player (scope ``streams``, shared with tickets: a
+stream opened with a ticket was counted when the ticket was issued), and a player holds at
+most RACE_STREAMS_PER_PLAYER streams at once (``races.hub.SLOTS``); past either, a 429 JSON
+answer with Retry-After, before the stream starts.
 """
 
 from __future__ import annotations
@@ -22,7 +27,9 @@ import contextlib
 import functools
 import json
 import logging
+import math
 import re
+import uuid
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -38,17 +45,19 @@ from rest_framework.authtoken.models import Token
 from accounts.models import User
 from games.presenters import iso
 from races import selectors, services
-from races.errors import BadTicket
+from races.errors import BadTicket, TooManyStreams
 from races.events import EventKind
-from races.hub import HUB
+from races.hub import HUB, SLOTS
 from spider_api.authentication import BEARER_CHALLENGE, TOKEN_KEY
 from spider_api.errors import DomainError
+from spider_api.throttling import throttle_wait
 
 log = logging.getLogger(__name__)
 
 NDJSON = "application/x-ndjson"
 TICKET_KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what secrets.token_urlsafe gives
 SSE = "text/event-stream"
+CATCH_UP_PAGE = 1000  # rows read at a time (selectors.events_after's limit)
 T = TypeVar("T")
 
 # Every database call of the streams runs on these few threads, each with its own
@@ -75,18 +84,39 @@ async def race_events(request: HttpRequest, code: str) -> HttpResponseBase:
         since = _since(request)
         user = await db(_authenticate, request=request, code=code)
         table = await db(selectors.table_by_code, code=code)
+        if not request.GET.get("ticket"):  # a ticket was counted when it was issued
+            await db(_throttle, user=user, meta=request.META)
+        stream_id = uuid.uuid4().hex
+        wait = await SLOTS.take(user.pk, stream_id)
+        if wait is not None:
+            raise TooManyStreams(wait)
     except DomainError as exc:
         headers = {"WWW-Authenticate": BEARER_CHALLENGE} if exc.status == 401 else {}
         return _error(exc, headers)
     ndjson = NDJSON in request.headers.get("Accept", "")
     response = StreamingHttpResponse(
-        _stream(table.pk, table.code, user, since, ndjson), content_type=NDJSON if ndjson else SSE
+        _stream(table.pk, table.code, user, since, ndjson, stream_id),
+        content_type=NDJSON if ndjson else SSE,
     )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy in front must not buffer the stream
     # Readable from any origin: it takes no cookie, only a token or a one-use ticket.
     response["Access-Control-Allow-Origin"] = "*"
     return response
+
+
+def _throttle(user: User, meta: dict[str, Any]) -> None:
+    """Count one stream opening of ``user`` in the scope ``streams`` (429 past its rate)."""
+    wait = throttle_wait(scope="streams", user=user, meta=meta)
+    if wait is not None:
+        seconds = max(1, math.ceil(wait))
+        raise DomainError(
+            "throttled",
+            f"Request was throttled. Expected available in {seconds} seconds.",
+            429,
+            extra={"retry_after": seconds},
+            headers={"Retry-After": str(seconds)},
+        )
 
 
 def _error(exc: DomainError, headers: dict[str, str]) -> JsonResponse:
@@ -135,10 +165,12 @@ def _frame(seq: int, body: str, ndjson: bool) -> bytes:
 
 
 async def _stream(
-    table_id: int, code: str, user: User, since: int | None, ndjson: bool
+    table_id: int, code: str, user: User, since: int | None, ndjson: bool, stream_id: str
 ) -> AsyncIterator[bytes]:
     sub = HUB.subscribe(code)  # before reading anything: nothing committed later is missed
     BACKGROUND.start()
+    slot = (user.pk, stream_id)
+    BACKGROUND.slots.add(slot)  # renewed by the heartbeat from now on
     presence_id: int | None = None
     keepalive = b"\n" if ndjson else b": keep-alive\n\n"
     try:
@@ -158,11 +190,14 @@ async def _stream(
             last = since
         catch_up = True
         while True:
-            if catch_up:
-                for seq, body in await db(selectors.events_after, table_id=table_id, seq=last):
+            while catch_up:  # page by page, until the rows run out
+                rows = await db(
+                    selectors.events_after, table_id=table_id, seq=last, limit=CATCH_UP_PAGE
+                )
+                for seq, body in rows:
                     yield _frame(seq, body, ndjson)
                     last = seq
-                catch_up = False
+                catch_up = len(rows) >= CATCH_UP_PAGE
             try:
                 seq, body = await asyncio.wait_for(
                     sub.queue.get(), timeout=settings.RACE_KEEPALIVE_SECONDS
@@ -180,12 +215,16 @@ async def _stream(
             last = seq
     finally:
         HUB.unsubscribe(sub)
+        BACKGROUND.slots.discard(slot)
         if presence_id is not None:
             BACKGROUND.presences[presence_id] -= 1
             if not BACKGROUND.presences[presence_id]:
                 del BACKGROUND.presences[presence_id]
             with contextlib.suppress(Exception):
                 await db(services.presence_close, presence_id=presence_id)
+            BACKGROUND.sweep_presence_later()  # a `gone` once the grace is over, if still away
+        with contextlib.suppress(Exception):
+            await SLOTS.give_back(*slot)
 
 
 class Background:
@@ -196,7 +235,9 @@ class Background:
 
     def __init__(self) -> None:
         self.presences: dict[int, int] = {}
+        self.slots: set[tuple[int, str]] = set()  # (player id, stream id) open here
         self._tasks: list[asyncio.Task[None]] = []
+        self._sweeps: set[asyncio.Task[None]] = set()
 
     def start(self) -> None:
         if self._tasks and not any(t.done() for t in self._tasks):
@@ -226,6 +267,28 @@ class Background:
                 await db(services.presence_heartbeat, presence_ids=list(self.presences))
             except Exception:
                 log.exception("presence heartbeat failed")
+            try:
+                await SLOTS.renew(list(self.slots))
+            except Exception:
+                log.exception("stream slots not renewed")
+
+    def sweep_presence_later(self) -> None:
+        """A stream closed: once RACE_GONE_GRACE_SECONDS are over, write the `gone` of every
+        seated player still away (beat's sweep_presence is the safety net)."""
+        loop = asyncio.get_running_loop()
+
+        def start() -> None:
+            task = loop.create_task(self._sweep_presence())
+            self._sweeps.add(task)  # a reference until it is done
+            task.add_done_callback(self._sweeps.discard)
+
+        loop.call_later(settings.RACE_GONE_GRACE_SECONDS + 0.2, start)
+
+    async def _sweep_presence(self) -> None:
+        try:
+            await db(services.presence_sweep)
+        except Exception:
+            log.exception("presence sweep failed")
 
 
 BACKGROUND = Background()

@@ -32,6 +32,7 @@ from spider_api.errors import DomainError
 from spider_api.openapi import (
     NOT_FOUND,
     ErrorSerializer,
+    RetryErrorSerializer,
     ValidationErrorSerializer,
     code_examples,
     error_example,
@@ -222,6 +223,8 @@ class RaceUnreadyApi(_TableCommandApi):
 
 
 class RaceStartApi(_TableCommandApi):
+    takes_pool_deal = True  # the race's deal: counted in the `pool` scope too
+
     @extend_schema(
         operation_id="races_start",
         tags=TAGS,
@@ -253,6 +256,8 @@ class RaceStartApi(_TableCommandApi):
 
 
 class RaceAgainApi(_TableCommandApi):
+    takes_pool_deal = True  # the race's deal: counted in the `pool` scope too
+
     @extend_schema(
         operation_id="races_again",
         tags=TAGS,
@@ -316,7 +321,8 @@ class RaceResignApi(_TableCommandApi):
             404: UNKNOWN_CODE,
             409: _errors(
                 "`no_race` (none running), `race_not_started` (the cards have not turned "
-                "over yet), `not_racing` (not in it, or out already).",
+                "over yet: refused as on `POST /games/{id}/resign`), `not_racing` (not in it, "
+                "or out already).",
                 NoRace,
                 RaceNotStarted,
                 NotRacing,
@@ -358,7 +364,7 @@ class RaceDrawApi(_TableCommandApi):
 
 
 class RaceTicketApi(APIView):
-    throttle_scope = "actions"
+    throttle_scope = "streams"  # shared with streams opened with a token (races/stream.py)
     OutputSerializer = TicketSerializer
 
     @extend_schema(
@@ -428,6 +434,18 @@ class RaceEventsApi(APIView):
                 ("invalid_ticket", "This stream ticket is unknown, used or expired."),
             ),
             404: UNKNOWN_CODE,
+            429: OpenApiResponse(
+                RetryErrorSerializer,
+                "`too_many_streams`: you hold RACE_STREAMS_PER_PLAYER streams open already "
+                "(5); `throttled`: streams opened too often (scope `streams`, shared with "
+                "tickets). Retry after `retry_after` seconds (also `Retry-After`).",
+                examples=[
+                    error_example(
+                        "too_many_streams",
+                        "You hold as many event streams open as a player may; close one first.",
+                    )
+                ],
+            ),
         },
     )
     def get(self, request: Request, code: str) -> Response:  # pragma: no cover

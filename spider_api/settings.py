@@ -204,11 +204,19 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["spider_api.parsers.JSONParser"],
     "DEFAULT_AUTHENTICATION_CLASSES": ["spider_api.authentication.BearerTokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_THROTTLE_CLASSES": ["spider_api.throttling.ScopedRateThrottle"],
+    # The view's scope, and `pool` on every view that takes a deal from the vetted pool.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "spider_api.throttling.ScopedRateThrottle",
+        "spider_api.throttling.PoolThrottle",
+    ],
     "DEFAULT_THROTTLE_RATES": {
         "auth": env_rate("THROTTLE_RATE_AUTH", "20/min"),
         "game_create": env_rate("THROTTLE_RATE_GAME_CREATE", "30/min"),
         "actions": env_rate("THROTTLE_RATE_ACTIONS", "1200/min"),
+        # Deals taken from the vetted pool (a new game, a race's start or `again`), per player.
+        "pool": env_rate("THROTTLE_RATE_POOL", "10/min"),
+        # Race event streams opened (a ticket, or a stream opened with a token), per player.
+        "streams": env_rate("THROTTLE_RATE_STREAMS", "30/min"),
         # A hint at a new position is a search (HINT_* budget in games/solver/hint.py).
         "hints": env_rate("THROTTLE_RATE_HINTS", "60/min"),
     },
@@ -338,6 +346,15 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": env_int("RACE_SWEEP_SECONDS", 5, minimum=1),
         "options": {"expires": env_int("RACE_SWEEP_SECONDS", 5, minimum=1)},
     },
+    "prune-races": {
+        "task": "races.tasks.prune_races",
+        "schedule": env_int("RACE_PRUNE_SECONDS", 3600, minimum=1),
+    },
+    "sweep-presence": {
+        "task": "races.tasks.sweep_presence",
+        "schedule": env_int("RACE_SWEEP_SECONDS", 5, minimum=1),
+        "options": {"expires": env_int("RACE_SWEEP_SECONDS", 5, minimum=1)},
+    },
     "create-daily-challenges": {
         "task": "leaderboard.tasks.create_daily_challenges",
         "schedule": 3600,
@@ -366,7 +383,13 @@ POOL_SOLVER_MAX_NODES = {
 POOL_SOLVER_MAX_SECONDS = env_int("POOL_SOLVER_MAX_SECONDS", 0, minimum=0)
 # How long one fill task may run, and how long a game request may vet when the pool is empty.
 POOL_FILL_MAX_SECONDS = env_int("POOL_FILL_MAX_SECONDS", 240, minimum=1)
-POOL_SYNC_VET_SECONDS = env_int("POOL_SYNC_VET_SECONDS", 10, minimum=0)
+# Vetting on a request costs seconds of solver CPU: off (0) by default where a worker refills
+# the pool (a broker, tasks not in-process), on where nothing else would (`make run`), and at
+# most POOL_SYNC_VET_CONCURRENCY requests per process at once (the others answer 503 at once).
+POOL_SYNC_VET_SECONDS = env_int(
+    "POOL_SYNC_VET_SECONDS", 10 if CELERY_TASK_ALWAYS_EAGER else 0, minimum=0
+)
+POOL_SYNC_VET_CONCURRENCY = env_int("POOL_SYNC_VET_CONCURRENCY", 1, minimum=1)
 POOL_RETRY_AFTER_SECONDS = env_int("POOL_RETRY_AFTER_SECONDS", 30, minimum=1)
 # The daily challenge's par: a worker searches its deal's line again, wider, with this many
 # positions (35 s of an idle core at 2 suits; 0: not at all), hours before the day's par is shown.
@@ -426,6 +449,19 @@ RACE_TICK_SECONDS = env_int("RACE_TICK_SECONDS", 1, minimum=1)
 RACE_HEARTBEAT_SECONDS = env_int("RACE_HEARTBEAT_SECONDS", 10, minimum=1)
 RACE_PRESENCE_STALE_SECONDS = env_int("RACE_PRESENCE_STALE_SECONDS", 30, minimum=2)
 RACE_TICKET_SECONDS = env_int("RACE_TICKET_SECONDS", 60, minimum=1)
+# A player holds at most this many event streams open at once, across every table and stream
+# process (429 `too_many_streams` past it); opening one is throttled too (scope `streams`).
+RACE_STREAMS_PER_PLAYER = env_int("RACE_STREAMS_PER_PLAYER", 5, minimum=1)
+# Events queued per open stream; a reader further behind reads the rows it missed instead.
+RACE_STREAM_QUEUE_MAX = env_int("RACE_STREAM_QUEUE_MAX", 100, minimum=1)
+# A seated player's `gone` is written only once away this long (a reload or a reconnect
+# within it writes nothing), and their `back` only after a `gone`.
+RACE_GONE_GRACE_SECONDS = env_int("RACE_GONE_GRACE_SECONDS", 10, minimum=0)
+# Pruning (beat every RACE_PRUNE_SECONDS; without a broker, in the process, as often at most):
+# stream tickets used or expired, and open tables never raced at with no event for
+# RACE_TABLE_IDLE_SECONDS.
+RACE_PRUNE_SECONDS = env_int("RACE_PRUNE_SECONDS", 3600, minimum=1)
+RACE_TABLE_IDLE_SECONDS = env_int("RACE_TABLE_IDLE_SECONDS", 7 * 24 * 3600, minimum=60)
 # The stream process's database threads (= its database connections, whatever the streams).
 RACE_STREAM_DB_THREADS = env_int("RACE_STREAM_DB_THREADS", 4, minimum=1)
 # Where browsers reach the stream service, e.g. https://stream.example.org (empty: the same

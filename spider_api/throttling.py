@@ -1,5 +1,7 @@
 """Throttling by scope: a view sets `throttle_scope = "auth"` (or "game_create", "actions",
-"hints")."""
+"hints", "streams"); a view that takes a deal from the vetted pool sets `takes_pool_deal`,
+and is counted in the scope "pool" as well (PoolThrottle). ``throttle_wait`` is the same
+count for code outside DRF (the race event stream)."""
 
 from __future__ import annotations
 
@@ -74,3 +76,36 @@ class ScopedRateThrottle(throttling.ScopedRateThrottle, SlidingWindowThrottle):
         # DRF's name for them; its stubs type the rates as numbers, they are "20/min" strings
         self.THROTTLE_RATES = api_settings.DEFAULT_THROTTLE_RATES  # type: ignore[assignment]
         super().__init__()
+
+
+class PoolThrottle(ScopedRateThrottle):
+    """The scope ``pool``, on top of the view's own: every request of a view whose
+    ``takes_pool_deal`` is true (a new casual game, a race's start and ``again``), per player.
+    One budget of vetted deals a player may take, whichever endpoint takes them."""
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        if not getattr(view, "takes_pool_deal", False):
+            return True
+        self.scope = "pool"
+        self.rate = self.get_rate()
+        if self.rate is None:
+            return True
+        self.num_requests, self.duration = self.parse_rate(self.rate)  # type: ignore[assignment]
+        return SlidingWindowThrottle.allow_request(self, request, view)
+
+
+class _Bare:
+    """What a throttle reads of a request outside DRF: the user, and META for the address."""
+
+    def __init__(self, user: Any, meta: dict[str, Any]) -> None:
+        self.user, self.META = user, meta
+
+
+def throttle_wait(*, scope: str, user: Any, meta: dict[str, Any] | None = None) -> float | None:
+    """Count one request of ``user`` in ``scope`` as the views' throttles do (the same cache
+    key, so a view and this share the count); None if admitted, else the seconds to wait."""
+    throttle = ScopedRateThrottle()
+    view = type("View", (), {"throttle_scope": scope})()
+    if throttle.allow_request(_Bare(user, meta or {}), view):
+        return None
+    return throttle.wait()

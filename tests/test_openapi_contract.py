@@ -132,6 +132,7 @@ def test_no_operation_reads_as_needing_a_token_it_does_not_need(schema):
     public = {
         ("post", "/api/v1/auth/register"),
         ("post", "/api/v1/auth/token"),
+        ("post", "/api/v1/auth/guest"),
         ("get", "/api/v1/leaderboard"),
         ("get", "/api/v1/daily/{day}/leaderboard"),
         ("get", "/api/v1/leaderboard/games/{game_id}"),

@@ -33,6 +33,8 @@ from games.engine import Action, Board, Layout, apply_action
 from .api import exhaust, polish, solve, verify
 
 ANALYSIS_VERSION: Final = 1
+# Below this many positions left, the shown line is not shortened (too few to gain).
+MIN_POLISH_NODES: Final = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,7 +295,7 @@ def _shown_line(line: FinalLine, p: Probe, budget: Budget, spent: int) -> tuple[
     the budget (at most one search's worth), replayed through the engine either way."""
     left = min(budget.total_nodes - spent, budget.probe_nodes)
     layout = line.position(p.index)
-    if left < 1000:
+    if left < MIN_POLISH_NODES:
         verify(layout, p.line)
         return p.line, 0
     return polish(layout, p.line, max_nodes=left)

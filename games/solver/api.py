@@ -45,6 +45,8 @@ SEARCH_HEURISTICS: Final = {4: tuple(w._replace(empty=8) for w in HEURISTICS)}
 # far shorter than 4 x 104 (found lines: about 100 to 250), so deals search as before
 # (seeds 1..30 at 1 and 2 suits, 1..20 at 4: the same result and positions).
 PASS_DEPTH_PER_CARD: Final = 4
+# ``exhaust``'s beam width: no bound (every position found is expanded).
+UNBOUNDED: Final = 1 << 62
 # Shortening a found line (``shorten.py``) may generate this many positions per position
 # the search generated to find it (so a deal costs at most about twice the search), and at
 # least SHORTEN_MIN_NODES. 0: no shortening.
@@ -216,7 +218,7 @@ def exhaust(layout: Layout, *, max_nodes: int, max_seconds: float | None = None)
     )
     budget = Budget(max_nodes, seconds_cap(max_nodes) if max_seconds is None else max_seconds)
     cuts = [0]
-    node = beam_pass(root, stock, 1 << 62, budget, DEFAULT_WEIGHTS, progress=False, cuts=cuts)
+    node = beam_pass(root, stock, UNBOUNDED, budget, DEFAULT_WEIGHTS, progress=False, cuts=cuts)
     if node is not None:
         result.line = to_actions(node.line())
         verify(layout, result.line)

@@ -67,7 +67,7 @@ from games.engine.layout import COLUMNS
 from games.engine.moves import legal_moves, pruned_moves
 from games.engine.seen import visible_key
 
-from .model import ALL_RUNS, RANK_MASK, UNKNOWN, Columns, rank, suit, visible_step
+from .model import ALL_RUNS, RANK_MASK, UNKNOWN, Columns, rank, suit, visible_move, visible_step
 
 Cols = Columns
 # The hints' columns list face-up cards only: every card of them is past the face-down ones.
@@ -124,6 +124,7 @@ DIG_BUDGET: Final = 30000
 # (bench/hint.py reports the worst hint; bench/NOTES.md).
 HINT_MAX_NODES: Final = 45000
 DIG_COST: Final = 2
+DEEP_SHARE: Final = 3  # the deep look-ahead's part of what is left: a third
 
 NOTHING_WON: Final = "the game is won"
 NOTHING_DEAL: Final = "no useful move: deal"
@@ -283,7 +284,9 @@ def _rank(
     else:
         # The deep stage goes on with the look-ahead's own table, so the depths it has done
         # cost nothing again; a third of what the hint has left, the rest for ``_dig``.
-        search.budget = search.nodes + max(1, min(budget, (HINT_MAX_NODES - search.nodes) // 3))
+        search.budget = search.nodes + max(
+            1, min(budget, (HINT_MAX_NODES - search.nodes) // DEEP_SHARE)
+        )
         search.max_depth = depth
     base = search.value(cols, hid)
     # The moves never suggested: the last one taken back, and any way back to a position
@@ -569,21 +572,43 @@ class _Search:
     def child(self, cols, hid, vals, v, empty, cards, move):
         """The position after ``move``: (cols, hid, vals, value, empty, cards, bonus) where
         bonus is what the move itself earns on the way (runs completed, less its cost)."""
-        src, dst, _ = move
-        ncols, nhid, runs = visible_step(cols, hid, move)
-        ns = ncols[src]
-        nd = ncols[dst]
-        # One empty column fewer if the move filled one, one more for each it left empty.
-        empty += (not ns) + (not nd) - (not cols[dst])
-        bonus = W_RUN * runs - C_MOVE
-        cards -= RUN_LENGTH * runs
-        vs = _col_value(nhid[src], ns, self.w_len)
-        vd = _col_value(nhid[dst], nd, self.w_len)
+        src, dst, cnt = move
+        d = cols[dst]
+        ns, hs, nd, hd, runs = visible_move(cols[src], hid[src], d, hid[dst], cnt)
+        if not d:
+            empty -= 1  # filled
+        if not ns:
+            empty += 1  # emptied
+        bonus = -C_MOVE
+        if runs:
+            bonus += W_RUN * runs
+            cards -= RUN_LENGTH * runs
+            if not nd:
+                empty += 1  # emptied by the run that left
+        lc = list(cols)
+        lc[src] = ns
+        lc[dst] = nd
+        if hs != hid[src] or hd != hid[dst]:
+            lh = list(hid)
+            lh[src] = hs
+            lh[dst] = hd
+            nhid = tuple(lh)
+        else:
+            nhid = hid
+        # The two column values: straight from ``_col_value``'s cache when it has them (a
+        # call less per column: this is the look-ahead's innermost step).
+        w_len = self.w_len
+        vs = _COL_CACHE.get((hs, ns, w_len))
+        if vs is None:
+            vs = _col_value(hs, ns, w_len)
+        vd = _COL_CACHE.get((hd, nd, w_len))
+        if vd is None:
+            vd = _col_value(hd, nd, w_len)
         lv = list(vals)
         nv = v - lv[src] - lv[dst] + vs + vd
         lv[src] = vs
         lv[dst] = vd
-        return ncols, nhid, tuple(lv), nv, empty, cards, bonus
+        return tuple(lc), nhid, tuple(lv), nv, empty, cards, bonus
 
     def best(self, cols, hid, vals, v, empty, cards, depth, avoid) -> tuple[int, tuple]:
         """The best value reachable from here in at most ``depth`` moves, and its line

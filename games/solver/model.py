@@ -53,6 +53,7 @@ __all__ = [
     "suit",
     "top_run",
     "turned",
+    "visible_move",
     "visible_step",
     "won",
 ]
@@ -188,7 +189,8 @@ def step(pos: Position, m: Move, stock: tuple[int, ...]) -> Position | None:
     if src < 0:
         if dealt >= len(stock) or not all(cols):
             return None
-        return push(pos, m, stock)[0]
+        ncols, ndown, _ = deal(cols, down, stock[dealt : dealt + DEAL_SIZE])
+        return tuple(ncols), tuple(ndown), dealt + DEAL_SIZE
     if src == dst or not 0 <= src < COLUMNS or not 0 <= dst < COLUMNS or n < 1:
         return None
     s = cols[src]
@@ -200,7 +202,14 @@ def step(pos: Position, m: Move, stock: tuple[int, ...]) -> Position | None:
     d = cols[dst]
     if d and d[-1] & RANK_MASK != (s[-n] & RANK_MASK) + 1:
         return None
-    return push(pos, m, stock)[0]
+    ns, sd, nd, dd, _ = move(s, down[src], d, down[dst], n)
+    lc = list(cols)
+    lc[src] = ns
+    lc[dst] = nd
+    ld = list(down)
+    ld[src] = sd
+    ld[dst] = dd
+    return tuple(lc), tuple(ld), dealt
 
 
 def won(pos: Position, stock: tuple[int, ...]) -> bool:
@@ -225,31 +234,41 @@ UNKNOWN: Final = KING + 2
 UNKNOWN_COLUMN: Final = (UNKNOWN,)
 
 
-def visible_step(
-    cols: Columns, hid: tuple[int, ...], m: Move
-) -> tuple[Columns, tuple[int, ...], int]:
-    """The hints' position after the legal move ``m``, and the runs it removed. A column
-    left with only hidden cards ends in ``UNKNOWN`` (the card turned over)."""
-    src, dst, n = m
-    s = cols[src]
+def visible_move(
+    s: Column, hs: int, d: Column, hd: int, n: int
+) -> tuple[Column, int, Column, int, int]:
+    """``n`` cards from column ``s`` (over ``hs`` hidden cards) onto column ``d`` (over
+    ``hd``) in the hints' model: (source, its hidden count, destination, its hidden count,
+    runs removed). A column left with only hidden cards ends in ``UNKNOWN``."""
     ns = s[:-n]
     runs = 0
     if ns and ns[-1] & RANK_MASK == ACE:  # a run uncovered (only a layout buries one)
         ns, _, runs = settle(ns, 0)
-    nd = cols[dst] + s[-n:]
+    if not ns and hs:
+        hs -= 1
+        ns = UNKNOWN_COLUMN
+    nd = d + s[-n:]
     if nd[-1] & RANK_MASK == ACE and len(nd) >= RUN_LENGTH:
         nd, _, completed = settle(nd, 0)
         runs += completed
-    lh = None
-    if not ns and hid[src]:
-        lh = list(hid)
-        lh[src] -= 1
-        ns = UNKNOWN_COLUMN
-    if not nd and hid[dst]:
-        lh = lh or list(hid)
-        lh[dst] -= 1
-        nd = UNKNOWN_COLUMN
+        if not nd and hd:
+            hd -= 1
+            nd = UNKNOWN_COLUMN
+    return ns, hs, nd, hd, runs
+
+
+def visible_step(
+    cols: Columns, hid: tuple[int, ...], m: Move
+) -> tuple[Columns, tuple[int, ...], int]:
+    """The hints' position after the legal move ``m``, and the runs it removed."""
+    src, dst, n = m
+    ns, hs, nd, hd, runs = visible_move(cols[src], hid[src], cols[dst], hid[dst], n)
     lc = list(cols)
     lc[src] = ns
     lc[dst] = nd
-    return tuple(lc), (tuple(lh) if lh is not None else hid), runs
+    if hs != hid[src] or hd != hid[dst]:
+        lh = list(hid)
+        lh[src] = hs
+        lh[dst] = hd
+        hid = tuple(lh)
+    return tuple(lc), hid, runs

@@ -80,7 +80,8 @@ MOVE: Final = 3  # the move or deal that made it
 CHANGE: Final = 4  # ((column, col, down, chaos, hash), ...) of the columns that changed
 REMOVED: Final = 5  # runs the move removed
 DEALT: Final = 6  # stock cards dealt: its deal group
-Candidate = tuple[int, int, "Node", tuple[int, int, int], tuple, int, int]
+KEY: Final = 7  # its position key (``position_key``)
+Candidate = tuple[int, int, "Node", tuple[int, int, int], tuple, int, int, int]
 _BEAM_ORDER: Final = itemgetter(SCORE, SEQ)
 
 
@@ -222,6 +223,7 @@ def beam_pass(
     targets: dict[int, int] | None = None,
     hits: list[Shortcut] | None = None,
     cuts: list[int] | None = None,
+    progress: bool = True,
 ) -> Node | None:
     """One beam pass at ``width`` per deal group; returns a won node or None.
 
@@ -236,7 +238,8 @@ def beam_pass(
     ``cuts[0]`` counts the positions the pass dropped unexpanded (past the beam's width, or
     sideways moves the progress rule left out): a pass that returns None with nothing cut
     and the budget not spent has searched every position reachable from ``root`` under the
-    pruned move list, so the position has no win (``api.exhaust``)."""
+    pruned move list, so the position has no win (``api.exhaust``). ``progress=False`` drops
+    the progress rule (``_expand``), for such a search of everything."""
     seen = {position_key(root.hsum, root.dealt)}
     beam = [root]
     seq = 0
@@ -251,7 +254,7 @@ def beam_pass(
         for node in beam:
             if budget.spent():
                 return None
-            kids, seq, won = _expand(node, stock, w, seen, seq, budget, cuts)
+            kids, seq, won = _expand(node, stock, w, seen, seq, budget, cuts, progress)
             if won is not None:
                 return won
             _admit(kids, seen, groups, depth, targets, hits)
@@ -267,11 +270,13 @@ def _expand(
     seq: int,
     budget: Budget,
     cuts: list[int] | None = None,
-) -> tuple[list[tuple[Candidate, int]], int, Node | None]:
-    """The candidates of ``node``'s moves not met before in the pass, with their keys; the
+    progress: bool = True,
+) -> tuple[list[Candidate], int, Node | None]:
+    """The candidates of ``node``'s moves not met before in the pass (keys included); the
     next ``seq``; and a won child if one of the moves wins.
 
-    When some moves lower the score, only they and the deal are kept (``_lowering``)."""
+    When some moves lower the score, only they and the deal are kept (``_lowering``: the
+    progress rule), unless ``progress`` is off."""
     W_DOWN, W_HARD, W_SOFT, W_EMPTY, W_RUN, W_BURY, W_TAIL = w
     stock_len = len(stock)
     cols = node.cols
@@ -287,7 +292,7 @@ def _expand(
     move_cards = move
     mv = moves_of(node, stock_len)
     budget.nodes += len(mv)
-    kids: list[tuple[Candidate, int]] = []
+    kids: list[Candidate] = []
     lowered = False  # some move lowers the score
     for m in mv:
         src, dst, cnt = m
@@ -347,15 +352,15 @@ def _expand(
             if score < base:
                 lowered = True
         seq += 1
-        cand = (score, seq, node, m, change, removed, g)
+        cand = (score, seq, node, m, change, removed, g, key)
         if removed and g == stock_len:
             child = materialise(cand)
             if not any(child.cols):
                 return kids, seq, child
-        kids.append((cand, key))
+        kids.append(cand)
     # Not while an empty column waits for a deal: the moves that fill it (a run split into
     # it, say) may be the only way to the deal, lowering the score or not.
-    if lowered and (dealt >= stock_len or all(cols)):
+    if progress and lowered and (dealt >= stock_len or all(cols)):
         kept = _lowering(kids, base, dealt)
         if cuts is not None:
             cuts[0] += len(kids) - len(kept)
@@ -403,16 +408,14 @@ def _deal_child(
     return score, tuple(zip(range(COLUMNS), ncols, ndown, nc, nh, strict=True)), removed, key
 
 
-def _lowering(
-    kids: list[tuple[Candidate, int]], base: int, dealt: int
-) -> list[tuple[Candidate, int]]:
+def _lowering(kids: list[Candidate], base: int, dealt: int) -> list[Candidate]:
     """The moves that lower the score (``base``, the parent's), and the deal: a sideways
     move there only makes the line longer."""
-    return [(c, k) for c, k in kids if c[SCORE] < base or c[DEALT] != dealt]
+    return [c for c in kids if c[SCORE] < base or c[DEALT] != dealt]
 
 
 def _admit(
-    kids: list[tuple[Candidate, int]],
+    kids: list[Candidate],
     seen: set[int],
     groups: dict[int, list[Candidate]],
     depth: int,
@@ -421,14 +424,18 @@ def _admit(
 ) -> None:
     """Mark the candidates seen and put each into its deal group; keep the best shortcut
     to a target position met (``beam_pass``'s ``targets`` and ``hits``)."""
-    for cand, key in kids:
+    track = targets if hits is not None else None
+    for cand in kids:
+        key = cand[KEY]
         if key in seen:
             continue
         seen.add(key)
-        if targets is not None and hits is not None:
-            far = targets.get(key)
-            if far is not None and far - depth > (hits[0].saving if hits else 0):
-                hits[:] = [Shortcut(far - depth, far, cand)]
+        if track is not None:
+            far = track.get(key)
+            if far is not None:
+                assert hits is not None
+                if far - depth > (hits[0].saving if hits else 0):
+                    hits[:] = [Shortcut(far - depth, far, cand)]
         g = cand[DEALT]
         grp = groups.get(g)
         if grp is None:
@@ -454,7 +461,7 @@ def _next_beam(
 
 
 def materialise(cand: Candidate) -> Node:
-    score, _, parent, m, change, removed, g = cand
+    score, _, parent, m, change, removed, g, _ = cand
     cols = list(parent.cols)
     down = list(parent.down)
     chaos = list(parent.chaos)

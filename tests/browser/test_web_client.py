@@ -30,6 +30,7 @@ from tests.browser.web import (
     stat,
     tap_card,
     tap_column,
+    wait_confirmed,
     wait_stat,
 )
 from tests.browser_plugin import assert_no_console_errors
@@ -64,8 +65,8 @@ def test_sign_up_log_out_and_log_in(live_server, new_page, make_user) -> None:
     page.fill("#password", PASSWORD)
     page.click("button[type=submit]")
     # The server's refusal, in its own words.
-    page.wait_for_selector(".form-errors p")
-    assert "taken" in page.locator(".form-errors").inner_text()
+    page.wait_for_selector("#username[aria-invalid=true]")  # said under the field now
+    assert "taken" in page.locator("#username-error").inner_text()
 
     page.fill("#username", "newcomer")
     page.click("button[type=submit]")
@@ -190,7 +191,7 @@ def test_keyboard_play(live_server, new_page, make_user) -> None:
     hint.wait_for()
     assert hint.get_attribute("data-type") == "move"
     assert page.locator(".card.hinted").count() >= 1
-    page.keyboard.press("n")  # the next hint: n=1
+    page.keyboard.press("Shift+H")  # the next hint: n=1 (N is a new game now)
     page.wait_for_selector('.hint-box .hint[data-n="1"]')
     assert stat(page, "hints") == "2"
     assert_no_console_errors(page)
@@ -224,7 +225,7 @@ def test_a_refused_move_shows_the_servers_sentence(live_server, new_page, make_u
 
     toast = page.locator(".toast.error")
     toast.wait_for()
-    assert "8s" in toast.inner_text() and "Ks" in toast.inner_text()
+    assert "8♠" in toast.inner_text() and "K♠" in toast.inner_text()
     assert stat(page, "moves") == "0" and column_cards(page, 3) == ["Ks"]
     screenshot(page, "refused-desktop")
     assert [e for e in page.errors if not e.startswith(f"{NETWORK_ERROR} 422")] == []
@@ -255,7 +256,7 @@ def test_a_503_is_waited_out_and_the_move_retried_once(live_server, new_page, ma
     tap_column(page, 0)
 
     assert "trying again in 1 s" in page.locator(".toast.warn").inner_text()
-    wait_stat(page, "moves", "1")
+    wait_confirmed(page, 1)  # the move is drawn at once; this waits for the server's answer
     assert column_cards(page, 0) == ["Ts", "9s"]
     assert len(sent) == 2 and sent[0]["idempotency-key"] == sent[1]["idempotency-key"]
     assert [e for e in page.errors if not e.startswith(f"{NETWORK_ERROR} 503")] == []

@@ -31,12 +31,14 @@ def layout_deal(columns: list[str], suits: int = 1) -> Deal:
 
 
 def sign_in(page: Any, base: str, user: Any) -> None:
-    """Put the player's token where the client keeps it (what logging in does)."""
+    """Put the player's token where the client keeps it (what logging in does). One-tap is
+    turned off (tap a card, then a column: the tests name where each move goes)."""
     page.goto(f"{base}/login")
     page.wait_for_selector("body[data-ready]")
     page.evaluate(
         "([token, name]) => { localStorage.setItem('spider.token', token);"
-        " localStorage.setItem('spider.user', name); }",
+        " localStorage.setItem('spider.user', name);"
+        " localStorage.setItem('spider.onetap', 'off'); }",
         [user.auth_token.key, user.username],
     )
 
@@ -82,6 +84,13 @@ def wait_stat(page: Any, name: str, value: str) -> None:
     page.wait_for_function(
         "([name, value]) => document.querySelector(`.stat-${name} dd`)?.textContent === value",
         arg=[name, value],
+    )
+
+
+def wait_confirmed(page: Any, version: int) -> None:
+    """Until the table shows the server's answer at ``version`` (a move is drawn before it)."""
+    page.wait_for_function(
+        "v => document.querySelector('.table')?.dataset.version === v", arg=str(version)
     )
 
 

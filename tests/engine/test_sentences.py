@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
+from functools import partial
 
 import pytest
 
@@ -39,7 +41,9 @@ def test_the_helpers() -> None:
 
 
 @pytest.mark.parametrize(("code", "start", "action"), CASES, ids=[c[0] for c in CASES])
-def test_each_refusal_sentence(code: str, start, action) -> None:  # type: ignore[no-untyped-def]
+def test_each_refusal_sentence(
+    code: str, start: Callable[[], Board], action: Callable[[Board], object]
+) -> None:
     check_sentence(refused(lambda: action(start())).detail)
 
 
@@ -56,13 +60,13 @@ def test_the_sentences_name_the_columns_people_see() -> None:
 def _sweep(board: Board) -> dict[str, set[str]]:
     """Every refusal of every action tried on ``board``: code -> sentences."""
     found: dict[str, set[str]] = {}
-    tries = [lambda: board.check_deal(), lambda: board.copy().undo()]
+    tries: list[Callable[[], object]] = [board.check_deal, lambda: board.copy().undo()]
     for src in range(-1, 11):
-        tries.append(lambda s=src: board.resolve_move(s))
+        tries.append(partial(board.resolve_move, src))
         for dst in range(-1, 11):
-            tries.append(lambda s=src, d=dst: board.resolve_move(s, d))
+            tries.append(partial(board.resolve_move, src, dst))
             for count in range(0, 14):
-                tries.append(lambda s=src, d=dst, c=count: board.check_move(s, d, c))
+                tries.append(partial(board.check_move, src, dst, count))
     for attempt in tries:
         try:
             attempt()

@@ -18,14 +18,15 @@ from games.daily import day_closes_at
 from games.models import Game, PlayerStats
 from games.services import games_close_past_days
 from leaderboard.models import LeaderboardEntry
-from tests.games.api.conftest import clock  # noqa: F401  (the frozen clock fixture)
+from tests.games.api import conftest as api_fixtures
 from tests.leaderboard.helpers import BOARD, DAILY, DAILY_PLAY, GAMES, line_of, play_api
 
 pytestmark = pytest.mark.django_db
+clock = api_fixtures.clock  # the frozen clock (timezone.now), as the game API tests use it
 
 
 @pytest.fixture
-def before_close(clock):  # noqa: F811
+def before_close(clock):
     """The clock at 23:58 UTC; returns the instant the day closes."""
     closes = day_closes_at(clock.now.date())
     clock.now = closes - timedelta(minutes=2)
@@ -63,7 +64,7 @@ def test_the_winning_move_after_the_close_is_refused_and_ends_the_attempt(
     stock_pool,
     clock,
     before_close,
-    key,  # noqa: F811
+    key,
 ):
     stock_pool(2, 1)
     client = auth_client(user)
@@ -95,7 +96,7 @@ def test_a_hint_or_resign_after_the_close_ends_the_attempt_too(
     stock_pool,
     clock,
     before_close,
-    what,  # noqa: F811
+    what,
 ):
     stock_pool(2, 1)
     client = auth_client(user)
@@ -111,7 +112,7 @@ def test_just_before_the_close_the_attempt_plays_and_wins(
     user,
     stock_pool,
     clock,
-    before_close,  # noqa: F811
+    before_close,
 ):
     stock_pool(2, 1)
     client = auth_client(user)
@@ -127,7 +128,7 @@ def test_the_sweep_ends_attempts_in_progress_at_the_close(
     user,
     stock_pool,
     clock,
-    before_close,  # noqa: F811
+    before_close,
 ):
     stock_pool(2, 2)
     client = auth_client(user)
@@ -152,7 +153,7 @@ def test_the_in_process_loop_and_beat_run_the_daily_close(
     stock_pool,
     clock,
     before_close,
-    settings,  # noqa: F811
+    settings,
 ):
     from spider_api import sweeps
 

@@ -12,6 +12,7 @@ import pytest
 
 from races.models import Presence, TableEvent
 from tests.games.api.helpers import act, ok
+from tests.ops.procs import wait_for
 from tests.races.conftest import API, open_table, post, race_url
 from tests.races.streams import CHANNEL, Reader, close_all, stream_server
 from tests.races.test_race_api import WIN2
@@ -21,6 +22,7 @@ QUIET = {
     "RACE_TICK_SECONDS": "3600",
     "RACE_HEARTBEAT_SECONDS": "3600",
     "RACE_KEEPALIVE_SECONDS": "1",
+    "RACE_GONE_GRACE_SECONDS": "1",  # a `gone` 1 s after the stream closes
 }
 
 
@@ -33,6 +35,7 @@ def redis_events(settings):
     """This process publishes its events where the stream servers listen."""
     settings.RACE_EVENTS_REDIS_URL = REDIS_URL
     settings.RACE_EVENTS_CHANNEL = CHANNEL
+    settings.RACE_GONE_GRACE_SECONDS = int(QUIET["RACE_GONE_GRACE_SECONDS"])  # as the servers
 
 
 @pytest.fixture(scope="module")
@@ -110,6 +113,11 @@ def test_resuming_with_last_event_id_delivers_each_missed_event_once(server, rac
     countdown = reader.wait_for("countdown")
     reader.close()  # Carol's connection drops ...
     last = reader.events[-1]["seq"]
+    wait_for(  # ... for longer than the grace: her `gone` is written
+        "carol's gone",
+        lambda: TableEvent.objects.filter(table__code=code, kind="gone").exists(),
+        15,
+    )
     game = {r["player"]: r["game"] for r in countdown["data"]["racers"]}
     ok(act(a, game[alice.username], "move", from_=1, to=0))  # ... while the race goes on
     ok(act(b, game[bob.username], "move", from_=1, to=0))

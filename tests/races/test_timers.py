@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games.models import Game
 from races.models import Presence, Race, Racer, TableEvent
-from races.services import presence_close, presence_open
+from races.services import presence_close, presence_open, presence_sweep
 from races.tasks import sweep_races
 from tests.games.api.helpers import act, ok, refused
 from tests.races.conftest import open_table, post, race_url, start_race
@@ -138,6 +138,7 @@ def test_coming_back_within_60_seconds_plays_on(racers):
         presence_open(table_id=race.table_id, player=player)
     bob_presence = Presence.objects.get(player=bob)
     presence_close(presence_id=bob_presence.pk, now=later(1))  # Bob's connection drops
+    presence_sweep(now=later(15))  # ... and stays away past the grace: his `gone`
     assert TableEvent.objects.filter(kind="gone").count() == 1
     from races.services import presence_heartbeat, races_tick
 

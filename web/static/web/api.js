@@ -47,7 +47,8 @@
  * @property {string | null} daily
  * @property {{seed: string | null, deal_version: number} | null} deal
  * @property {Coins} [coins]
- * @property {{runs_removed?: unknown[]}} [outcome]  an action's answer: what it did
+ * @property {{runs_removed?: unknown[], action?: LoggedAction}} [outcome]  an action's answer:
+ *   what it did
  * @typedef {GameFields & Position} Game
  *
  * @typedef {object} Hint
@@ -179,6 +180,7 @@
 const BASE = '/api/v1';
 const TOKEN_KEY = 'spider.token';
 const USER_KEY = 'spider.user';
+const GUEST_KEY = 'spider.guest';
 /** The game this device showed last (game.js resumes it; signing out forgets it). */
 export const LAST_GAME_KEY = 'spider.game';
 const MAX_RETRIES = 3;
@@ -210,19 +212,25 @@ const listeners = new Set();
 export const session = {
   get token() { return localStorage.getItem(TOKEN_KEY); },
   get username() { return localStorage.getItem(USER_KEY); },
+  /** A guest (docs/rules.md#guests): plays unranked until the account is claimed. */
+  get guest() { return localStorage.getItem(GUEST_KEY) === '1'; },
   /**
    * @param {string} token
    * @param {string} username
+   * @param {boolean} [guest]
    */
-  set(token, username) {
+  set(token, username, guest = false) {
     localStorage.setItem(TOKEN_KEY, token);
     localStorage.setItem(USER_KEY, username);
+    if (guest) localStorage.setItem(GUEST_KEY, '1');
+    else localStorage.removeItem(GUEST_KEY);
     listeners.forEach((fn) => fn());
   },
   clear() {
     const had = this.token !== null;
     localStorage.removeItem(TOKEN_KEY);
     localStorage.removeItem(USER_KEY);
+    localStorage.removeItem(GUEST_KEY);
     localStorage.removeItem(LAST_GAME_KEY);
     if (had) listeners.forEach((fn) => fn());
   },
@@ -355,6 +363,19 @@ export const register = (username, password) =>
 export const login = (username, password) =>
   request('POST', '/auth/token', { body: { username, password }, token: false });
 export const me = () => request('GET', '/me');
+/**
+ * A guest account, so a first visit plays at once (its games are unranked).
+ * @returns {Promise<{token: string, username: string, is_guest: boolean}>}
+ */
+export const guest = () => request('POST', '/auth/guest', { token: false });
+/**
+ * The signed-in guest names its account: same token, same games.
+ * @param {string} username
+ * @param {string} password
+ * @returns {Promise<{username: string, is_guest: boolean}>}
+ */
+export const claim = (username, password) =>
+  request('POST', '/auth/claim', { body: { username, password } });
 
 // --- games -------------------------------------------------------------------------------
 /** @returns {Promise<{results: {id: string, kind: string}[], hasNext: boolean}>} */

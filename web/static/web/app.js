@@ -103,7 +103,11 @@ async function render() {
 function renderAccount() {
   const el = /** @type {HTMLElement} */ (document.getElementById('account'));
   const name = api.session.username;
-  if (api.session.token && name) {
+  if (api.session.token && name && api.session.guest) {
+    // A guest: unranked until the account is claimed (sign up keeps the games).
+    clear(el, h('span', { class: 'me guest', title: 'Games as a guest are unranked' }, 'Guest'),
+      link('/signup', 'Sign up to keep your games', { class: 'claim' }), link('/login', 'Log in'));
+  } else if (api.session.token && name) {
     const logOut = () => {
       api.session.clear();
       toast('Logged out.');

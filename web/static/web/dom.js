@@ -126,3 +126,47 @@ export function ordinal(n) {
   const tail = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (ORDINAL_TAIL[n % 10] || 'th');
   return `${n}${tail}`;
 }
+
+/**
+ * Ask before doing what cannot be taken back (a new game or resigning ends the one in play):
+ * resolves true on the confirm button, false on Cancel, Esc or a click outside.
+ * @param {string} title
+ * @param {string} text
+ * @param {string} yes  the confirm button's label
+ * @returns {Promise<boolean>}
+ */
+export function confirmDialog(title, text, yes) {
+  return new Promise((resolve) => {
+    const back = /** @type {HTMLElement | null} */ (document.activeElement);
+    /** @param {boolean} answer */
+    const done = (answer) => {
+      document.removeEventListener('keydown', onKey, true);
+      box.remove();
+      back?.focus?.();
+      resolve(answer);
+    };
+    /** @param {KeyboardEvent} e */
+    const onKey = (e) => {
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        e.stopPropagation();
+        done(false);
+      }
+    };
+    const ok = h('button', { type: 'button', class: 'danger', onclick: () => done(true) }, yes);
+    const box = h('div', { class: 'confirm', onclick: (/** @type {MouseEvent} */ e) => {
+      if (e.target === box) done(false);
+    } },
+    h('div', {
+      class: 'dialog', role: 'alertdialog', 'aria-modal': 'true',
+      'aria-labelledby': 'confirm-title', 'aria-describedby': 'confirm-text',
+    },
+    h('h2', { id: 'confirm-title' }, title),
+    h('p', { id: 'confirm-text' }, text),
+    h('div', { class: 'buttons' }, ok,
+      h('button', { type: 'button', onclick: () => done(false) }, 'Cancel'))));
+    document.addEventListener('keydown', onKey, true);
+    document.body.append(box);
+    ok.focus();
+  });
+}

@@ -1,11 +1,13 @@
 // @ts-check
 // The game screen: one game's table, its counters and controls, driven by the server's
 // answers. Every action is sent with the version it was decided on; whatever the server
-// says (a new state, a refusal, a conflict) is what the screen shows.
+// says (a new state, a refusal, a conflict) is what the screen shows. A legal-looking move
+// is drawn at once (rules.js) and rolled back, visibly, if the server refuses it.
 
 import * as api from './api.js';
-import { SUIT_LABEL } from './cards.js';
-import { h, clear, toast, formatTime, link, ordinal } from './dom.js';
+import { SUIT_LABEL, cardName } from './cards.js';
+import { h, clear, confirmDialog, toast, formatTime, link, ordinal } from './dom.js';
+import { predictMove, targets } from './rules.js';
 import { Table } from './table.js';
 
 /**
@@ -20,6 +22,13 @@ import { Table } from './table.js';
  * @param {string | null} gameId
  */
 export async function playScreen(root, ctx, gameId = null) {
+  // A first visit plays at once, as a guest (docs/rules.md#guests): no sign-up form first.
+  let firstVisit = false;
+  if (!api.session.token && !gameId) {
+    const made = await api.guest();
+    api.session.set(made.token, made.username, true);
+    firstVisit = true;
+  }
   if (ctx.needLogin()) return null;
   /** @type {Game | null} */
   let state = null;
@@ -35,6 +44,7 @@ export async function playScreen(root, ctx, gameId = null) {
     ]);
     const current = results.find((g) => g.kind === 'casual') || results[0];
     if (current) state = last && last.id === current.id ? last : await api.getGame(current.id);
+    if (!state && firstVisit) state = await api.createGame({ suits: 1 });
   }
   if (!state) {
     clear(root, h('section', { class: 'panel welcome' },
@@ -47,14 +57,20 @@ export async function playScreen(root, ctx, gameId = null) {
   return new GameScreen(root, ctx, state).cleanup;
 }
 
+/** One tap moves a card to the best place unless the player turned it off (this device). */
+const ONE_TAP_KEY = 'spider.onetap';
+export const oneTapOn = () => localStorage.getItem(ONE_TAP_KEY) !== 'off';
+
 /**
- * A new game of 1, 2 or 4 suits (a word of warning when it ends the one in play).
+ * A new game of 1, 2 or 4 suits (asked first when it ends the one in play: a loss).
  * @param {Ctx} ctx
  * @param {Game | null} current
  */
 function newGameButtons(ctx, current) {
   /** @param {number} suits */
   const start = async (suits) => {
+    if (live && !await confirmDialog('Start a new game?',
+      'The game in play ends and counts as a loss.', `New ${SUIT_LABEL[suits]} game`)) return;
     try {
       const state = await api.createGame({ suits });
       ctx.navigate(`/play/${state.id}`);
@@ -93,16 +109,22 @@ export class GameScreen {
     this.onShow = onShow;
     this.receivedAt = performance.now();
     this.busy = false;
+    /** Settles when the action or hint in flight has its answer. @type {Promise<unknown>} */
+    this.inflight = Promise.resolve();
     this.hintN = 0;
     /** @type {Hint | null} */
     this.hintShown = null;
     this.table = new Table({
       handlers: {
-        move: (from, to, count) => this.send({ type: 'move', from, to, count }),
-        oneTap: (from, count) => this.send({ type: 'move', from, count }),
+        move: (from, to, count) => this.move(from, to, count),
+        oneTap: (from, count) => this.oneTapMove(from, count),
         deal: () => this.send({ type: 'deal' }),
+        announce: (text) => this.announce(text),
       },
     });
+    /** What a screen reader hears of the play: a pick-up, a move, what it turned over. */
+    this.announcer = h('div', { class: 'visually-hidden', 'aria-live': 'polite', role: 'status' });
+    this.table.oneTap = oneTapOn();
     this.stats = h('dl', { class: 'stats', 'aria-label': 'Game' });
     this.hintBox = h('div', { class: 'hint-box', 'aria-live': 'polite' });
     this.notice = h('div', { class: 'notice-area' });
@@ -114,9 +136,9 @@ export class GameScreen {
     const button = (label, onclick, key) =>
       h('button', { type: 'button', onclick, 'aria-keyshortcuts': key }, label);
     this.buttons = {
-      undo: button('Undo', () => this.send({ type: 'undo' }), 'U'),
+      undo: button('Undo', () => this.send({ type: 'undo' }), 'Z'),
       hint: button('Hint', () => this.askHint(0), 'H'),
-      next: button('Next hint', () => this.askHint(this.hintN + 1), 'N'),
+      next: button('Next hint', () => this.askHint(this.hintN + 1), 'Shift+H'),
       deal: button('Deal', () => this.send({ type: 'deal' }), 'D'),
       menu: h('button', {
         type: 'button', onclick: () => this.toggleMenu(), 'aria-expanded': 'false',
@@ -129,18 +151,21 @@ export class GameScreen {
     const label = race ? 'Your table in the race' : 'Spider Solitaire game';
     clear(root, h('section', { class: `game${race ? ' race-game' : ''}`, 'aria-label': label },
       h('div', { class: 'bar' }, this.stats, h('div', { class: 'controls' }, controls)),
-      this.menu, this.hintBox, this.notice, this.table.el, this.overlay,
+      this.menu, this.hintBox, this.notice, this.table.el, this.overlay, this.announcer,
+      this.settingsBox(),
       h('details', { class: 'help' }, h('summary', {}, 'How to play and keys'),
-        h('p', {}, 'Tap a card, then the column to move it to, or drag it there. Double-tap or '
-          + 'double-click a card to let the server pick the best destination. Only runs of one '
-          + 'suit move together; a full king-to-ace run of one suit leaves the table.'),
+        h('p', {}, 'Tap a card to move it to the best place (the places it could go glow when '
+          + 'there are several), or drag it where you want it. With one-tap off (Settings), '
+          + 'tap a card, then the column to move it to; a double-tap picks the best place. '
+          + 'Only runs of one suit move together; a full king-to-ace run of one suit leaves '
+          + 'the table.'),
         h('p', {}, race
           ? 'Keys: ←/→ or 1–9, 0 pick a column; Enter picks up its top card (↑/↓ more or fewer) '
             + 'and Enter on another column moves; "." lets the server choose; D deal, Esc cancel. '
             + 'A race has no undo and no hints.'
           : 'Keys: ←/→ or 1–9, 0 pick a column; Enter picks up its top card (↑/↓ more or '
             + 'fewer) and Enter on another column moves; "." lets the server choose; D deal, '
-            + 'U undo, H hint, N next hint, Esc cancel.'))));
+            + 'Z (or U) undo, H hint, Shift+H next hint, N new game, Esc cancel.'))));
     this.clock = setInterval(() => this.renderStats(), 1000);
     /** @param {KeyboardEvent} e */
     this.onKey = (e) => this.globalKey(e);
@@ -156,18 +181,69 @@ export class GameScreen {
     this.show(state);
   }
 
+  /** @param {string} text */
+  announce(text) {
+    this.announcer.textContent = text;
+  }
+
+  /** The settings kept on this device: one-tap on or off. */
+  settingsBox() {
+    const box = h('input', { type: 'checkbox', id: 'one-tap', name: 'one-tap' });
+    box.checked = this.table.oneTap;
+    box.addEventListener('change', () => {
+      localStorage.setItem(ONE_TAP_KEY, box.checked ? 'on' : 'off');
+      this.table.oneTap = box.checked;
+      this.table.select(null);
+    });
+    return h('details', { class: 'settings' }, h('summary', {}, 'Settings'),
+      h('label', { for: 'one-tap' }, box, 'One tap moves a card to the best place'));
+  }
+
+  /**
+   * A move the player named: drawn at once if it looks legal, then sent.
+   * @param {number} from
+   * @param {number} to
+   * @param {number} count
+   */
+  async move(from, to, count) {
+    await this.idle();
+    if (this.state.status !== 'in_progress') return;
+    const predicted = predictMove(this.state, from, to, count);
+    this.send({ type: 'move', from, to, count }, predicted);
+  }
+
+  /**
+   * One tap: to the only place the cards fit at once; with several, they glow and the server
+   * picks (docs/rules.md#one-tap-destination); with none, the server says why.
+   * @param {number} from
+   * @param {number | undefined} count
+   */
+  async oneTapMove(from, count) {
+    await this.idle();
+    if (this.state.status !== 'in_progress') return;
+    const places = count === undefined ? [] : targets(this.state, from, count);
+    if (places.length === 1 && count !== undefined) {
+      this.move(from, places[0], count);
+      return;
+    }
+    if (places.length > 1) this.table.flash(places, 'glow');
+    this.send({ type: 'move', from, count });
+  }
+
   /**
    * Draw a state the server sent (and `outcome`, what the action did).
    * @param {Game} state
    * @param {Game['outcome'] | null} outcome
+   * @param {{from: number, to: number, count: number} | null} moved  cards to slide
    */
-  show(state, outcome = null) {
+  show(state, outcome = null, moved = null) {
     this.state = state;
     if (state.status === 'in_progress' && !this.race) {
       localStorage.setItem(api.LAST_GAME_KEY, state.id);
     }
     this.receivedAt = performance.now();
-    this.table.render(state);
+    this.table.render(state, moved);
+    this.table.el.dataset.version = String(state.version); // the server's: confirmed
     this.renderStats();
     const over = state.status !== 'in_progress';
     this.buttons.undo.disabled = over || !state.can_undo;
@@ -182,8 +258,8 @@ export class GameScreen {
     if (this.onShow) this.onShow(state);
   }
 
-  renderStats() {
-    const s = this.state;
+  /** @param {Game} s  the state drawn (a move drawn ahead of the answer counts already) */
+  renderStats(s = this.state) {
     let elapsed = s.elapsed_ms;
     if (s.status === 'in_progress' && s.started_at) elapsed += performance.now() - this.receivedAt;
     let kind = '';
@@ -247,6 +323,15 @@ export class GameScreen {
     }
   }
 
+  /** N: a new game of this game's suit mode (asked first while this one is in play). */
+  async askNewGame() {
+    const s = this.state;
+    const live = s.status === 'in_progress' && s.kind === 'casual' && s.actions > 0;
+    if (live && !await confirmDialog('Start a new game?',
+      'The game in play ends and counts as a loss.', `New ${SUIT_LABEL[s.suits]} game`)) return;
+    await this.newGame({ suits: s.suits });
+  }
+
   /** @param {{suits: number} | {replay_of: string}} body */
   async newGame(body) {
     try {
@@ -259,6 +344,8 @@ export class GameScreen {
 
   async resign() {
     this.toggleMenu(false);
+    if (!await confirmDialog('Resign this game?', 'It ends now and counts as a loss.',
+      'Resign')) return;
     try {
       this.show(await api.resign(this.state.id));
     } catch (err) {
@@ -282,31 +369,69 @@ export class GameScreen {
   }
 
   /**
-   * One action: the table shows whatever the server answers.
+   * One action: the table shows whatever the server answers. `predicted`: the move's state
+   * as drawn at once (rules.js), replaced by the answer, or rolled back on a refusal.
    * @param {Action} action
+   * @param {Game | null} predicted
    */
-  async send(action) {
-    if (this.busy || this.state.status !== 'in_progress') return;
-    this.busy = true;
+  async send(action, predicted = null) {
+    await this.idle();
+    if (this.state.status !== 'in_progress') return;
+    const release = this.claim();
     this.table.el.classList.add('busy');
+    const move = action.type === 'move' && action.to !== undefined && action.count !== undefined
+      ? { from: action.from, to: action.to, count: action.count } : null;
+    if (predicted && move) {
+      this.table.render(predicted, move);
+      this.renderStats(predicted);
+    }
     try {
       const body = { ...action, version: this.state.version };
       if ('count' in body && body.count === undefined) delete body.count;
       const next = await api.act(this.state.id, body);
       this.clearHint();
-      this.show(next, next.outcome);
+      this.announce(said(action, this.state, next));
+      const done = next.outcome?.action;
+      // Drawn already if predicted; else (one-tap, where the server chose) slide it now.
+      const slide = !predicted && done?.type === 'move' && !next.outcome?.runs_removed?.length
+        ? { from: Number(done.from), to: Number(done.to), count: Number(done.count) } : null;
+      this.show(next, next.outcome, slide);
     } catch (err) {
-      this.failed(err);
+      if (predicted && move) {
+        // Back where the server says the cards are, sliding, before the refusal shows.
+        const back = { from: move.to, to: move.from, count: move.count };
+        const conflict = /** @type {api.ApiError} */ (err).status === 409;
+        if (!conflict) this.show(this.state, null, back);
+      }
+      this.failed(err, action);
     } finally {
-      this.busy = false;
       this.table.el.classList.remove('busy');
+      release();
     }
+  }
+
+  /** Wait for the action or hint in flight (one at a time, in the order asked). */
+  async idle() {
+    while (this.busy) await this.inflight;
+  }
+
+  /** Mark an action or hint in flight; returns what ends it. */
+  claim() {
+    this.busy = true;
+    /** @type {() => void} */
+    let done = () => {};
+    this.inflight = new Promise((resolve) => { done = () => resolve(undefined); });
+    return () => {
+      this.busy = false;
+      done();
+    };
   }
 
   /** @param {number} n  which of the ranked moves (0: the best) */
   async askHint(n) {
-    if (this.busy || this.state.status !== 'in_progress') return;
-    this.busy = true;
+    await this.idle();
+    if (this.state.status !== 'in_progress') return;
+    const release = this.claim();
     try {
       const hint = await api.hint(this.state.id, n, this.state.version);
       this.hintN = hint.n;
@@ -332,7 +457,7 @@ export class GameScreen {
     } catch (err) {
       this.failed(err);
     } finally {
-      this.busy = false;
+      release();
     }
   }
 
@@ -344,10 +469,12 @@ export class GameScreen {
   }
 
   /**
-   * A refused or failed action, said the way its status calls for.
+   * A refused or failed action, said the way its status calls for; a refused move shakes
+   * its cards and marks the column that refused them (or the empty ones blocking a deal).
    * @param {unknown} error
+   * @param {Action | null} action
    */
-  failed(error) {
+  failed(error, action = null) {
     const err = /** @type {api.ApiError} */ (error);
     if (err.status === 409 && err.body.game) {
       this.clearHint();
@@ -358,6 +485,13 @@ export class GameScreen {
       this.ctx.toLogin();
     } else if (err.status === 422) {
       toast(err.detail, 'error', 6000);
+      if (action && action.type === 'move') {
+        this.table.shake(action.from, action.count ?? 1);
+        if (action.to !== undefined) this.table.flash([action.to], 'refused', 1200);
+      } else if (err.code === 'empty_column_blocks_deal') {
+        const empty = this.state.columns.flatMap((c, i) => (c.hidden || c.cards.length ? [] : [i]));
+        this.table.flash(empty, 'refused', 1500);
+      }
       if (err.code === 'game_over') this.refresh();
     } else {
       toast(err.detail, 'error', 8000);
@@ -390,6 +524,13 @@ export class GameScreen {
         closeBtn)));
     this.overlay.hidden = false;
     closeBtn.focus();
+    // The run's toast is old news under the dialog; the win itself is celebrated (unless the
+    // player asked for reduced motion: then the dialog alone).
+    const toastEl = document.getElementById('toast');
+    if (toastEl) toastEl.className = 'toast';
+    if (!matchMedia('(prefers-reduced-motion: reduce)').matches) this.overlay.append(celebration());
+    this.announce(`You won! Score ${s.score}.`);
+    this.personalNews(s);
     if (!s.ranked) {
       place.textContent = 'This game does not rank (a replay, a practice or a staff deal).';
       return;
@@ -404,6 +545,25 @@ export class GameScreen {
     } catch {
       place.textContent = 'Your place on the leaderboard will show on the board shortly.';
     }
+  }
+
+  /**
+   * A personal best or a winning streak, from the player's statistics, under the win.
+   * @param {Game} s
+   */
+  async personalNews(s) {
+    try {
+      const me = await api.me();
+      const mode = (me.stats || []).find((/** @type {{suits: number}} */ m) => m.suits === s.suits);
+      if (!mode) return;
+      const news = [];
+      if (mode.best_score === s.score && mode.wins > 1) news.push('A personal best score!');
+      if (mode.current_win_streak > 1) news.push(`${mode.current_win_streak} wins in a row.`);
+      const dialog = this.overlay.querySelector('.dialog');
+      if (news.length && dialog) {
+        dialog.querySelector('.win-stats')?.after(h('p', { class: 'news' }, news.join(' ')));
+      }
+    } catch { /* the win stands without its news */ }
   }
 
   /** @param {KeyboardEvent} e */
@@ -421,16 +581,43 @@ export class GameScreen {
     }
     if (e.ctrlKey && key === 'z') this.send({ type: 'undo' });
     else if (e.ctrlKey) return;
-    else if (key === 'u') this.send({ type: 'undo' });
+    else if (key === 'z' || key === 'u') this.send({ type: 'undo' });
     else if (key === 'd') this.send({ type: 'deal' });
-    else if (key === 'h') this.askHint(0);
-    else if (key === 'n' && !this.buttons.next.disabled) this.askHint(this.hintN + 1);
+    else if (key === 'h' && e.shiftKey) {
+      if (!this.buttons.next.disabled) this.askHint(this.hintN + 1);
+    } else if (key === 'h') this.askHint(0);
+    else if (key === 'n') this.askNewGame();
     else if (key === 'escape') {
       this.table.select(null);
       this.toggleMenu(false);
     } else return;
     e.preventDefault();
   }
+}
+
+/**
+ * What an action did, for the live region: "9 of spades to column 1; column 2 turns over the
+ * queen of spades".
+ * @param {Action} action
+ * @param {Game} before
+ * @param {Game} after
+ */
+function said(action, before, after) {
+  if (action.type === 'undo') return 'Undone.';
+  if (action.type !== 'move') return 'Dealt ten cards.';
+  const done = after.outcome?.action;
+  const from = Number(done?.from ?? action.from);
+  const to = Number(done?.to);
+  const count = Number(done?.count ?? 1);
+  const moved = before.columns[from]?.cards.slice(-count)[0];
+  const parts = [moved ? `${cardName(moved)}${count > 1 ? ` and ${count - 1} more` : ''} `
+    + `to column ${to + 1}` : 'Moved'];
+  const shown = after.columns[from];
+  if (shown && before.columns[from] && shown.hidden < before.columns[from].hidden) {
+    parts.push(`column ${from + 1} turns over the ${cardName(shown.cards[0])}`);
+  }
+  if (after.outcome?.runs_removed?.length) parts.push('a run is complete');
+  return `${parts.join('; ')}.`;
 }
 
 /**
@@ -443,6 +630,21 @@ export function describe(action) {
   if (action.type === 'hint') return 'asked for a hint';
   const cards = (action.count ?? 0) > 1 ? `${action.count} cards` : 'the card';
   return `move ${cards} from column ${Number(action.from) + 1} to column ${Number(action.to) + 1}`;
+}
+
+/** Cards of every suit falling past the win dialog (CSS animations; not drawn at all when
+ * reduced motion is asked for). */
+function celebration() {
+  const layer = h('div', { class: 'celebrate', 'aria-hidden': 'true' });
+  const signs = ['♠', '♥', '♦', '♣'];
+  for (let i = 0; i < 24; i += 1) {
+    const bit = h('span', { class: `fall s${i % 4}` }, signs[i % 4]);
+    bit.style.left = `${(i * 37) % 100}%`;
+    bit.style.animationDelay = `${(i % 8) * 0.18}s`;
+    bit.style.animationDuration = `${2.2 + (i % 5) * 0.35}s`;
+    layer.append(bit);
+  }
+  return layer;
 }
 
 // What the win paid, what the daily limit cut and what is left today (docs/rules.md#coins).

@@ -509,7 +509,9 @@ class RaceScreen {
     const key = JSON.stringify([m.status, m.opener, m.seats]);
     if (key === this.seatsKey) return;
     this.seatsKey = key;
-    const canSit = !mine && (m.status === 'open' || m.status === 'finished');
+    // After a race nobody new sits down until the opener changes the settings (the table
+    // opens again): Play again is for the players who raced (docs/rules.md#play-again).
+    const canSit = !mine && m.status === 'open';
     const items = [];
     for (let n = 0; n < 4; n += 1) {
       const s = m.seats.find((x) => x.seat === n);
@@ -567,7 +569,12 @@ class RaceScreen {
     /** @param {string} text */
     const note = (text) => h('p', { class: 'small' }, text);
     if (m.status === 'open' || m.status === 'finished') {
-      if (!mine && m.seats.length < 4) buttons.push(btn('Sit down', 'sit', {}, 'primary'));
+      if (!mine && m.seats.length < 4 && m.status === 'open') {
+        buttons.push(btn('Sit down', 'sit', {}, 'primary'));
+      }
+      if (!mine && m.status === 'finished') {
+        buttons.push(note('Newcomers sit down once the opener changes the settings.'));
+      }
       if (mine && !iOpened && m.status === 'open') {
         buttons.push(mine.ready
           ? btn('Not ready', 'unready')

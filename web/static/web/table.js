@@ -3,9 +3,11 @@
 // sent, and the player's gestures turned into intents. It decides nothing about legality:
 // a move goes to the server, which accepts or refuses it.
 //
-// Gestures: tap a face-up card (it and the cards on it are picked up), then tap another
-// column; or drag the card onto a column; a double-tap or double-click asks the server to
-// choose the destination (one-tap). Keyboard: arrows or 1-9/0 pick a column, Enter picks up
+// Gestures: with one-tap on (the default), a tap on a face-up card moves it and the cards on
+// it to the best place (the owner decides; the server picks when there are several). With
+// it off, a tap picks the cards up and a tap on another column moves them there, and a
+// double-tap asks for one-tap. Either way: drag the card onto a column.
+// Keyboard: arrows or 1-9/0 pick a column, Enter picks up
 // its top card (Up/Down: more or fewer cards) and Enter on another column moves there,
 // "." sends a one-tap, Esc drops the selection.
 
@@ -24,6 +26,7 @@ const DRAG_START_PX = 6;
  * @property {(from: number, count: number | undefined) => void} [oneTap]  the server picks
  *   where to (count undefined: its own choice of how many)
  * @property {() => void} [deal]
+ * @property {(text: string) => void} [announce]  a pick-up, for the live region
  *
  * @typedef {{col: number, count: number}} Selection  the cards picked up
  * @typedef {{from?: number, to?: number, count?: number, deal?: boolean}} Highlight  a hint
@@ -46,6 +49,11 @@ export class Table {
   constructor({ handlers = {}, readOnly = false } = {}) {
     this.handlers = handlers;
     this.readOnly = readOnly;
+    /** One tap on a card moves it (false: it picks the card up). */
+    this.oneTap = false;
+    this.drawn = 0;
+    /** @type {string[]} what each column shows now (see render) */
+    this.keys = [];
     /** @type {Position | null} */
     this.state = null;
     /** @type {Selection | null} */
@@ -91,10 +99,12 @@ export class Table {
   }
 
   /**
-   * Draw a position.
+   * Draw a position; `moved`: the cards of this move slide from where they were.
    * @param {Position} state
+   * @param {{from: number, to: number, count: number} | null} moved
    */
-  render(state) {
+  render(state, moved = null) {
+    const before = moved ? this.rectsOf(moved.from, moved.count) : null;
     this.state = state;
     if (this.selection && !this.selectionStillValid()) this.selection = null;
     const deals = state.deals_left;
@@ -114,6 +124,10 @@ export class Table {
 
     state.columns.forEach((column, i) => {
       const col = this.cols[i];
+      // Only the columns that changed are built again: a move redraws two (tap to board).
+      const key = `${column.hidden}|${column.cards.join('')}|${(column.down || []).join('')}`;
+      if (this.keys[i] === key) return;
+      this.keys[i] = key;
       const cards = [];
       // A laid-open table (a race's end) names its face-down cards: shown face up, marked.
       for (let k = 0; k < column.hidden; k += 1) {
@@ -130,6 +144,76 @@ export class Table {
     });
     this.paintMarks();
     this.layout();
+    if (moved && before) this.slide(before, moved.to, moved.count);
+    this.drawn += 1;
+    this.el.dataset.drawn = String(this.drawn); // the bench times tap to board with this
+  }
+
+  /**
+   * Where the last `count` face-up cards of column `col` are on screen.
+   * @param {number} col
+   * @param {number} count
+   */
+  rectsOf(col, count) {
+    return Array.from(this.cols[col].querySelectorAll('.card.up'))
+      .slice(-count).map((c) => c.getBoundingClientRect());
+  }
+
+  /**
+   * Slide the last cards of column `to` from `before` to where they are now (FLIP: drawn in
+   * place at once, moved back by a transform, then let go; reduced motion: no transition).
+   * @param {DOMRect[]} before
+   * @param {number} to
+   * @param {number} count
+   */
+  slide(before, to, count) {
+    const cards = /** @type {HTMLElement[]} */ (
+      Array.from(this.cols[to].querySelectorAll('.card.up')).slice(-count));
+    if (cards.length !== before.length) return;
+    cards.forEach((card, k) => {
+      const now = card.getBoundingClientRect();
+      const dx = before[k].left - now.left;
+      const dy = before[k].top - now.top;
+      card.style.transform = `translate(${dx}px, ${dy}px)`;
+      card.classList.add('sliding');
+    });
+    requestAnimationFrame(() => requestAnimationFrame(() => cards.forEach((card) => {
+      card.style.transform = '';
+      const done = () => card.classList.remove('sliding');
+      card.addEventListener('transitionend', done, { once: true });
+    })));
+  }
+
+  /**
+   * Columns glowing for a moment: where a card may go, or (`kind` "refused") what refused.
+   * @param {number[]} cols
+   * @param {'glow' | 'refused'} kind
+   * @param {number} ms
+   */
+  flash(cols, kind = 'glow', ms = 900) {
+    cols.forEach((i) => {
+      const col = this.cols[i];
+      col.classList.remove(kind);
+      void col.offsetWidth; // restart the animation
+      col.classList.add(kind);
+      setTimeout(() => col.classList.remove(kind), ms);
+    });
+  }
+
+  /**
+   * The last `count` cards of column `col` shake: the server refused to move them.
+   * @param {number} col
+   * @param {number} count
+   */
+  shake(col, count) {
+    const cards = Array.from(this.cols[col]?.querySelectorAll('.card') || [])
+      .slice(-Math.max(count, 1));
+    cards.forEach((card) => {
+      card.classList.remove('shake');
+      void (/** @type {HTMLElement} */ (card)).offsetWidth;
+      card.classList.add('shake');
+      setTimeout(() => card.classList.remove('shake'), 1200); // a moment to be seen
+    });
   }
 
   selectionStillValid() {
@@ -151,16 +235,19 @@ export class Table {
     this.el.style.setProperty('--gap', `${gap}px`);
     const top = this.columns.getBoundingClientRect().top + window.scrollY;
     const room = Math.max(cardH * 3.5, window.innerHeight - top - 12);
-    const downStep = Math.max(4, cardH * 0.12);
+    // A phone's cards are narrow: the strips of covered cards stay big enough to tap.
+    const narrow = width < 600;
+    const downStep = Math.max(narrow ? 8 : 4, cardH * 0.12);
+    const minUp = narrow ? 24 : 17;
     let tallest = cardH;
     this.state.columns.forEach((column, i) => {
       // A laid-open column's face-down cards are spaced like face-up ones, to be read.
       const down = column.down ? 0 : column.hidden;
       const up = column.cards.length + column.hidden - down;
-      let upStep = Math.max(cardH * 0.26, 17);
+      let upStep = Math.max(cardH * 0.26, minUp);
       const need = down * downStep + Math.max(up - 1, 0) * upStep + cardH;
       if (need > room && up > 1) {
-        upStep = Math.max(10, (room - cardH - down * downStep) / (up - 1));
+        upStep = Math.max(narrow ? 16 : 10, (room - cardH - down * downStep) / (up - 1));
       }
       let y = 0;
       const children = /** @type {HTMLCollectionOf<HTMLElement>} */ (this.cols[i].children);
@@ -183,8 +270,16 @@ export class Table {
 
   /** @param {Selection | null} selection */
   select(selection) {
+    const was = this.selection;
     this.selection = selection;
     this.paintMarks();
+    const column = selection && this.state?.columns[selection.col];
+    if (column && (!was || was.col !== selection.col || was.count !== selection.count)) {
+      const first = column.cards[column.cards.length - selection.count];
+      const more = selection.count > 1 ? ` and ${selection.count - 1} more` : '';
+      this.handlers.announce?.(
+        `Picked up ${cardName(first)}${more} from column ${selection.col + 1}.`);
+    }
   }
 
   /** Selection and hint marks, as classes (and aria-pressed for the selected column). */
@@ -318,6 +413,10 @@ export class Table {
       this.lastTap = null; // this tap was a destination, not the first half of a double-tap
       this.select(null);
       this.handlers.move?.(sel.col, col, sel.count);
+    } else if (this.oneTap) {
+      this.lastTap = null;
+      this.select(null);
+      this.handlers.oneTap?.(col, count);
     } else if (sel && sel.count === count) {
       this.select(null);
     } else {

@@ -1,0 +1,123 @@
+"""Guest play (docs/rules.md#guests) through the API: a guest plays at once, its games are
+unranked (no coins, no leaderboard, no ranked daily attempt), and claiming the account keeps
+the token and the games."""
+
+from __future__ import annotations
+
+from datetime import UTC
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from accounts.models import User
+from coins.models import CoinEntry
+from games.models import Game
+from leaderboard.models import DailyChallenge, LeaderboardEntry
+from tests.games.api.helpers import (
+    ME_URL,
+    NEAR_WIN,
+    act,
+    new_game,
+    ok,
+    pooled_layout_deal,
+    refused,
+)
+
+pytestmark = pytest.mark.django_db
+
+GUEST = "/api/v1/auth/guest"
+CLAIM = "/api/v1/auth/claim"
+PASSWORD = "a perfectly fine passphrase"
+
+
+def guest_client() -> tuple[APIClient, dict[str, Any]]:
+    client = APIClient()
+    body = ok(client.post(GUEST), 201)
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {body['token']}")
+    return client, body
+
+
+def test_a_guest_is_a_player_at_once_with_a_token():
+    client, body = guest_client()
+
+    assert body["is_guest"] is True
+    assert body["username"].startswith("guest-")
+    me = ok(client.get(ME_URL))
+    assert (me["username"], me["is_guest"]) == (body["username"], True)
+    assert not User.objects.get(username=body["username"]).has_usable_password()
+
+
+def test_a_guest_win_on_a_vetted_deal_is_unranked_earns_nothing_and_enters_no_board():
+    client, _ = guest_client()
+    pooled_layout_deal(NEAR_WIN, suits=1)
+    game = new_game(client, 1)
+    assert game["ranked"] is False
+
+    won = ok(act(client, game["id"], "move", from_=1, to=0))
+
+    assert won["status"] == "won"
+    assert won["coins"]["eligible"] is False
+    assert CoinEntry.objects.count() == 0
+    assert LeaderboardEntry.objects.count() == 0
+
+
+def test_a_guest_daily_is_not_a_ranked_attempt(clock):
+    client, _ = guest_client()
+    today = clock.now.astimezone(UTC).date()
+    deal = pooled_layout_deal(NEAR_WIN, suits=2)
+    DailyChallenge.objects.create(date=today, deal=deal, nonce="0" * 32, commitment="0" * 64)
+
+    daily = ok(client.post("/api/v1/daily/play", {}, format="json"), 201)
+
+    assert (daily["kind"], daily["ranked"]) == ("daily", False)
+
+
+def test_claiming_keeps_the_token_and_the_games_which_stay_unranked():
+    client, body = guest_client()
+    pooled_layout_deal(NEAR_WIN, suits=1)
+    game = new_game(client, 1)
+
+    claimed = ok(client.post(CLAIM, {"username": "alice", "password": PASSWORD}, format="json"))
+
+    assert claimed == {"username": "alice", "is_guest": False}
+    me = ok(client.get(ME_URL))  # the same token
+    assert (me["username"], me["is_guest"]) == ("alice", False)
+    kept = Game.objects.get(pk=game["id"])
+    assert (kept.player.username, kept.ranked) == ("alice", False)
+    token = ok(APIClient().post("/api/v1/auth/token", {"username": "alice", "password": PASSWORD}))
+    assert token["token"] == body["token"]
+    pooled_layout_deal(NEAR_WIN, suits=1)
+    assert new_game(client, 1)["ranked"] is True  # from now on an ordinary player
+
+
+def test_a_claim_needs_a_free_name_and_a_good_password(make_user):
+    make_user("alice")
+    client, body = guest_client()
+
+    refused(
+        client.post(CLAIM, {"username": "ALICE", "password": PASSWORD}, format="json"),
+        409,
+        "username_taken",
+    )
+    short = client.post(CLAIM, {"username": "bob", "password": "short"}, format="json")
+    assert short.status_code == 400
+    assert User.objects.get(username=body["username"]).is_guest  # nothing changed
+
+
+def test_only_a_guest_may_claim(player_client):
+    refused(
+        player_client.post(CLAIM, {"username": "bobby", "password": PASSWORD}, format="json"),
+        409,
+        "not_a_guest",
+    )
+    assert APIClient().post(CLAIM, {"username": "bobby", "password": PASSWORD}).status_code == 401
+
+
+def test_guests_are_throttled_per_address_with_registration(set_throttle_rate):
+    set_throttle_rate("auth", "2/min")
+    client = APIClient()
+    assert client.post(GUEST).status_code == 201
+    assert client.post("/api/v1/auth/register", {}).status_code == 400
+
+    assert client.post(GUEST).status_code == 429
