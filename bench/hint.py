@@ -111,6 +111,7 @@ class ServicePath:
 
         call_command("migrate", verbosity=0)
         self.services = services
+        self.warm = False
         self.player = get_user_model().objects.create_user(
             username="bench_hint", password="bench hint password 1", is_staff=True
         )
@@ -147,7 +148,9 @@ def follow(
         t0, c0 = time.perf_counter(), time.process_time()
         hint = services.game_hint(player=api.player, game_id=game_id, n=0)
         times.append((time.perf_counter() - t0) * 1000)
-        _Cpu.note((time.process_time() - c0) * 1000, f"follow {suits} suit seed {seed}")
+        if api.warm:  # the process's first request pays one-time costs (imports, SQL)
+            _Cpu.note((time.process_time() - c0) * 1000, f"follow {suits} suit seed {seed}")
+        api.warm = True
         if hint.hint is None:
             result = "stuck"
             break
