@@ -99,7 +99,15 @@ class GuestCreateApi(_AuthApi):
         "plays at once. A guest's games are unranked: no coins, no leaderboard, no ranked "
         "daily attempt. Claim the account later (`POST /auth/claim`) to keep the games.",
         request=None,
-        responses={201: OutputSerializer},
+        responses={
+            201: OutputSerializer,
+            409: error_response(
+                "Three made-up names in a row were taken (40 random bits each: a freak); ask "
+                "again.",
+                "username_taken",
+                "That username is taken; choose another.",
+            ),
+        },
         examples=[
             OpenApiExample(
                 "Guest",

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-import threading
-import time
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -96,7 +94,6 @@ def table_open(
     now = timezone.now()
     Seat.objects.create(table=table, player=player, seat=0)
     event_emit(table=table, kind=EventKind.SEATED, data=_seat_data(0, player), now=now)
-    prune_in_process()
     return table
 
 
@@ -691,7 +688,6 @@ def ticket_issue(*, player: User, code: str) -> StreamTicket:
     table = Table.objects.filter(code=code.upper()).first()
     if table is None:
         raise TableNotFound()
-    prune_in_process()
     return StreamTicket.objects.create(
         key=secrets.token_urlsafe(32),
         player=player,
@@ -752,38 +748,8 @@ def tables_prune(*, now: datetime | None = None, batch: int = 500) -> int:
 
 
 def races_prune(*, now: datetime | None = None) -> dict[str, int]:
-    """The pruning (beat's prune_races, or in the process without a broker)."""
+    """The pruning (beat's prune_races; without a broker, spider_api.sweeps.sweep_due)."""
     return {"tickets": tickets_prune(now=now), "tables": tables_prune(now=now)}
-
-
-_pruner: threading.Thread | None = None
-_pruner_lock = threading.Lock()
-
-
-def prune_in_process() -> None:
-    """Without a broker (`make run`: no beat), prune from a thread of this process every
-    RACE_PRUNE_SECONDS, started by the first table or ticket made (what the pruning keeps
-    down). With a broker, beat runs it."""
-    global _pruner
-    if not settings.CELERY_TASK_ALWAYS_EAGER or (_pruner is not None and _pruner.is_alive()):
-        return
-    with _pruner_lock:
-        if _pruner is None or not _pruner.is_alive():
-            _pruner = threading.Thread(target=_prune_forever, name="race-prune", daemon=True)
-            _pruner.start()
-
-
-def _prune_forever() -> None:
-    from django.db import connection
-
-    while True:
-        time.sleep(settings.RACE_PRUNE_SECONDS)
-        try:
-            log.info("pruned %s", races_prune())
-        except Exception:  # the database restarting: next time
-            log.exception("in-process pruning failed")
-        finally:
-            connection.close()
 
 
 # -- shared steps ---------------------------------------------------------------------------

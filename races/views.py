@@ -443,7 +443,12 @@ class RaceEventsApi(APIView):
                     error_example(
                         "too_many_streams",
                         "You hold as many event streams open as a player may; close one first.",
-                    )
+                    ),
+                    error_example(
+                        "throttled",
+                        "Request was throttled. Expected available in 42 seconds.",
+                        retry_after=42,
+                    ),
                 ],
             ),
         },

@@ -198,6 +198,9 @@ def _direct(key: str) -> tuple[set[tuple[int, str]], set[Edge]]:
             resolved = _resolve(module, name) if isinstance(raised, ast.Name) and name else None
             if resolved in known and resolved != "spider_api.errors:DomainError":
                 code, status = known[resolved]
+                first = sub.exc.args[0] if isinstance(sub.exc, ast.Call) and sub.exc.args else None
+                if code == "refused" and isinstance(first, ast.Constant):
+                    code = str(first.value)  # a class with no code of its own takes one raised
                 errors.add((status, code))
             elif name in DRF and resolved is None:
                 code, status = DRF[name]

@@ -144,6 +144,7 @@ def test_no_operation_reads_as_needing_a_token_it_does_not_need(schema):
         ("get", "/api/v1/games/{game_id}/actions"),
         ("get", "/api/v1/games/{game_id}/analysis"),
         ("get", "/api/v1/games/{game_id}/positions/{step}"),
+        ("get", "/api/v1/games/{game_id}/analysis"),
         ("get", "/api/v1/players/{username}"),
         ("get", "/api/v1/players/{username}/races"),
     }

@@ -93,9 +93,18 @@ def guest_board(live_server, new_page, device: str, columns: list[str], **option
 def test_one_tap_moves_to_the_only_place_at_once(live_server, new_page, device) -> None:
     page = guest_board(live_server, new_page, device, FULL)
 
+    def slow(route) -> None:
+        page.wait_for_timeout(300)  # the answer comes late: the move shows meanwhile
+        route.continue_()
+
+    page.route("**/actions", slow)
     tap_card(page, 1, 1)  # the 9s: only the Ts takes it
 
-    assert column_cards(page, 0) == ["Ts", "9s"]  # drawn before the answer
+    page.wait_for_function(
+        "() => document.querySelectorAll('.column[data-col=\"0\"] .card.up').length === 2"
+    )
+    assert page.evaluate("document.querySelector('.table').dataset.version") == "0"  # unanswered
+    assert column_cards(page, 0) == ["Ts", "9s"]
     wait_stat(page, "moves", "1")
     page.wait_for_function("() => document.querySelector('.table').dataset.version === '1'")
     assert column_cards(page, 1) == ["Qs"]  # what it turned over came with the answer
@@ -283,5 +292,65 @@ def test_the_win_is_celebrated_unless_motion_is_reduced(live_server, new_page, m
     assert page.locator(".overlay .celebrate .fall").count() == (24 if motion != "reduce" else 0)
     assert "show" not in (page.get_attribute("#toast", "class") or "")  # no run toast under it
     if motion != "reduce":
-        screenshot(page, "win-desktop")
+        screenshot(page, "win-celebration-desktop")
+    assert_no_console_errors(page)
+
+
+LANDSCAPE = {"viewport": {"width": 844, "height": 390}, "has_touch": True, "is_mobile": True}
+
+
+def test_phone_landscape_fits_and_long_columns_stay_readable(live_server, new_page) -> None:
+    run = "KsQsJsTs9s8s7s6s5s4s3s2s"
+    layout_deal([f"Qs|{run}{run}", "|As", "|Ks"])  # 24 face-up cards in one column
+    page = new_page(**LANDSCAPE)
+    open_page(page, f"{live_server.url}/")
+    page.wait_for_selector(".column .card.up")
+
+    assert page.evaluate("document.documentElement.scrollWidth") <= 844
+    tops = page.eval_on_selector_all(
+        '.column[data-col="0"] .card.up', "cards => cards.map(c => c.getBoundingClientRect().top)"
+    )
+    steps = [b - a for a, b in zip(tops, tops[1:], strict=False)]
+    assert min(steps) >= 17, steps  # a rank stays readable (19 px ranks here: 25 px steps)
+    screenshot(page, "game-landscape")
+    assert_no_console_errors(page)
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_the_replay_folds_hint_steps_and_steps_with_the_arrow_keys(
+    live_server, new_page, device
+) -> None:
+    page = guest_board(live_server, new_page, device, FULL)
+    game_id = page.url.rsplit("/", 1)[1]
+    for version in (1, 3):  # a hint, then a move (one tap), twice
+        page.get_by_role("button", name="Hint", exact=True).click()
+        page.wait_for_selector(".hint-box .hint")
+        tap_card(page, 1 if version == 1 else 2, 1)
+        page.wait_for_function(
+            "v => document.querySelector('.table').dataset.version === v", arg=str(version + 1)
+        )
+    page.get_by_role("button", name="New game…").click()
+    page.locator(".menu button.danger").click()  # resign: a replay is of a finished game
+    page.get_by_role("alertdialog").get_by_role("button", name="Resign").click()
+    page.wait_for_selector(".notice")
+    open_page(page, f"{live_server.url}/replay/{game_id}")
+    caption = page.locator(".replay-step")
+    assert page.locator(".hint-mark").count() == 2
+
+    page.keyboard.press("ArrowRight")  # past the hint of step 1
+    page.wait_for_function(
+        "() => document.querySelector('.replay-step').textContent.startsWith('Step 2 of 4')"
+    )
+    assert page.locator('.column.target[data-col="0"]').count() == 1  # where the 9s went
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(
+        "() => document.querySelector('.replay-step').textContent.startsWith('Step 4 of 4')"
+    )
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function(
+        "() => document.querySelector('.replay-step').textContent.startsWith('Step 2 of 4')"
+    )
+    assert "hints asked" in page.locator(".replay").inner_text()
+    assert caption.count() == 1
+    screenshot(page, f"replay-hints-{device}")
     assert_no_console_errors(page)

@@ -98,7 +98,8 @@ def follow_hints(page, limit: int = 30) -> int:
         hint = page.wait_for_selector(".hint-box .hint")
         kind = hint.get_attribute("data-type")
         assert kind in ("move", "deal"), hint.inner_text()
-        moves = stat(page, "moves")
+        # The server's answer, not the move drawn ahead of it (a win's dialog follows the answer).
+        version = page.evaluate("document.querySelector('.table').dataset.version")
         if kind == "deal":
             page.locator(".stock").click()
         else:
@@ -107,7 +108,7 @@ def follow_hints(page, limit: int = 30) -> int:
             )
             tap_column(page, int(hint.get_attribute("data-to")))
         page.wait_for_function(
-            "m => document.querySelector('.stat-moves dd').textContent !== m", arg=moves
+            "v => document.querySelector('.table').dataset.version !== v", arg=version
         )
     raise AssertionError("the hints did not win the game")
 

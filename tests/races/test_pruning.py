@@ -1,6 +1,6 @@
 """What grows for ever is pruned: stream tickets once used or expired, and tables left open
 and unused (never raced at, no event and nobody's stream for RACE_TABLE_IDLE_SECONDS). Beat
-runs the task; without a broker a thread of the process does."""
+runs the task; without a broker the serving process's own sweep does."""
 
 from __future__ import annotations
 
@@ -63,16 +63,25 @@ def test_tables_left_open_and_unused_are_pruned(settings, racers, stock_pool):
     assert races_prune() == {"tickets": 0, "tables": 0}
 
 
-def test_pruning_is_on_beat_and_in_the_process_without_a_broker(settings, monkeypatch, racers):
+def test_pruning_is_on_beat_and_in_the_process_without_a_broker(settings, monkeypatch):
     schedule = {e["task"]: e["schedule"] for e in django_settings.CELERY_BEAT_SCHEDULE.values()}
     assert schedule["races.tasks.prune_races"] == django_settings.RACE_PRUNE_SECONDS
     assert "races.tasks.sweep_presence" in schedule
-    # No broker (`make run`): the first table opened starts the process's pruning thread.
+    # No broker (`make run`): the serving process's own sweep prunes once a period.
+    from spider_api import sweeps
+
     settings.CELERY_TASK_ALWAYS_EAGER = True
-    started = []
-    monkeypatch.setattr(services, "_pruner", None)
-    monkeypatch.setattr(services, "_prune_forever", lambda: started.append(1))
-    (_, a), _ = racers(2)
-    open_table([a])
-    services._pruner.join(5)
-    assert started == [1]
+    settings.RACE_PRUNE_SECONDS = 3600
+    pruned: list[object] = []
+    monkeypatch.setattr(sweeps, "races_prune", lambda now=None: pruned.append(now))
+    monkeypatch.setattr(sweeps, "_last_prune", None)
+    clock = [1000.0]
+    monkeypatch.setattr(sweeps.time, "monotonic", lambda: clock[0])
+    sweeps.sweep_due()  # the process starts
+    clock[0] += 1800
+    sweeps.sweep_due()
+    assert pruned == []
+    clock[0] += 1800
+    sweeps.sweep_due()  # one period after the start
+    sweeps.sweep_due()
+    assert len(pruned) == 1

@@ -40,6 +40,8 @@
  * @property {number} hints
  * @property {number} elapsed_ms
  * @property {string | null} started_at
+ * @property {string} [created_at]
+ * @property {string | null} [finished_at]
  * @property {boolean} can_undo
  * @property {boolean} stuck
  * @property {boolean} perfect

@@ -239,6 +239,9 @@ export class Table {
     const narrow = width < 600;
     const downStep = Math.max(narrow ? 8 : 4, cardH * 0.12);
     const minUp = narrow ? 24 : 17;
+    // The corner's rank is this tall (style.css: clamp(11px, 0.3 card, 19px)); a step less
+    // than that and a few pixels more cuts it (Q reads as O).
+    const readable = Math.min(19, Math.max(11, cardW * 0.3)) + 6;
     let tallest = cardH;
     this.state.columns.forEach((column, i) => {
       // A laid-open column's face-down cards are spaced like face-up ones, to be read.
@@ -247,7 +250,8 @@ export class Table {
       let upStep = Math.max(cardH * 0.26, minUp);
       const need = down * downStep + Math.max(up - 1, 0) * upStep + cardH;
       if (need > room && up > 1) {
-        upStep = Math.max(narrow ? 16 : 10, (room - cardH - down * downStep) / (up - 1));
+        // Never so tight that a rank is unreadable (Q read as O at 10 px): the page scrolls.
+        upStep = Math.max(readable, (room - cardH - down * downStep) / (up - 1));
       }
       let y = 0;
       const children = /** @type {HTMLCollectionOf<HTMLElement>} */ (this.cols[i].children);

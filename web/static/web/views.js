@@ -314,7 +314,15 @@ function hintsNote(r) {
  * @param {string} gameId
  */
 export async function replayScreen(root, _ctx, gameId) {
-  const [game, first] = await Promise.all([api.getGame(gameId), api.position(gameId, 0)]);
+  const [game, first, log] = await Promise.all([
+    api.getGame(gameId), api.position(gameId, 0),
+    api.gameLog(gameId).catch(() => ({ actions: [] }))]);
+  // Hint steps change nothing on the table: stepping and autoplay pass over them, and the
+  // slider marks where they were asked for. (Step n is the position after log entry n.)
+  /** @type {{type: string}[]} */
+  const entries = log.actions || [];
+  /** @param {number} n */
+  const isHint = (n) => entries[n - 1]?.type === 'hint';
   const table = new Table({ readOnly: true });
   const caption = h('p', { class: 'replay-step', 'aria-live': 'polite' });
   const stats = h('p', { class: 'small' });
@@ -345,12 +353,26 @@ export async function replayScreen(root, _ctx, gameId) {
     const pos = await fetchStep(n);
     if (n !== target) return; // a later step was asked for meanwhile
     table.render(pos);
+    const a = pos.action;
+    table.setHighlight(n && a && a.type === 'move' ? { to: a.to } : null); // where cards went
     caption.textContent = n
       ? `Step ${n} of ${steps}: ${describe(pos.action)}`
       : `The deal (${steps} steps follow)`;
     stats.textContent = `Score ${pos.score} · moves ${pos.actions}${pos.won ? ' · won' : ''}`;
     if (n === steps) stop();
-    else fetchStep(n + 1).catch(() => {}); // the next one is ready before it is asked for
+    else fetchStep(next(n)).catch(() => {}); // the next one is ready before it is asked for
+  };
+  /** @param {number} n  the step after n that is not a hint (or the last) */
+  const next = (n) => {
+    let k = n + 1;
+    while (k < steps && isHint(k)) k += 1;
+    return Math.min(k, steps);
+  };
+  /** @param {number} n */
+  const previous = (n) => {
+    let k = n - 1;
+    while (k > 0 && isHint(k)) k -= 1;
+    return Math.max(k, 0);
   };
   const stop = () => {
     if (timer !== null) clearInterval(timer);
@@ -363,7 +385,7 @@ export async function replayScreen(root, _ctx, gameId) {
       return;
     }
     playBtn.textContent = 'Pause';
-    timer = setInterval(() => show(target + 1).catch(stop), 600);
+    timer = setInterval(() => show(next(target)).catch(stop), 600);
   };
   const playBtn = h('button', { type: 'button', onclick: playOrPause }, 'Play');
   /**
@@ -375,20 +397,53 @@ export async function replayScreen(root, _ctx, gameId) {
     type: 'button', 'aria-label': aria,
     onclick: () => show(fn()).catch((e) => toast(e.detail, 'error')),
   }, label);
-  slider.addEventListener('change', () => show(Number(slider.value)));
+  slider.addEventListener('input', () => show(Number(slider.value))); // while it moves
+  const hintSteps = entries.flatMap((e, i) => (e.type === 'hint' ? [i + 1] : []));
+  const marks = h('div', { class: 'hint-marks', 'aria-hidden': 'true' },
+    hintSteps.map((n) => {
+      const mark = h('span', { class: 'hint-mark', title: `Hint asked at step ${n}` });
+      mark.style.left = `${(100 * n) / Math.max(steps, 1)}%`;
+      return mark;
+    }));
+  /** @param {KeyboardEvent} e */
+  const onKey = (e) => {
+    if (/** @type {Element} */ (e.target).closest('input:not([type=range]), textarea')) return;
+    const moves = { ArrowRight: () => next(target), ArrowLeft: () => previous(target),
+      Home: () => 0, End: () => steps };
+    const to = moves[/** @type {keyof typeof moves} */ (e.key)];
+    if (!to) {
+      if (e.key === ' ') {
+        e.preventDefault();
+        playOrPause();
+      }
+      return;
+    }
+    e.preventDefault();
+    show(to()).catch(() => {});
+  };
+  document.addEventListener('keydown', onKey);
+  const when = game.finished_at || game.created_at;
   const daily = game.daily ? ` · daily ${game.daily}` : '';
   const seed = game.deal && game.deal.seed
     ? `Seed ${game.deal.seed} (deal version ${game.deal.deal_version}). `
     : '';
   clear(root, h('section', { class: 'replay' },
     h('h1', {}, `Replay · ${SUIT_LABEL[game.suits]}${daily} · ${game.status}, score ${game.score}`),
-    h('p', { class: 'small' }, seed, `Time ${formatTime(game.elapsed_ms)}.`),
+    h('p', { class: 'small' }, seed, `Time ${formatTime(game.elapsed_ms)}.`,
+      when ? ` Played ${new Date(when).toLocaleDateString()}.` : '',
+      hintSteps.length ? ` ${hintSteps.length} hints asked (marked; stepping skips them).` : '',
+      ' Keys: ←/→ step, Home/End, Space play.'),
     h('div', { class: 'controls' },
-      btn('«', () => 0, 'First step'), btn('◀', () => target - 1, 'Previous step'), playBtn,
-      btn('▶', () => target + 1, 'Next step'), btn('»', () => steps, 'Last step'), slider),
+      btn('«', () => 0, 'First step'), btn('◀', () => previous(target), 'Previous step'), playBtn,
+      btn('▶', () => next(target), 'Next step'), btn('»', () => steps, 'Last step'),
+      h('div', { class: 'slider' }, slider, marks)),
     caption, stats, table.el));
   await show(0);
-  return () => { stop(); table.destroy(); };
+  return () => {
+    stop();
+    document.removeEventListener('keydown', onKey);
+    table.destroy();
+  };
 }
 
 // --- a player's page ------------------------------------------------------------------------
