@@ -11,7 +11,8 @@ from typing import Any
 
 from django.utils import timezone
 
-from games.engine import Board, Outcome, load, public_view
+from games.engine import Action as EngineAction
+from games.engine import Board, Layout, Outcome, apply_action, load, public_view
 from games.models import Action, Analysis, Game
 from games.visibility import before_cards_turn, deal_out
 
@@ -138,5 +139,33 @@ def analysis_json(analysis: Analysis) -> dict[str, Any]:
         "finished_at": iso(analysis.finished_at),
         "nodes": analysis.nodes,
         "seconds": analysis.seconds,
-        "result": analysis.result if analysis.status == Analysis.Status.DONE else None,
+        "result": _analysis_result(analysis) if analysis.status == Analysis.Status.DONE else None,
     }
+
+
+def _analysis_result(analysis: Analysis) -> dict[str, Any]:
+    """The stored result, its solver line with the tables along it for the replay viewer
+    (the client keeps no rules to replay it). An analysis exists only for a game whose deal
+    is out (games.analyses.analysable_game: over, and no longer a race's or an open day's
+    secret, which it stays), so these tables show nothing still hidden from anyone; face-
+    down cards are counts all the same, as in the game's own replay."""
+    result = dict(analysis.result or {})
+    line = result.get("solver_line")
+    if line:
+        result["solver_line"] = {**line, "positions": line_positions(line)}
+    return result
+
+
+def line_positions(line: dict[str, Any]) -> list[dict[str, Any]]:
+    """The public tables along a solver line: its start, then after each of its actions."""
+    board = Board(Layout.parse(line["position"]))
+    positions = [_line_position(board)]
+    for action in line["actions"]:
+        apply_action(board, EngineAction.from_json(action))
+        positions.append(_line_position(board))
+    return positions
+
+
+def _line_position(board: Board) -> dict[str, Any]:
+    view = public_view(board)
+    return {k: view[k] for k in ("columns", "deals_left", "runs_removed", "removed_suits", "won")}

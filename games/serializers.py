@@ -456,12 +456,26 @@ class TurningPointSerializer(serializers.Serializer):
     after = AnalysisVerdictSerializer(help_text="The position it led to: no win found.")
 
 
+class LinePositionSerializer(serializers.Serializer):
+    columns = ColumnSerializer(many=True)
+    deals_left = serializers.IntegerField()
+    runs_removed = serializers.IntegerField()
+    removed_suits = serializers.ListField(child=serializers.CharField())
+    won = serializers.BooleanField()
+
+
 class SolverLineSerializer(serializers.Serializer):
     from_index = serializers.IntegerField(help_text="The final line's position it starts from.")
     from_seq = serializers.IntegerField(help_text="The replay step of that position.")
     position = serializers.CharField()
     length = serializers.IntegerField()
     actions = AppliedActionSerializer(many=True, help_text="Replayed through the engine: a win.")
+    positions = LinePositionSerializer(
+        many=True,
+        help_text="The tables along the line, for stepping through it: its `position`, then "
+        "the table after each action (`length + 1`; the last is won). Face-down cards as "
+        "counts, as in the replay's positions.",
+    )
 
 
 class AnalysisBudgetSerializer(serializers.Serializer):

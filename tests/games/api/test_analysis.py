@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games import analyses
-from games.engine import Action, Layout, replay
+from games.engine import Action, Board, Layout, apply_action, public_view, replay
 from games.models import Analysis, Deal, Game
 from games.solver import SolverBug
 from tests.games.api.helpers import CARD_TOKEN, act, game_url, layout_json, new_game, ok, refused
@@ -64,6 +64,30 @@ def test_the_owner_asks_waits_and_reads_where_the_win_was_lost(
     again = ok(staff_client.post(analysis_url(game_id)))
     assert again == body
     assert Analysis.objects.count() == 1
+
+
+def test_the_way_through_carries_its_tables_from_the_replays_turning_point(
+    staff_client, api_client, django_capture_on_commit_callbacks
+):
+    """The web client steps through the solver's line without rules of its own: the body
+    carries the public table before and after each of its actions, starting from the
+    replay's table at the turning point and ending won."""
+    game_id = lost_trap_game(staff_client)
+    with django_capture_on_commit_callbacks(execute=True):
+        staff_client.post(analysis_url(game_id))
+    line = ok(api_client.get(analysis_url(game_id)))["result"]["solver_line"]
+    tables = line["positions"]
+    assert len(tables) == line["length"] + 1
+    replay_step = ok(api_client.get(f"{game_url(game_id)}/positions/{line['from_seq']}"))
+    assert tables[0]["columns"] == replay_step["columns"]
+    assert tables[0]["deals_left"] == replay_step["deals_left"]
+    board = Board(Layout.parse(line["position"]))
+    for table, action in zip(tables[1:], line["actions"], strict=True):
+        apply_action(board, Action.from_json(action))
+        view = public_view(board)
+        assert table == {k: view[k] for k in table}
+        assert set(table) == {"columns", "deals_left", "runs_removed", "removed_suits", "won"}
+    assert [t["won"] for t in tables] == [False] * line["length"] + [True]
 
 
 def test_anyone_may_ask_for_a_public_finished_game_and_it_is_shared(
