@@ -417,6 +417,39 @@ export const resign = (id) => request('POST', `/games/${id}/resign`, { key: newK
  */
 export const position = (id, step) => request('GET', `/games/${id}/positions/${step}`);
 
+// --- the post-game analysis (docs/rules.md#after-the-game-the-analysis) -------------------
+/**
+ * @typedef {{columns: Column[], deals_left: number, runs_removed: number,
+ *   removed_suits: string[], won: boolean}} LineTable  a table along the solver's line
+ * @typedef {{index: number, position: string, nodes: number, exhaustive: boolean}} Verdict
+ * @typedef {{index: number, seq: number, step: number, position: string,
+ *   action: LoggedAction, after: Verdict}} TurningPoint
+ * @typedef {{from_index: number, from_seq: number, position: string, length: number,
+ *   actions: LoggedAction[], positions: LineTable[]}} SolverLine
+ * @typedef {object} AnalysisResult
+ * @property {'won' | 'lost'} outcome
+ * @property {number} line_length  actions of the final line (undone ones out)
+ * @property {number} undone
+ * @property {number | null} par
+ * @property {number} [length]  a won game's line
+ * @property {number | null} [over_par]
+ * @property {boolean} start_winnable
+ * @property {Verdict} [start]  no win found from the deal: what was searched
+ * @property {number} winnable_actions
+ * @property {boolean} winnable_at_end
+ * @property {TurningPoint | null} turning_point
+ * @property {SolverLine | null} solver_line
+ * @property {{probe_nodes: number, total_nodes: number, proof_nodes: number}} budget
+ * @typedef {{game: string, status: 'pending' | 'done' | 'failed', reason: string,
+ *   nodes: number, seconds: number | null, result: AnalysisResult | null}} Analysis
+ */
+// Asked for once per game, ever (asking again answers the same one). No waiting out a 429:
+// a quota may last hours, the page says so instead.
+/** @param {string} id @returns {Promise<Analysis>} */
+export const askAnalysis = (id) => request('POST', `/games/${id}/analysis`, { retry: false });
+/** @param {string} id @returns {Promise<Analysis>} */
+export const analysis = (id) => request('GET', `/games/${id}/analysis`, { fresh: true });
+
 // --- daily, boards, players --------------------------------------------------------------
 // No waiting here: the daily page has something better to say when the day is not ready.
 /** @param {string | null} date  null: today @returns {Promise<Daily>} */

@@ -287,7 +287,7 @@ export class GameScreen {
     } else if (s.status === 'lost') {
       clear(this.notice, h('div', { class: 'notice', role: 'status' },
         h('p', {}, `This game is over (${s.end_reason}). Score ${s.score}.`),
-        this.replayButtons()));
+        this.replayButtons(), ' ', analyseLink(s.id)));
     } else if (s.stuck) {
       clear(this.notice, h('div', { class: 'notice stuck', role: 'alert' },
         h('p', {}, 'No move can help any more: this deal is stuck.'),
@@ -521,6 +521,7 @@ export class GameScreen {
       h('div', { class: 'buttons' },
         newGameButtons(this.ctx, null),
         link(`/replay/${s.id}`, 'Watch the replay', { class: 'button' }),
+        analyseLink(s.id),
         closeBtn)));
     this.overlay.hidden = false;
     closeBtn.focus();
@@ -618,6 +619,16 @@ function said(action, before, after) {
   }
   if (after.outcome?.runs_removed?.length) parts.push('a run is complete');
   return `${parts.join('; ')}.`;
+}
+
+/**
+ * To the replay, asking for the game's analysis there (docs/rules.md#after-the-game-the-analysis).
+ * @param {string} id
+ */
+function analyseLink(id) {
+  return link(`/replay/${id}?analyse=1`, 'Analyse', {
+    class: 'button', title: 'Where the win was lost, and the way through',
+  });
 }
 
 /**
