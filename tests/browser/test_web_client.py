@@ -146,6 +146,8 @@ def test_tap_tap_drag_and_drop_double_click_and_undo(live_server, new_page, make
 
     drag(page, 1, 1, 0)  # 9s onto Ts
     wait_stat(page, "moves", "1")
+    # The move is drawn before the server answers; only the answer says what turned over.
+    page.wait_for_selector('.table[data-version="1"]')
     assert column_cards(page, 0) == ["Ts", "9s"]
     assert page.locator('.column[data-col="1"]').get_attribute("aria-label") == (
         "Column 2: queen of spades"  # the card under it turned face up
