@@ -125,6 +125,16 @@ def game_create(
     )
 
 
+@transaction.atomic
+def game_create_practice(*, player: User, deal: Deal) -> Game:
+    """Start a casual game on ``deal``, chosen by the caller (a closed daily challenge's, see
+    ``leaderboard.services.daily_practice``): it never ranks. As with ``game_create``, the
+    player's casual game in progress ends first."""
+    User.objects.select_for_update().filter(pk=player.pk).first()
+    _end_casual_game_in_progress(player, timezone.now())
+    return game_start(player=player, deal=deal, rankable=False)
+
+
 def game_start(
     *,
     player: User,

@@ -10,12 +10,13 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import TYPE_CHECKING, Any, Final
 
-from django.db.models import Max, Q, QuerySet
+from django.db.models import Count, Max, Q, QuerySet
 
 from games.daily import daily_closed, day_closes_at
 from games.models import Game
 from games.presenters import iso
 from leaderboard.models import DailyChallenge, LeaderboardEntry
+from spider_api.pagination import PageRequest, page_json
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -143,6 +144,44 @@ def daily_info(
                 "ranked": attempt.ranked,
             }
     return info
+
+
+def daily_days_page(
+    *, before: date | None, after: date | None, asked: PageRequest, now: datetime
+) -> dict[str, Any]:
+    """The days that had a challenge, up to today, between the bounds (both exclusive):
+    nearest the bound first, so newest first, except with ``after`` alone (oldest first: the
+    days just after it)."""
+    days = DailyChallenge.objects.filter(date__lte=now.astimezone(UTC).date())
+    if before is not None:
+        days = days.filter(date__lt=before)
+    if after is not None:
+        days = days.filter(date__gt=after)
+    order = "date" if after is not None and before is None else "-date"
+    rows = list(
+        days.order_by(order).values("date", "deal__suits")[
+            asked.offset : asked.offset + asked.limit
+        ]
+    )
+    shown = [row["date"] for row in rows[: asked.page_size]]
+    winners = dict(
+        LeaderboardEntry.objects.filter(daily_date__in=shown)
+        .values("daily_date")
+        .annotate(n=Count("id"))
+        .values_list("daily_date", "n")
+    )
+    return page_json(
+        asked,
+        [
+            {
+                "date": row["date"].isoformat(),
+                "suits": row["deal__suits"],
+                "closed": daily_closed(row["date"], now),
+                "winners": winners.get(row["date"], 0),
+            }
+            for row in rows
+        ],
+    )
 
 
 def challenge_on(*, day: date) -> DailyChallenge | None:

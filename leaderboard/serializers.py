@@ -61,6 +61,13 @@ class DailyFilterSerializer(serializers.Serializer):
     date = DayField(required=False, help_text="YYYY-MM-DD (UTC); today when omitted.")
 
 
+class DailyDaysFilterSerializer(serializers.Serializer):
+    """GET /daily/days's query string (the page is spider_api.pagination's)."""
+
+    before = DayField(required=False, help_text="Only days before this one (YYYY-MM-DD).")
+    after = DayField(required=False, help_text="Only days after this one (YYYY-MM-DD).")
+
+
 # -- output ---------------------------------------------------------------------------------
 class BoardRowSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
@@ -76,7 +83,15 @@ class BoardRowSerializer(serializers.Serializer):
 
 BoardSerializer = page_serializer("Board", BoardRowSerializer)
 
-BoardSerializer = page_serializer("Board", BoardRowSerializer)
+
+class DailyDaySerializer(serializers.Serializer):
+    date = serializers.DateField(help_text="GET /api/v1/daily?date= for the day's challenge.")
+    suits = SuitsField()
+    closed = serializers.BooleanField(help_text="Its seed is out: its deal may be practised.")
+    winners = serializers.IntegerField(help_text="Ranked wins on the day's board.")
+
+
+DailyDaysSerializer = page_serializer("DailyDays", DailyDaySerializer)
 
 
 class PeriodPlacesSerializer(serializers.Serializer):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import threading
 from datetime import date, datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from celery import current_app
 from django.conf import settings
@@ -20,7 +20,7 @@ from games.daily import daily_closed
 from games.deals import deal_improve_line
 from games.models import Game
 from games.pool import pool_take, pool_vet_if_empty
-from games.services import game_start
+from games.services import game_create_practice, game_start
 from leaderboard.commitment import commit, new_nonce
 from leaderboard.models import DailyChallenge
 from leaderboard.selectors import challenge_on
@@ -130,6 +130,26 @@ def daily_play(*, player: User, day: date, unranked: bool = False) -> tuple[Game
         return game, True
 
 
+class DailyStillOpen(DomainError):
+    code, status = "daily_open", 409
+    detail = (
+        "That day's challenge is still open: its deal may be practised once the day has "
+        "closed (00:00 UTC)."
+    )
+
+
+def daily_practice(*, player: User, day: date) -> Game:
+    """Practise the deal of a past day's challenge once the day has closed: a casual game on
+    its deal that never ranks and earns nothing (docs/rules.md#daily-challenge). Like a new
+    game, it ends the player's casual game in progress."""
+    challenge = challenge_on(day=day)
+    if challenge is None:
+        _missing(day=day, today=timezone.now().date())
+    if not daily_closed(challenge.date):
+        raise DailyStillOpen()
+    return game_create_practice(player=player, deal=challenge.deal)
+
+
 def daily_request(*, day: date) -> None:
     """A reader found the challenge of ``day`` missing: ask for it to be made, at most once per
     DAILY_RETRY_AFTER_SECONDS (the cache remembers), and return at once. With a broker it is
@@ -154,12 +174,17 @@ def daily_read(*, day: date) -> DailyChallenge:
     challenge = challenge_on(day=day)
     if challenge is not None:
         return challenge
-    if day > today:
-        raise DomainError("future_date", f"The challenge of {day} is not published yet.", 404)
-    if day < today:
-        raise DomainError("no_challenge", f"There was no challenge on {day}.", 404)
+    if day != today:
+        _missing(day=day, today=today)
     daily_request(day=day)
     raise DailyNotReady()
+
+
+def _missing(*, day: date, today: date) -> NoReturn:
+    """No challenge on a day other than today: not published yet, or none that day."""
+    if day > today:
+        raise DomainError("future_date", f"The challenge of {day} is not published yet.", 404)
+    raise DomainError("no_challenge", f"There was no challenge on {day}.", 404)
 
 
 def _ensure_in_background(day: date) -> None:

@@ -2,6 +2,7 @@ from django.urls import path
 
 from leaderboard.views import (
     DailyApi,
+    DailyDaysApi,
     DailyLeaderboardApi,
     DailyPlayApi,
     GamePlacesApi,
@@ -17,5 +18,6 @@ urlpatterns = [
     path("players/<username:username>/places", PlayerPlacesApi.as_view(), name="player-places"),
     path("daily", DailyApi.as_view(), name="daily"),
     path("daily/play", DailyPlayApi.as_view(), name="daily-play"),
+    path("daily/days", DailyDaysApi.as_view(), name="daily-days"),
     path("daily/<str:day>/leaderboard", DailyLeaderboardApi.as_view(), name="daily-leaderboard"),
 ]

@@ -9,7 +9,12 @@ from typing import Any
 
 from django.core.cache import cache
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+)
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -25,6 +30,8 @@ from leaderboard.freshness import board_generation
 from leaderboard.serializers import (
     BoardFilterSerializer,
     BoardSerializer,
+    DailyDaysFilterSerializer,
+    DailyDaysSerializer,
     DailyFilterSerializer,
     DailySerializer,
     DayField,
@@ -251,6 +258,77 @@ class DailyApi(APIView):
         )
 
 
+class DailyDaysApi(_PublicBoardApi):
+    FilterSerializer = DailyDaysFilterSerializer
+    OutputSerializer = DailyDaysSerializer
+
+    @extend_schema(
+        operation_id="daily_days",
+        tags=["daily"],
+        summary="The days that had a challenge",
+        description="Only days whose challenge exists, up to today (a day with none is not "
+        "listed), between `before` and `after` (both exclusive, both optional). Nearest the "
+        "bound first: newest first, except with `after` alone, oldest first (the days just "
+        "after it). `closed`: the day is over, its seed revealed and its deal open to practice "
+        "(POST /daily/play with its `date`). No token needed.",
+        parameters=[
+            OpenApiParameter(
+                "before",
+                {"type": "string", "format": "date"},
+                required=False,
+                description="Only days before this one (YYYY-MM-DD, UTC).",
+            ),
+            OpenApiParameter(
+                "after",
+                {"type": "string", "format": "date"},
+                required=False,
+                description="Only days after this one (YYYY-MM-DD, UTC).",
+            ),
+            *PAGE_PARAMETERS,
+        ],
+        responses={
+            200: OpenApiResponse(
+                OutputSerializer,
+                "A page of days.",
+                examples=[
+                    OpenApiExample(
+                        "days",
+                        value={
+                            "page": 1,
+                            "page_size": 7,
+                            "has_next": True,
+                            "results": [
+                                {"date": "2026-12-01", "suits": 2, "closed": True, "winners": 3},
+                                {"date": "2026-11-30", "suits": 2, "closed": True, "winners": 0},
+                            ],
+                        },
+                    )
+                ],
+            ),
+            400: OpenApiResponse(
+                ValidationErrorSerializer,
+                "A bound is not a date (`bad_date`) or a page parameter is wrong (`invalid`).",
+                examples=[
+                    error_example("bad_date", "'2026-13-01' is not a date: use YYYY-MM-DD."),
+                    invalid_example("page_size", "A whole number 1..100."),
+                ],
+            ),
+        },
+    )
+    def get(self, request: Request) -> Response:
+        filters = self.FilterSerializer(data=request.query_params.dict())
+        filters.is_valid(raise_exception=True)
+        asked = page_request(request.query_params)
+        return Response(
+            selectors.daily_days_page(
+                before=filters.validated_data.get("before"),
+                after=filters.validated_data.get("after"),
+                asked=asked,
+                now=timezone.now(),
+            )
+        )
+
+
 class DailyPlayApi(APIView):
     throttle_scope = "game_create"
     OutputSerializer = GameStateSerializer
@@ -258,6 +336,11 @@ class DailyPlayApi(APIView):
     class InputSerializer(JsonInputSerializer):
         unranked = serializers.BooleanField(
             required=False, default=False, help_text="Play again after your ranked attempt."
+        )
+        date = DayField(
+            required=False,
+            help_text="A past day (YYYY-MM-DD) whose challenge has closed: practise its deal, "
+            "as a casual game that never ranks. Today when omitted.",
         )
 
     @extend_schema(
@@ -267,22 +350,37 @@ class DailyPlayApi(APIView):
         description="Your game on today's deal: the daily game you have in progress, else your "
         "one ranked attempt, else (with `unranked: true`) a practice game that does not rank. "
         "It does not end your casual game. 201 when a game was created, 200 when resumed. "
-        "Hints are allowed and do not cost the ranking; they show on your leaderboard entry.",
+        "Hints are allowed and do not cost the ranking; they show on your leaderboard entry. "
+        "With the `date` of a past day whose challenge has closed: a practice game on that "
+        "day's deal, a casual game that never ranks nor earns coins (like any new game it ends "
+        "your casual game in progress); always 201.",
         request=InputSerializer,
         responses={
             200: OpenApiResponse(OutputSerializer, "Your daily game in progress."),
-            201: OpenApiResponse(OutputSerializer, "A new daily game."),
-            400: bad_request(invalid_example("unranked", "Must be a valid boolean.")),
+            201: OpenApiResponse(OutputSerializer, "A new daily game, or a past day's practice."),
+            400: bad_request(
+                invalid_example("unranked", "Must be a valid boolean."),
+                error_example("bad_date", "'2026-13-01' is not a date: use YYYY-MM-DD."),
+            ),
+            404: NO_CHALLENGE,
             503: POOL_EMPTY,
             409: error_response(
-                "The ranked attempt is used.", "daily_already_played", "Send unranked: true."
+                "The ranked attempt is used (`daily_already_played`), or the `date` asked for "
+                "is still open (`daily_open`: tomorrow's).",
+                "daily_already_played",
+                "Send unranked: true.",
+                error_example(services.DailyStillOpen.code, services.DailyStillOpen.detail),
             ),
         },
     )
     def post(self, request: Request) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        day = timezone.now().date()
+        today = timezone.now().date()
+        day = serializer.validated_data.get("date") or today
+        if day != today:
+            practice = services.daily_practice(player=player_of(request), day=day)
+            return Response(game_state(practice), status=201)
         game, created = services.daily_play(
             player=player_of(request), day=day, unranked=serializer.validated_data["unranked"]
         )

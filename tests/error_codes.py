@@ -34,6 +34,8 @@ DYNAMIC: dict[str, tuple[str, ...]] = {
     "leaderboard.views:DailyLeaderboardApi.get": (
         "leaderboard.serializers:DayField.to_internal_value",
     ),
+    "leaderboard.views:DailyDaysApi.get": ("leaderboard.serializers:DayField.to_internal_value",),
+    "leaderboard.views:DailyPlayApi.post": ("leaderboard.serializers:DayField.to_internal_value",),
 }
 # games.errors.rule_error passes the engine's code on: a refused action's (422) or, called with
 # status=400, a refused layout's.

@@ -135,6 +135,7 @@ def test_no_operation_reads_as_needing_a_token_it_does_not_need(schema):
         ("post", "/api/v1/auth/guest"),
         ("get", "/api/v1/leaderboard"),
         ("get", "/api/v1/daily/{day}/leaderboard"),
+        ("get", "/api/v1/daily/days"),
         ("get", "/api/v1/leaderboard/games/{game_id}"),
         ("get", "/api/v1/players/{username}/places"),
         ("get", "/health"),
@@ -218,7 +219,7 @@ def test_every_list_is_paged_alike_with_a_maximum_page_size(schema):
     for node in schema["components"]["schemas"].values():
         if "results" in node.get("properties", {}):
             assert set(node["properties"]) == {"page", "page_size", "has_next", "results"}
-    assert lists == 3  # your games, the leaderboard, a day's leaderboard
+    assert lists == 4  # your games, the leaderboard, a day's leaderboard, the daily days
 
 
 def test_dates_are_documented_as_dates(schema):

@@ -157,6 +157,9 @@
  * @property {number | null} par
  * @property {{status: string, ranked: boolean, score: number} | null} attempt
  *
+ * @typedef {{date: string, suits: number, closed: boolean, winners: number}} DailyDay  a day
+ *   that had a challenge
+ *
  * @typedef {object} ModeStats
  * @property {number} suits
  * @property {number} played
@@ -380,7 +383,9 @@ export const claim = (username, password) =>
   request('POST', '/auth/claim', { body: { username, password } });
 
 // --- games -------------------------------------------------------------------------------
-/** @returns {Promise<{results: {id: string, kind: string}[], hasNext: boolean}>} */
+/**
+ * @returns {Promise<{results: {id: string, kind: string, actions: number}[], hasNext: boolean}>}
+ */
 export const gamesInProgress = async () =>
   paged(await request('GET', '/games', { query: { status: 'in_progress', page_size: 10 } }));
 /**
@@ -457,6 +462,21 @@ export const daily = (date) => request('GET', '/daily', { query: { date }, retry
 /** @returns {Promise<Game>} */
 export const dailyPlay = (unranked = false) =>
   request('POST', '/daily/play', { body: { unranked }, key: newKey() });
+/**
+ * Practise a closed day's deal: a casual game that never ranks (docs/rules.md#daily-challenge).
+ * @param {string} date
+ * @returns {Promise<Game>}
+ */
+export const dailyPractice = (date) =>
+  request('POST', '/daily/play', { body: { date }, key: newKey() });
+/**
+ * The days that had a challenge, nearest the bound first (newest first; oldest first with
+ * `after` alone).
+ * @param {{before?: string, after?: string, page?: number, page_size?: number}} query
+ * @returns {Promise<{results: DailyDay[], hasNext: boolean}>}
+ */
+export const dailyDays = async (query) =>
+  paged(await request('GET', '/daily/days', { query, token: false }));
 /**
  * @param {string} date
  * @returns {Promise<BoardPage>}

@@ -114,6 +114,12 @@ export class GameScreen {
     this.hintN = 0;
     /** @type {Hint | null} */
     this.hintShown = null;
+    /** The hint said no move is useful here (cleared by the next action): stuck. */
+    this.noUseful = '';
+    /** Every position this game has shown, as the player sees it (positionKey). */
+    this.seen = new Set();
+    /** The stuck banner is up (announced once when it comes up). */
+    this.stuckShown = false;
     this.table = new Table({
       handlers: {
         move: (from, to, count) => this.move(from, to, count),
@@ -181,9 +187,13 @@ export class GameScreen {
     this.show(state);
   }
 
-  /** @param {string} text */
-  announce(text) {
-    this.announcer.textContent = text;
+  /**
+   * @param {string} text
+   * @param {boolean} [more]  after what was just said, not instead of it
+   */
+  announce(text, more = false) {
+    const before = more ? this.announcer.textContent : '';
+    this.announcer.textContent = before ? `${before} ${text}` : text;
   }
 
   /** The settings kept on this device: one-tap on or off. */
@@ -242,6 +252,7 @@ export class GameScreen {
       localStorage.setItem(api.LAST_GAME_KEY, state.id);
     }
     this.receivedAt = performance.now();
+    this.seen.add(positionKey(state));
     this.table.render(state, moved);
     this.table.el.dataset.version = String(state.version); // the server's: confirmed
     this.renderStats();
@@ -277,6 +288,9 @@ export class GameScreen {
 
   renderNotice() {
     const s = this.state;
+    const stuck = s.status === 'in_progress' && (s.stuck || Boolean(this.noUseful));
+    this.table.el.classList.toggle('stuck', stuck);
+    if (!stuck) this.stuckShown = false;
     if (this.race) {
       // The race screen says how the race ended; here only what the server says of the deal.
       clear(this.notice, s.stuck && s.status === 'in_progress'
@@ -288,14 +302,23 @@ export class GameScreen {
       clear(this.notice, h('div', { class: 'notice', role: 'status' },
         h('p', {}, `This game is over (${s.end_reason}). Score ${s.score}.`),
         this.replayButtons(), ' ', analyseLink(s.id)));
-    } else if (s.stuck) {
+    } else if (stuck) {
+      // The server's word (the state's `stuck`, or a hint with no useful move): said on the
+      // board with the ways out, and once in the live region.
+      const why = s.stuck ? 'No move can help any more: this deal is stuck.'
+        : `${this.noUseful} You are stuck here.`;
+      const ways = s.can_undo
+        ? 'Undo to try another way, replay this deal or start a new one.'
+        : 'Replay this deal or start a new one.';
       clear(this.notice, h('div', { class: 'notice stuck', role: 'alert' },
-        h('p', {}, 'No move can help any more: this deal is stuck.'),
+        h('p', {}, h('strong', { class: 'stuck-badge' }, 'Stuck'), ' ', why, ' ', ways),
         h('div', { class: 'buttons' },
           s.can_undo
             ? h('button', { type: 'button', onclick: () => this.send({ type: 'undo' }) }, 'Undo')
             : null,
           this.replayButtons())));
+      if (!this.stuckShown) this.announce(`Stuck. ${why} ${ways}`, true);
+      this.stuckShown = true;
     } else {
       clear(this.notice);
     }
@@ -438,7 +461,15 @@ export class GameScreen {
       this.hintShown = hint;
       this.state = { ...this.state, version: hint.version, hints: hint.hints, perfect: false };
       this.renderStats();
-      const a = hint.action;
+      // The server never suggests a way back (docs/rules.md#hints); should one come, the
+      // client does not walk in a circle either: it says so instead of suggesting it.
+      const loop = hint.action && this.leadsBack(hint.action);
+      const a = loop ? null : hint.action;
+      // Nothing useful, and not even a deal (the server's reason would end "deal"): stuck.
+      if (!a && hint.n === 0 && !/deal$/.test(hint.reason)) {
+        this.noUseful = loop ? 'Every useful move leads back to a position already seen.'
+          : 'No useful move.';
+      }
       if (!a) this.table.setHighlight(null);
       else if (a.type === 'deal') this.table.setHighlight({ deal: true });
       else this.table.setHighlight({ from: a.from, to: a.to, count: a.count });
@@ -452,7 +483,8 @@ export class GameScreen {
         n: String(hint.n),
       };
       clear(this.hintBox, h('div', { class: 'hint', dataset },
-        h('strong', {}, `Hint ${hint.n + 1}${of}: ${text}. `), hint.reason));
+        h('strong', {}, `Hint ${hint.n + 1}${of}: ${text}. `), loop ? '' : hint.reason));
+      this.renderNotice();
       this.buttons.next.disabled = !a || hint.n + 1 >= hint.alternatives;
     } catch (err) {
       this.failed(err);
@@ -461,7 +493,9 @@ export class GameScreen {
     }
   }
 
+  /** After an action: the hint shown, and a "no useful move", are old news. */
   clearHint() {
+    this.noUseful = '';
     this.hintN = 0;
     this.hintShown = null;
     this.table.setHighlight(null);
@@ -496,6 +530,20 @@ export class GameScreen {
     } else {
       toast(err.detail, 'error', 8000);
     }
+  }
+
+  /**
+   * Whether a suggested move leads to a position this game has shown already (a move that
+   * turns a card over never does: face-down counts never grow again).
+   * @param {LoggedAction} a
+   */
+  leadsBack(a) {
+    if (a.type !== 'move' || a.from === undefined || a.to === undefined) return false;
+    const next = predictMove(this.state, a.from, a.to, a.count ?? 1);
+    if (!next) return false;
+    const left = next.columns[a.from];
+    if (left.hidden && !left.cards.length) return false; // turns a card over: a new position
+    return this.seen.has(positionKey(next));
   }
 
   async showWin() {
@@ -594,6 +642,16 @@ export class GameScreen {
     } else return;
     e.preventDefault();
   }
+}
+
+/**
+ * A position as the player sees it (docs/rules.md#hints): face-up cards, face-down counts,
+ * deals left and runs removed.
+ * @param {import('./api.js').Position} p
+ */
+function positionKey(p) {
+  const cols = p.columns.map((c) => `${c.hidden}:${c.cards.join('')}`).join('/');
+  return `${cols}|${p.deals_left}|${(p.removed_suits || []).length}`;
 }
 
 /**

@@ -4,13 +4,13 @@
 
 import * as api from './api.js';
 import { SUIT_LABEL } from './cards.js';
-import { h, clear, toast, formErrors, formatTime, link, ordinal } from './dom.js';
+import { h, clear, confirmDialog, toast, formErrors, formatTime, link, ordinal } from './dom.js';
 import { Table } from './table.js';
 import { describe } from './game.js';
 
 /**
- * @import { Analysis, AnalysisResult, BoardPage, Daily, LoggedAction, PlayerRaces, SolverLine,
- *   Step, TurningPoint } from './api.js'
+ * @import { Analysis, AnalysisResult, BoardPage, Daily, DailyDay, LoggedAction, PlayerRaces,
+ *   SolverLine, Step, TurningPoint } from './api.js'
  * @import { Highlight } from './table.js'
  * @import { Ctx } from './app.js'
  */
@@ -152,7 +152,12 @@ export async function dailyScreen(root, ctx, date = null) {
         `Par: ${info.par} actions, the shortest winning line our solver found for this deal.`),
       h('p', {}, h('button', {
         type: 'button', class: 'check', onclick: () => checkCommitment(info, result),
-      }, 'Check it'), ' ', result));
+      }, 'Check it'), ' ', result),
+      h('div', { class: 'practice' },
+        h('button', { type: 'button', class: 'primary', onclick: () => practise(info.date, ctx) },
+          'Practise this deal'),
+        h('p', { class: 'small' }, 'An unranked game on this day\'s deal: no leaderboard, '
+          + 'no coins.')));
   } else {
     const closes = new Date(info.closes_at).toLocaleString();
     section.append(h('p', { class: 'small' }, `Closes at ${closes}; the seed is revealed then. `
@@ -163,8 +168,73 @@ export async function dailyScreen(root, ctx, date = null) {
   const board = h('div', { class: 'board-holder' });
   section.append(board);
   await boardTable(board, (page) => api.dailyBoard(info.date, page), ctx);
-  section.append(h('h2', {}, 'Past days'), pastDays(info.date));
+  section.append(await dayNavigation(info.date, today));
   return null;
+}
+
+/**
+ * Practise a closed day's deal (asked first when it ends a casual game in play: a loss).
+ * @param {string} date
+ * @param {Ctx} ctx
+ */
+async function practise(date, ctx) {
+  try {
+    if (!api.session.token) {
+      const made = await api.guest(); // play at once, as on a first visit
+      api.session.set(made.token, made.username, true);
+    } else {
+      const { results } = await api.gamesInProgress();
+      const live = results.find((g) => g.kind === 'casual' && g.actions > 0);
+      if (live && !await confirmDialog('Practise this deal?',
+        'The game in play ends and counts as a loss.', 'Practise')) return;
+    }
+    const state = await api.dailyPractice(date);
+    ctx.navigate(`/play/${state.id}`);
+  } catch (err) {
+    toast(/** @type {api.ApiError} */ (err).detail, 'error', 8000);
+  }
+}
+
+/**
+ * The days around this one that had a challenge: the newer and older one to step to, and a
+ * list of the days before it, a page at a time (GET /daily/days lists only days that exist).
+ * @param {string} date
+ * @param {boolean} today  the page is today's: nothing newer
+ */
+async function dayNavigation(date, today) {
+  /** @param {DailyDay} d */
+  const href = (d) => (d.closed ? `/daily/${d.date}` : '/daily');
+  const [older, newer] = await Promise.all([
+    api.dailyDays({ before: date, page_size: 7 }),
+    today ? null : api.dailyDays({ after: date, page_size: 1 }),
+  ]);
+  const prev = older.results[0];
+  const next = newer?.results[0];
+  const nav = h('nav', { class: 'day-nav', 'aria-label': 'Days' },
+    prev ? link(href(prev), `← ${prev.date}`, { class: 'button older', rel: 'prev' }) : null,
+    next ? link(href(next), `${next.closed ? next.date : 'Today'} →`,
+      { class: 'button newer', rel: 'next' }) : null);
+  const list = h('ul', { class: 'days' });
+  /** @param {DailyDay[]} days */
+  const add = (days) => list.append(...days.map((d) => h('li', {},
+    link(href(d), d.date), ` · ${d.winners} winner${d.winners === 1 ? '' : 's'}`)));
+  add(older.results);
+  let page = 1;
+  const more = h('button', { type: 'button', class: 'more', hidden: !older.hasNext }, 'Older days');
+  more.addEventListener('click', async () => {
+    try {
+      page += 1;
+      const got = await api.dailyDays({ before: date, page_size: 7, page });
+      add(got.results);
+      more.hidden = !got.hasNext;
+    } catch (err) {
+      toast(/** @type {api.ApiError} */ (err).detail, 'error');
+    }
+  });
+  return h('div', { class: 'past-days' }, nav,
+    h('h2', {}, 'Past days'),
+    older.results.length ? list : h('p', { class: 'empty' }, 'No earlier days.'),
+    more);
 }
 
 /**
@@ -218,17 +288,6 @@ async function checkCommitment(info, out) {
   out.textContent = good
     ? `✓ sha256("${text}") matches the commitment: the deal was fixed before the day began.`
     : `✗ sha256 gives ${hex}, not the commitment.`;
-}
-
-/** @param {string} from  a day, YYYY-MM-DD: the week before it */
-function pastDays(from) {
-  const day = new Date(`${from}T00:00:00Z`);
-  const items = [];
-  for (let i = 1; i <= 7; i += 1) {
-    const d = new Date(day.getTime() - i * 86400000).toISOString().slice(0, 10);
-    items.push(h('li', {}, link(`/daily/${d}`, d)));
-  }
-  return h('ul', { class: 'days' }, items);
 }
 
 // --- leaderboards ---------------------------------------------------------------------------
