@@ -207,6 +207,9 @@ def test_new_game_and_resign_ask_first(live_server, new_page, device) -> None:
     first = page.url
     tap_card(page, 1, 1)
     wait_stat(page, "moves", "1")
+    # The move is drawn before the answer: let the server's write end before this one (on
+    # SQLite the two would meet on a locked table).
+    page.wait_for_selector('.table[data-version="1"]')
     pooled_deal(1, 12)
 
     page.get_by_role("button", name="New game…").click()
