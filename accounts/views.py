@@ -3,7 +3,7 @@ selector; the serializers only validate input and shape output."""
 
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -20,6 +20,8 @@ from accounts.services import (
 from coins.serializers import CoinSummarySerializer
 from games.serializers import ModeStatsSerializer
 from spider_api.openapi import bad_request, error_example, error_response, invalid_example
+from spider_api.permissions import FIRST_PARTY
+from spider_api.scopes import PROFILE_READ
 from spider_api.serializers import JsonInputSerializer
 
 _CREDENTIALS = OpenApiExample(
@@ -128,7 +130,7 @@ class GuestCreateApi(_AuthApi):
 class UserClaimApi(APIView):
     """A guest names its account; the same token and games carry on."""
 
-    permission_classes = (IsAuthenticated,)
+    required_scopes = FIRST_PARTY  # the account itself: never an app's business
     throttle_scope = "auth"
 
     class InputSerializer(JsonInputSerializer):
@@ -206,6 +208,8 @@ class TokenObtainApi(_AuthApi):
 
 
 class MeApi(APIView):
+    required_scopes = (PROFILE_READ,)
+
     class OutputSerializer(serializers.Serializer):
         username = serializers.CharField()
         date_joined = serializers.DateTimeField()

@@ -64,6 +64,7 @@ from spider_api.openapi import (
 )
 from spider_api.pagination import PAGE_PARAMETERS, page_json, page_request
 from spider_api.players import player_of
+from spider_api.scopes import GAME_PLAY, PROFILE_READ
 
 IDEMPOTENCY_PARAM = OpenApiParameter(
     HEADER,
@@ -148,6 +149,7 @@ class GamesApi(APIView):
     """List your games (GET: FilterSerializer, PageSerializer); start a new one (POST:
     InputSerializer, OutputSerializer)."""
 
+    required_scopes = {"GET": (PROFILE_READ,), "POST": (GAME_PLAY,)}
     FilterSerializer = GameFilterSerializer
     PageSerializer = GamePageSerializer
     InputSerializer = GameCreateSerializer
@@ -257,6 +259,7 @@ class GameActionsApi(APIView):
     """The game's log (GET: LogSerializer) and the one way to play (POST: InputSerializer,
     OutputSerializer)."""
 
+    required_scopes = {"POST": (GAME_PLAY,)}  # the log (GET) is public
     LogSerializer = GameLogSerializer
     InputSerializer = ActionInputSerializer
     OutputSerializer = ActedGameStateSerializer
@@ -358,6 +361,7 @@ def _validated_action(input_serializer: type[ActionInputSerializer], data: Any) 
 
 
 class GameHintApi(APIView):
+    required_scopes = (GAME_PLAY,)
     throttle_scope = "hints"  # a scope of its own: a hint at a new position is a search
     InputSerializer = HintAskSerializer
     OutputSerializer = HintSerializer
@@ -408,6 +412,7 @@ class GameHintApi(APIView):
 
 
 class GameResignApi(APIView):
+    required_scopes = (GAME_PLAY,)
     throttle_scope = "actions"
     OutputSerializer = GameStateSerializer
 
@@ -604,6 +609,8 @@ ANALYSIS_EXAMPLE = {
 
 class GameAnalysisApi(APIView):
     """The post-game analysis of a game: ask for it (POST), read it (GET)."""
+
+    required_scopes = {"POST": (GAME_PLAY,)}  # reading it (GET) is public
 
     def get_permissions(self) -> list[Any]:
         return [AllowAny()] if self.request.method == "GET" else list(super().get_permissions())

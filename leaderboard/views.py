@@ -50,6 +50,7 @@ from spider_api.openapi import (
 )
 from spider_api.pagination import PAGE_PARAMETERS, page_request
 from spider_api.players import player_of
+from spider_api.scopes import DAILY_PLAY
 from spider_api.serializers import JsonInputSerializer
 
 BOARD_CACHE_SECONDS = 5
@@ -330,6 +331,7 @@ class DailyDaysApi(_PublicBoardApi):
 
 
 class DailyPlayApi(APIView):
+    required_scopes = (DAILY_PLAY,)
     throttle_scope = "game_create"
     OutputSerializer = GameStateSerializer
 

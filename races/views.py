@@ -39,6 +39,7 @@ from spider_api.openapi import (
     invalid_example,
 )
 from spider_api.players import player_of
+from spider_api.scopes import RACE_PLAY
 
 TAGS = ["races"]
 UNKNOWN_CODE = OpenApiResponse(
@@ -88,6 +89,7 @@ def _answer(table_code: str, code: int = status.HTTP_200_OK) -> Response:
 
 
 class RacesApi(APIView):
+    required_scopes = (RACE_PLAY,)
     throttle_scope = "game_create"
     InputSerializer = TableOpenSerializer
     OutputSerializer = TableSerializer
@@ -125,6 +127,7 @@ class RacesApi(APIView):
 
 
 class RaceDetailApi(APIView):
+    required_scopes = (RACE_PLAY,)  # watching as you
     OutputSerializer = TableSerializer
 
     @extend_schema(
@@ -145,6 +148,7 @@ class RaceDetailApi(APIView):
 class _TableCommandApi(APIView):
     """A POST /races/{code}/<command>: validate, call one service, answer the whole table."""
 
+    required_scopes = (RACE_PLAY,)
     throttle_scope = "actions"
     OutputSerializer = TableSerializer
 
@@ -364,6 +368,7 @@ class RaceDrawApi(_TableCommandApi):
 
 
 class RaceTicketApi(APIView):
+    required_scopes = (RACE_PLAY,)
     throttle_scope = "streams"  # shared with streams opened with a token (races/stream.py)
     OutputSerializer = TicketSerializer
 
@@ -389,6 +394,8 @@ class RaceTicketApi(APIView):
 
 class RaceEventsApi(APIView):
     """Documentation only: the stream is served by races.stream.race_events (async)."""
+
+    required_scopes = (RACE_PLAY,)
 
     @extend_schema(
         operation_id="races_events",

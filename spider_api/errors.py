@@ -149,6 +149,7 @@ def _body(exc: exceptions.APIException) -> dict[str, Any]:
     wait = getattr(exc, "wait", None)  # Throttled sets it (its stubs do not declare it)
     if isinstance(exc, exceptions.Throttled) and wait is not None:
         body["retry_after"] = wait
+    body.update(getattr(exc, "extra", {}))  # spider_api.permissions.InsufficientScope's scopes
     return body
 
 

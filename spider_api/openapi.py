@@ -4,9 +4,11 @@ A view's `@extend_schema` declares its own answers (success bodies and the error
 to it); `AutoSchema` adds the answers every endpoint of its kind can give, so no endpoint can
 forget them: 401 where a token is read, 400 `malformed_json`/`json_too_deep`, 413 and 415 where
 a body is parsed,
-406 everywhere, 429 where a throttle scope applies, 500 everywhere and 503
+406 everywhere, 403 `insufficient_scope` where a token's scopes are checked
+(spider_api.permissions), 429 where a throttle scope applies, 500 everywhere and 503
 `database_unavailable` wherever the database is used. Response headers are declared the same
-way (`X-Request-ID` on every answer, `Retry-After` on 429/503, `WWW-Authenticate` on 401).
+way (`X-Request-ID` on every answer, `Retry-After` on 429/503, `WWW-Authenticate` on 401 and
+on a 403 for scope).
 
     @extend_schema(
         request=InputSerializer,
@@ -24,6 +26,7 @@ import copy
 from typing import Any, Literal
 
 from drf_spectacular import openapi
+from drf_spectacular.contrib.django_oauth_toolkit import DjangoOAuthToolkitScheme
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
@@ -33,6 +36,8 @@ from spider_api import parsers
 from spider_api.authentication import BearerTokenAuthentication
 from spider_api.errors import DomainError
 from spider_api.logging import HEADER as REQUEST_ID_HEADER
+from spider_api.oauth import OAuthTokenAuthentication
+from spider_api.permissions import ACCOUNT, HasRequiredScopes, declared_scopes
 from spider_api.throttling import ScopedRateThrottle
 
 BODY_METHODS = ("POST", "PUT", "PATCH")
@@ -48,6 +53,15 @@ class ValidationErrorSerializer(ErrorSerializer):
         child=serializers.ListField(child=serializers.CharField()),
         required=False,
         help_text="With code `invalid`: field name -> messages (`non_field_errors` for the body).",
+    )
+
+
+class ScopeErrorSerializer(ErrorSerializer):
+    scopes = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="With code `insufficient_scope`: the scopes this needs (`account`: only the "
+        "web client's own sign-in, never an app's token).",
     )
 
 
@@ -141,6 +155,19 @@ FORBIDDEN = error_response(
     "You do not have permission to perform this action.",
 )
 
+INSUFFICIENT_SCOPE = OpenApiResponse(
+    ScopeErrorSerializer,
+    "`insufficient_scope`: the token does not allow this (an OAuth2 or personal access "
+    "token without the scopes in `scopes`, also named by `WWW-Authenticate`).",
+    examples=[
+        error_example(
+            "insufficient_scope",
+            "This token does not allow this: it needs race:play.",
+            scopes=["race:play"],
+        )
+    ],
+)
+
 NOT_FOUND = error_response("No such object, or it is not yours.", "not_found", "Not found.")
 
 NOT_ACCEPTABLE = error_response(
@@ -203,6 +230,15 @@ WWW_AUTHENTICATE = OpenApiParameter(
     response=[401],
     description="`Bearer`, with the error when a token was refused.",
 )
+WWW_AUTHENTICATE_SCOPE = OpenApiParameter(
+    "WWW-Authenticate",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    response=[403],
+    description='With `insufficient_scope` (RFC 6750): `Bearer realm="api", '
+    'error="insufficient_scope", scope="<the scopes needed>"`.',
+)
 
 
 class AutoSchema(openapi.AutoSchema):
@@ -235,6 +271,10 @@ class AutoSchema(openapi.AutoSchema):
         auth = super().get_auth()  # registers the scheme's component as well
         return [] if {} in auth else auth  # `{}`: anonymous allowed, so public
 
+    def _scoped(self) -> bool:
+        """The token's scopes are checked here (spider_api.permissions)."""
+        return any(isinstance(p, HasRequiredScopes) for p in self.view.get_permissions())
+
     def _throttled(self) -> bool:
         for throttle in self.view.get_throttles():
             if not isinstance(throttle, ScopedRateThrottle):
@@ -257,6 +297,8 @@ class AutoSchema(openapi.AutoSchema):
         implicit = {406: NOT_ACCEPTABLE, 500: SERVER_ERROR}
         if self.view.get_authenticators():
             implicit[401] = UNAUTHORIZED
+        if self._scoped():
+            implicit[403] = INSUFFICIENT_SCOPE
         if self.method in BODY_METHODS:
             # `invalid` where a serializer reads the body; the parser's codes wherever one is sent.
             implicit[400] = bad_request(*self._invalid_body())
@@ -281,6 +323,8 @@ class AutoSchema(openapi.AutoSchema):
                 continue
             declared = responses[str(code)].get("content", {}).get("application/json")
             implicit = built.get("content", {}).get("application/json", {})
+            if declared is not None and code == 403:  # the body may carry `scopes` too
+                declared["schema"] = implicit["schema"]
             if declared is not None and code >= 400:
                 examples = declared.setdefault("examples", {})
                 for name, example in implicit.get("examples", {}).items():
@@ -289,6 +333,8 @@ class AutoSchema(openapi.AutoSchema):
 
     def get_override_parameters(self) -> list[Any]:
         headers = [REQUEST_ID, WWW_AUTHENTICATE]
+        if self._scoped():
+            headers.append(WWW_AUTHENTICATE_SCOPE)
         if self._throttled() or getattr(self.view, "uses_database", True):
             headers.append(RETRY_AFTER)  # on 429 and 503 (health's 503 is a report: none)
         return [*super().get_override_parameters(), *headers]
@@ -307,6 +353,34 @@ class BearerTokenScheme(OpenApiAuthenticationExtension):
             "description": "`Authorization: Bearer <token>`, the token from "
             "`POST /api/v1/auth/register` or `POST /api/v1/auth/token`.",
         }
+
+
+class OAuthScheme(DjangoOAuthToolkitScheme):
+    """The `oauth2` security scheme (authorization code with PKCE; the flow's URLs and scopes
+    from SPECTACULAR_SETTINGS), with each operation's scopes as its view declares them for
+    the method. An operation for first-party tokens only has no `oauth2` entry at all."""
+
+    target_class = OAuthTokenAuthentication
+    priority = 1
+
+    def get_security_requirement(self, auto_schema: Any) -> Any:
+        if not any(isinstance(p, HasRequiredScopes) for p in auto_schema.view.get_permissions()):
+            return None
+        scopes = declared_scopes(auto_schema.view, auto_schema.method) or ()
+        if ACCOUNT in scopes:
+            return None
+        return {self.name: list(scopes)}
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
+        definition = super().get_security_definition(auto_schema)
+        definition["description"] = (
+            "OAuth2 for third-party apps: the authorization-code grant with PKCE (S256 only), "
+            "for public apps (no secret) and confidential ones; refresh tokens rotate. Apps "
+            "are registered at `/api/v1/apps` (or `/oauth/register`, RFC 7591); server "
+            "metadata at `/.well-known/oauth-authorization-server`. Send the access token as "
+            "`Authorization: Bearer <token>`. Each operation lists the scopes it needs."
+        )
+        return definition
 
 
 def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bool) -> Any:

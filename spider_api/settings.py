@@ -12,6 +12,7 @@ from corsheaders.defaults import default_headers as cors_default_headers
 from django.core.exceptions import ImproperlyConfigured
 
 from spider_api.converters import SCHEMAS as PATH_CONVERTER_SCHEMAS
+from spider_api.scopes import PROFILE_READ, SCOPES
 from spider_api.env import (
     env_bool,
     env_choice,
@@ -47,7 +48,9 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served from here, not a CDN
     "corsheaders",
+    "oauth2_provider",  # django-oauth-toolkit: third-party apps' OAuth2 (see oauth/)
     "accounts",
+    "oauth",
     "coins",
     "games",
     "leaderboard",
@@ -155,6 +158,46 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# --- OAuth2 for third-party apps (django-oauth-toolkit; README "OAuth2 for third-party apps") ---
+
+OAUTH2_PROVIDER = {
+    "SCOPES": SCOPES,
+    "DEFAULT_SCOPES": [PROFILE_READ],  # an authorization request that names no scope
+    # Authorization code with PKCE, S256 only (RFC 9700): no implicit, no password grant.
+    "PKCE_REQUIRED": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,  # the header only, never ?access_token=
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,  # tokens kept as SHA-256 checksums only
+    "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"],
+    "OAUTH2_GRANT_TYPES_SUPPORTED": ["authorization_code", "refresh_token"],
+    "OAUTH2_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": [
+        "none",  # public clients: PKCE alone
+        "client_secret_basic",
+        "client_secret_post",
+    ],
+    "ACCESS_TOKEN_EXPIRE_SECONDS": env_int("OAUTH_ACCESS_TOKEN_SECONDS", 3600, minimum=60),
+    "REFRESH_TOKEN_EXPIRE_SECONDS": env_int(
+        "OAUTH_REFRESH_TOKEN_SECONDS", 30 * 24 * 3600, minimum=3600
+    ),
+    "AUTHORIZATION_CODE_EXPIRE_SECONDS": 60,
+    # Each refresh hands out a new refresh token; presenting a used one again refuses it and
+    # revokes every token descended from the same grant (a stolen token's family dies).
+    "ROTATE_REFRESH_TOKEN": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "REFRESH_TOKEN_GRACE_PERIOD_SECONDS": 0,
+    "ACCESS_TOKEN_GENERATOR": "spider_api.oauth.access_token",
+    "REFRESH_TOKEN_GENERATOR": "spider_api.oauth.refresh_token",
+    # Every approval is asked for (the player sees the scopes each time).
+    "REQUEST_APPROVAL_PROMPT": "force",
+    # RFC 7591 dynamic registration, for signed-in players (first-party token) only.
+    "DCR_ENABLED": True,
+    "DCR_REGISTRATION_PERMISSION_CLASSES": ("spider_api.oauth.FirstPartyRegistration",),
+}
+# How many apps one player may register (API, page, dynamic registration alike).
+OAUTH_APPS_PER_PLAYER = env_int("OAUTH_APPS_PER_PLAYER", 20, minimum=1)
+
 # --- Internationalisation, static files ---------------------------------------------------------
 
 LANGUAGE_CODE = "en-us"
@@ -202,8 +245,14 @@ REST_FRAMEWORK = {
     ],
     # JSON only, read through the body guard (spider_api/parsers.py: size and depth limits).
     "DEFAULT_PARSER_CLASSES": ["spider_api.parsers.JSONParser"],
-    "DEFAULT_AUTHENTICATION_CLASSES": ["spider_api.authentication.BearerTokenAuthentication"],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # An OAuth2 access token (its prefix tells it apart at no cost), else a first-party token.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "spider_api.oauth.OAuthTokenAuthentication",
+        "spider_api.authentication.BearerTokenAuthentication",
+    ],
+    # A signed-in player whose token allows the view's `required_scopes` (public views say
+    # AllowAny instead): spider_api/permissions.py.
+    "DEFAULT_PERMISSION_CLASSES": ["spider_api.permissions.HasRequiredScopes"],
     # The view's scope, and `pool` on every view that takes a deal from the vetted pool.
     "DEFAULT_THROTTLE_CLASSES": [
         "spider_api.throttling.ScopedRateThrottle",
@@ -278,6 +327,12 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "spider_api.openapi.postprocess",
     ],
+    # The `oauth2` security scheme (spider_api.openapi.OAuthScheme).
+    "OAUTH2_FLOWS": ["authorizationCode"],
+    "OAUTH2_AUTHORIZATION_URL": "/oauth/authorize",
+    "OAUTH2_TOKEN_URL": "/oauth/token",
+    "OAUTH2_REFRESH_URL": "/oauth/token",
+    "OAUTH2_SCOPES": SCOPES,
     "SWAGGER_UI_SETTINGS": {"persistAuthorization": True},
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

@@ -9,6 +9,7 @@ from django.urls import include, path, re_path
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from oauth.urls import PROVIDER
 from spider_api.errors import page_not_found
 from spider_api.health import HealthApi, LivenessApi
 
@@ -17,11 +18,13 @@ urlpatterns = [
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("leaderboard.urls")),
     path("api/v1/", include("races.urls")),
+    path("api/v1/", include("oauth.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("health", HealthApi.as_view(), name="health"),
     path("health/live", LivenessApi.as_view(), name="health-live"),
     path("admin/", admin.site.urls),
+    path("", PROVIDER),  # OAuth2: /oauth/token, /oauth/revoke, /.well-known/... (oauth/urls.py)
     # Any other /api/ path is a JSON 404 whatever DEBUG is (Django's debug 404 is HTML).
     # csrf_exempt: a POST there would otherwise get CSRF's HTML 403 (the API uses no cookies).
     re_path(r"^api/", csrf_exempt(page_not_found), name="api-not-found"),

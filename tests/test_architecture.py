@@ -15,7 +15,7 @@ from tests.conftest import ROOT
 
 CONTRACTS = (
     "The rules engine and the solver are pure Python",
-    "One way: races > leaderboard | accounts > games > coins",
+    "One way: races > leaderboard | accounts | oauth > games > coins",
     "The games app uses its solver, the solver uses the engine, never the reverse",
     "Within games: tasks call services, services deal, deals come from the pool",
     "Within leaderboard: tasks call services, never the reverse",

@@ -159,6 +159,29 @@ def test_no_operation_reads_as_needing_a_token_it_does_not_need(schema):
             assert {"bearerAuth": []} in security, (method, path)
 
 
+def test_the_oauth2_scheme_lists_every_scope_and_each_operation_its_own(schema):
+    from spider_api.scopes import SCOPES
+
+    scheme = schema["components"]["securitySchemes"]["oauth2"]
+    flow = scheme["flows"]["authorizationCode"]
+    assert scheme["type"] == "oauth2" and set(scheme["flows"]) == {"authorizationCode"}
+    assert flow["authorizationUrl"] == "/oauth/authorize"
+    assert flow["tokenUrl"] == flow["refreshUrl"] == "/oauth/token"
+    assert flow["scopes"] == SCOPES  # every scope, with what the approval page says of it
+    for method, path, operation in operations(schema):
+        for requirement in operation.get("security") or []:
+            assert set(requirement) <= {"oauth2", "bearerAuth"}, (method, path)
+            assert set(requirement.get("oauth2", [])) <= set(SCOPES), (method, path)
+    security = {
+        (m, p): op.get("security") for m, p, op in operations(schema) if op.get("security")
+    }
+    assert security["post", "/api/v1/games"] == [{"oauth2": ["game:play"]}, {"bearerAuth": []}]
+    assert security["post", "/api/v1/races"] == [{"oauth2": ["race:play"]}, {"bearerAuth": []}]
+    # Managing the account and its apps: first-party tokens only, so no oauth2 entry.
+    assert security["post", "/api/v1/apps"] == [{"bearerAuth": []}]
+    assert security["post", "/api/v1/auth/claim"] == [{"bearerAuth": []}]
+
+
 def test_the_health_report_documents_each_check(schema):
     health = body_schema(schema, schema["paths"]["/health"]["get"]["responses"]["200"])
     checks = ref(schema, health["properties"]["checks"])
@@ -219,7 +242,7 @@ def test_every_list_is_paged_alike_with_a_maximum_page_size(schema):
     for node in schema["components"]["schemas"].values():
         if "results" in node.get("properties", {}):
             assert set(node["properties"]) == {"page", "page_size", "has_next", "results"}
-    assert lists == 4  # your games, the leaderboard, a day's leaderboard, the daily days
+    assert lists == 5  # your games, the leaderboard, a day's leaderboard, the daily days, apps
 
 
 def test_dates_are_documented_as_dates(schema):

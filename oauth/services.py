@@ -1,0 +1,71 @@
+"""Writes of third-party apps: a player registers one (its client id, and a secret shown once
+for a confidential app) and deletes one, which revokes every token it holds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from oauth2_provider.generators import generate_client_secret
+from oauth2_provider.models import Application
+
+from spider_api.errors import DomainError
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+
+
+class TooManyApps(DomainError):
+    code, status = "too_many_apps", 409
+    detail = "You have registered as many apps as a player may (OAUTH_APPS_PER_PLAYER)."
+
+
+class AppNotFound(DomainError):
+    code, detail, status = "not_found", "No such app of yours.", 404
+
+
+@dataclass(frozen=True)
+class Registered:
+    app: Application
+    client_secret: str | None  # confidential apps only; never shown again (stored hashed)
+
+
+@transaction.atomic
+def app_register(
+    *, user: User, name: str, redirect_uris: list[str], confidential: bool
+) -> Registered:
+    """Register an app for the authorization-code grant (with PKCE, settings.OAUTH2_PROVIDER).
+
+    Raises TooManyApps past OAUTH_APPS_PER_PLAYER, and ValidationError (`redirect_uris`) for
+    a redirect URI DOT refuses (a scheme outside http/https, a fragment, ...)."""
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one count at a time
+    if Application.objects.filter(user=user).count() >= settings.OAUTH_APPS_PER_PLAYER:
+        raise TooManyApps()
+    secret = generate_client_secret() if confidential else ""
+    app = Application(
+        user=user,
+        name=name,
+        redirect_uris=" ".join(redirect_uris),
+        client_type=Application.CLIENT_CONFIDENTIAL if confidential else Application.CLIENT_PUBLIC,
+        authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE,
+        client_secret=secret,
+        hash_client_secret=confidential,  # a public app has no secret at all
+        skip_authorization=False,
+    )
+    app.full_clean(exclude=["client_secret"])
+    app.save()  # DOT hashes the secret on save
+    return Registered(app=app, client_secret=secret or None)
+
+
+@transaction.atomic
+def app_delete(*, user: User, client_id: str) -> None:
+    """Delete one of the player's apps with its grants and tokens (each token's deletion
+    drops it from the token caches: spider_api.oauth)."""
+    app = Application.objects.filter(user=user, client_id=client_id).first()
+    if app is None:
+        raise AppNotFound()
+    app.delete()

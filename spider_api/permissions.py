@@ -1,0 +1,91 @@
+"""The one check of a token's scopes: every API view names the scopes each of its methods needs.
+
+A view that needs a signed-in player says what its token must allow, in one attribute:
+
+    required_scopes = (GAME_PLAY,)                              # every method
+    required_scopes = {"GET": (PROFILE_READ,), "POST": (GAME_PLAY,)}  # per method
+    required_scopes = FIRST_PARTY                               # managing the account
+
+A public method (anyone, a token optional) says `AllowAny` instead and needs no scope.
+`tests/test_scopes.py` walks every view of the URLconf and fails on one that says neither.
+
+The check is DOT's `TokenHasScope` (`token.is_valid(scopes)`: unexpired and allowing each
+scope), on whatever token authenticated the request that has a `scope`: an OAuth2 access
+token, a personal access token. A token with no `scope` (the web client's own sign-in token)
+allows every scope. `FIRST_PARTY` is a scope no app can be granted (it is not in
+spider_api.scopes.SCOPES), so only such first-party tokens pass it.
+
+A refusal for scope is 403 `insufficient_scope` naming the scopes needed, with RFC 6750's
+`WWW-Authenticate: Bearer error="insufficient_scope", scope="..."`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from django.core.exceptions import ImproperlyConfigured
+from oauth2_provider.contrib.rest_framework import TokenHasScope
+from rest_framework import exceptions
+
+from spider_api.authentication import BEARER_CHALLENGE
+
+ACCOUNT: Final = "account"  # managing the account itself: never granted to an app
+FIRST_PARTY: Final = (ACCOUNT,)
+
+ScopeDeclaration = Sequence[str] | Mapping[str, Sequence[str]]
+
+
+class InsufficientScope(exceptions.PermissionDenied):
+    """403 `insufficient_scope` with `scopes`. A DRF exception, not a DomainError: this module
+    is loaded while DRF's views are (spider_api.errors imports them); the exception handler
+    adds `extra` to the body, DRF sends `auth_header` as WWW-Authenticate."""
+
+    default_code = "insufficient_scope"
+
+    def __init__(self, scopes: Sequence[str]) -> None:
+        detail = (
+            "Only the web client's own sign-in may manage the account; an app's token may not."
+            if ACCOUNT in scopes
+            else f"This token does not allow this: it needs {' '.join(scopes)}."
+        )
+        super().__init__(detail, self.default_code)
+        self.extra = {"scopes": list(scopes)}
+        self.auth_header = (
+            f'{BEARER_CHALLENGE}, error="insufficient_scope", scope="{" ".join(scopes)}"'
+        )
+
+
+def declared_scopes(view: Any, method: str) -> tuple[str, ...] | None:
+    """What ``view`` declares for ``method``; None if it declares nothing for it."""
+    declared: ScopeDeclaration | None = getattr(view, "required_scopes", None)
+    if declared is None:
+        return None
+    if isinstance(declared, Mapping):
+        scopes = declared.get(method.upper())
+        return None if scopes is None else tuple(scopes)
+    return tuple(declared)
+
+
+class HasRequiredScopes(TokenHasScope):
+    """The default permission: a signed-in player, whose token allows the view's scopes."""
+
+    def get_scopes(self, request: Any, view: Any) -> list[str]:
+        scopes = declared_scopes(view, request.method)
+        if scopes is None:  # a view that forgot: refused, never let through
+            raise ImproperlyConfigured(
+                f"{type(view).__name__} declares no required_scopes for {request.method}"
+            )
+        return list(scopes)
+
+    def has_permission(self, request: Any, view: Any) -> bool:
+        user = request.user
+        if not (user and user.is_authenticated):
+            return False  # DRF answers 401 not_authenticated
+        scopes = self.get_scopes(request, view)
+        token = request.auth
+        if not hasattr(token, "scope"):
+            return True  # a first-party sign-in token: every scope
+        if super().has_permission(request, view):  # token.is_valid(scopes)
+            return True
+        raise InsufficientScope(scopes)
