@@ -14,6 +14,7 @@ class OAuthConfig(AppConfig):
         from django.contrib.auth import get_user_model
         from django.db.models.signals import post_delete, post_save
         from oauth2_provider.models import AccessToken
+
         from spider_api.oauth import forget_token, forget_user
 
         # A cached access token must not outlive its revocation (deleted: the revocation

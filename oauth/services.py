@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     from accounts.models import User
 
 
-
 class TooManyApps(DomainError):
     code, status = "too_many_apps", 409
     detail = "You have registered as many apps as a player may (OAUTH_APPS_PER_PLAYER)."

@@ -16,6 +16,7 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiRespo
 from oauth2_provider.exceptions import OAuthToolkitError
 from oauth2_provider.models import Application
 from oauth2_provider.views.mixins import OAuthLibMixin
+from oauthlib import oauth2
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -232,7 +233,16 @@ class _AuthorizationApi(OAuthLibMixin, APIView):
         filters = self.FilterSerializer(data=request.query_params.dict())
         filters.is_valid(raise_exception=True)
         try:
-            return self.validate_authorization_request(request._request)  # type: ignore[no-any-return]
+            scopes, credentials = self.validate_authorization_request(request._request)
+            if credentials.get("code_challenge_method") != "S256":
+                # DOT refuses "plain" (COMPLIANT_BCP_RFC9700_PKCE_METHOD) only once approved,
+                # when it makes the code; the page should not ask the player first.
+                error = oauth2.InvalidRequestError(
+                    description='Unsupported "plain" code_challenge_method; use "S256".',
+                    state=credentials.get("state"),
+                )
+                raise OAuthToolkitError(error, redirect_uri=credentials["redirect_uri"])
+            return scopes, credentials
         except OAuthToolkitError as exc:
             refusal = self.refused(exc)
             raise AuthorizationRefused(detail=refusal.detail, extra=refusal.extra) from None

@@ -12,7 +12,6 @@ from corsheaders.defaults import default_headers as cors_default_headers
 from django.core.exceptions import ImproperlyConfigured
 
 from spider_api.converters import SCHEMAS as PATH_CONVERTER_SCHEMAS
-from spider_api.scopes import PROFILE_READ, SCOPES
 from spider_api.env import (
     env_bool,
     env_choice,
@@ -22,6 +21,7 @@ from spider_api.env import (
     env_rate,
     env_str,
 )
+from spider_api.scopes import PROFILE_READ, SCOPES
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -170,6 +170,7 @@ OAUTH2_PROVIDER = {
     "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
     "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,  # the header only, never ?access_token=
     "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,  # tokens kept as SHA-256 checksums only
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,  # `iss` with the code (RFC 9207)
     "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"],
     "OAUTH2_GRANT_TYPES_SUPPORTED": ["authorization_code", "refresh_token"],
     "OAUTH2_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": [

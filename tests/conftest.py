@@ -23,6 +23,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from accounts.models import User
+from spider_api import oauth
 from spider_api.authentication import forget_all
 from tests import schema_check
 
@@ -78,8 +79,9 @@ def _no_throttling(settings) -> None:
 @pytest.fixture(autouse=True)
 def _fresh_token_cache() -> None:
     """Each test starts with an empty token cache (spider_api.authentication): a test's rolled
-    back users and tokens must not answer for the next test's."""
+    back users and tokens must not answer for the next test's (OAuth2 ones: spider_api.oauth)."""
     forget_all()
+    oauth.forget_all()
 
 
 @pytest.fixture

@@ -172,9 +172,7 @@ def test_the_oauth2_scheme_lists_every_scope_and_each_operation_its_own(schema):
         for requirement in operation.get("security") or []:
             assert set(requirement) <= {"oauth2", "bearerAuth"}, (method, path)
             assert set(requirement.get("oauth2", [])) <= set(SCOPES), (method, path)
-    security = {
-        (m, p): op.get("security") for m, p, op in operations(schema) if op.get("security")
-    }
+    security = {(m, p): op.get("security") for m, p, op in operations(schema) if op.get("security")}
     assert security["post", "/api/v1/games"] == [{"oauth2": ["game:play"]}, {"bearerAuth": []}]
     assert security["post", "/api/v1/races"] == [{"oauth2": ["race:play"]}, {"bearerAuth": []}]
     # Managing the account and its apps: first-party tokens only, so no oauth2 entry.

@@ -1,0 +1,95 @@
+"""Every view of the API says what a token must allow for each of its methods, or that the
+method is public (spider_api/permissions.py); and the table of what each operation needs is
+the one the README and the schema promise."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework.permissions import AllowAny
+from rest_framework.test import APIRequestFactory
+from rest_framework.views import APIView
+
+from spider_api.permissions import ACCOUNT, HasRequiredScopes, declared_scopes
+from spider_api.scopes import SCOPES
+from tests.schema_check import published_schema
+from tests.test_architecture import _api_views
+
+METHODS = ("get", "post", "put", "patch", "delete")
+
+
+def _requirements() -> list[tuple[type[APIView], str, Any]]:
+    """(view, method, the permissions it checks for that method) for every routed method."""
+    factory = APIRequestFactory()
+    found = []
+    for view_class in _api_views():
+        for method in METHODS:
+            if not hasattr(view_class, method):
+                continue
+            view = view_class()
+            view.request = view.initialize_request(getattr(factory, method)("/"))
+            view.format_kwarg = None
+            found.append((view_class, method, view.get_permissions()))
+    return found
+
+
+def test_every_view_declares_its_scopes_or_is_public():
+    requirements = _requirements()
+    assert len(requirements) >= 35, len(requirements)  # the walk found the API
+    for view_class, method, permissions in requirements:
+        where = f"{view_class.__name__}.{method}"
+        if any(isinstance(p, AllowAny) for p in permissions):
+            continue  # public: anyone, a token optional
+        assert any(isinstance(p, HasRequiredScopes) for p in permissions), where
+        scopes = declared_scopes(view_class, method)
+        assert scopes is not None, f"{where} declares no required_scopes"
+        assert scopes == (ACCOUNT,) or (scopes and set(scopes) <= set(SCOPES)), where
+
+
+# What each operation needs of a token: "account" is first-party only; absent is public.
+TABLE = {
+    ("get", "/api/v1/me"): ["profile:read"],
+    ("get", "/api/v1/games"): ["profile:read"],
+    ("post", "/api/v1/games"): ["game:play"],
+    ("post", "/api/v1/games/{game_id}/actions"): ["game:play"],
+    ("post", "/api/v1/games/{game_id}/hint"): ["game:play"],
+    ("post", "/api/v1/games/{game_id}/resign"): ["game:play"],
+    ("post", "/api/v1/games/{game_id}/analysis"): ["game:play"],
+    ("post", "/api/v1/daily/play"): ["daily:play"],
+    ("post", "/api/v1/races"): ["race:play"],
+    ("get", "/api/v1/races/{code}"): ["race:play"],
+    ("post", "/api/v1/races/{code}/ticket"): ["race:play"],
+    ("get", "/api/v1/races/{code}/events"): ["race:play"],
+    ("post", "/api/v1/auth/claim"): ["account"],
+    ("get", "/api/v1/apps"): ["account"],
+    ("post", "/api/v1/apps"): ["account"],
+    ("delete", "/api/v1/apps/{client_id}"): ["account"],
+    ("get", "/api/v1/oauth/authorization"): ["account"],
+    ("post", "/api/v1/oauth/authorization"): ["account"],
+}
+RACE_COMMANDS = ("sit", "stand", "ready", "unready", "start", "again", "settings", "resign", "draw")
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "scopes"),
+    [
+        *((m, p, s) for (m, p), s in TABLE.items()),
+        *(("post", f"/api/v1/races/{{code}}/{c}", ["race:play"]) for c in RACE_COMMANDS),
+    ],
+)
+def test_the_scope_table(method, path, scopes):
+    operation = published_schema()["paths"][path][method]
+    expected = (
+        [{"bearerAuth": []}] if scopes == ["account"] else [{"oauth2": scopes}, {"bearerAuth": []}]
+    )
+
+    assert operation["security"] == expected
+
+
+def test_every_operation_with_security_is_in_the_table():
+    listed = set(TABLE) | {("post", f"/api/v1/races/{{code}}/{c}") for c in RACE_COMMANDS}
+    for path, item in published_schema()["paths"].items():
+        for method, operation in item.items():
+            if method in METHODS and operation.get("security"):
+                assert (method, path) in listed, (method, path)
