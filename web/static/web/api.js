@@ -528,3 +528,38 @@ export const raceTicket = (code) => request('POST', raceUrl(code, 'ticket'), { r
 /** @param {string} username @returns {Promise<PlayerRaces>} */
 export const playerRaces = (username) =>
   request('GET', `/players/${encodeURIComponent(username)}/races`, { token: false });
+
+// --- third-party apps (OAuth2) ---------------------------------------------------------------
+/**
+ * @typedef {{client_id: string, name: string, redirect_uris: string[], confidential: boolean,
+ *   created: string}} App  an OAuth2 app of yours
+ * @typedef {object} AuthorizationRequest  what an app's authorization request asks
+ * @property {{client_id: string, name: string, owner: string | null}} app
+ * @property {{name: string, description: string}[]} scopes
+ * @property {string} redirect_uri
+ */
+/** @returns {Promise<{results: App[], hasNext: boolean}>} */
+export const apps = async () => paged(await request('GET', '/apps', { query: { page_size: 100 } }));
+/**
+ * @param {{name: string, redirect_uris: string[], confidential: boolean}} body
+ * @returns {Promise<App & {client_secret: string | null}>}  the secret, this once
+ */
+export const createApp = (body) => request('POST', '/apps', { body });
+/** @param {string} clientId */
+export const deleteApp = (clientId) => request('DELETE', `/apps/${encodeURIComponent(clientId)}`);
+/**
+ * The authorization request in `search` (the authorization page's query string, as it came).
+ * @param {string} search
+ * @returns {Promise<AuthorizationRequest>}
+ */
+export const authorization = (search) =>
+  request('GET', `/oauth/authorization${search}`, { retry: false });
+/**
+ * The player's answer: where to send the browser (the app's redirect URI, with the code or
+ * `error=access_denied`).
+ * @param {string} search
+ * @param {boolean} allow
+ * @returns {Promise<{redirect_to: string}>}
+ */
+export const decide = (search, allow) =>
+  request('POST', `/oauth/authorization${search}`, { body: { allow }, retry: false });

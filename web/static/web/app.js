@@ -6,6 +6,7 @@
 import * as api from './api.js';
 import { h, clear, toast, link } from './dom.js';
 import { playScreen } from './game.js';
+import { appsScreen, authorizeScreen } from './oauth.js';
 import { lobbyScreen, raceScreen } from './race.js';
 import { authScreen, dailyScreen, leaderboardScreen, playerScreen, replayScreen } from './views.js';
 
@@ -35,6 +36,8 @@ const ROUTES = [
   [/^\/race\/([A-Za-z0-9]{1,16})$/, (root, ctx, code) => raceScreen(root, ctx, code.toUpperCase())],
   [new RegExp(`^/replay/${UUID}$`), (root, ctx, id) => replayScreen(root, ctx, id)],
   [/^\/players\/([^/]+)$/, (root, ctx, name) => playerScreen(root, ctx, decodeURIComponent(name))],
+  [/^\/oauth\/authorize$/, (root, ctx) => authorizeScreen(root, ctx)],
+  [/^\/apps$/, (root, ctx) => appsScreen(root, ctx)],
 ];
 
 const main = /** @type {HTMLElement} */ (document.getElementById('main'));
