@@ -32,8 +32,8 @@ from django.utils import timezone
 from django.utils.encoding import force_str
 from django.utils.http import urlsafe_base64_decode
 
-from accounts import tokens
 from accounts.models import ApiToken, User
+from spider_api import tokens
 from spider_api.authentication import forget_user
 from spider_api.errors import DomainError
 
@@ -201,6 +201,11 @@ def token_obtain(*, username: str, password: str, device: str | None = None) -> 
     if user is None:
         raise InvalidCredentials()
     assert isinstance(user, User)
+    # The password checked must still be the password once the row is locked: a new one
+    # committed meanwhile revoked every token, and this one must not outlive it.
+    locked = User.objects.select_for_update().filter(pk=user.pk).values_list("password", flat=True)
+    if locked.first() != user.password:
+        raise InvalidCredentials()
     user.last_login = timezone.now()
     user.save(update_fields=["last_login"])
     return device_token_issue(user=user, device=device)
@@ -338,7 +343,7 @@ def password_reset_send(*, email: str) -> None:
         email_template_name="accounts/password_reset_email.txt",
         extra_email_context={
             "reset_url": f"{web}/reset",
-            "timeout_minutes": settings.PASSWORD_RESET_TIMEOUT // 60,
+            "timeout_minutes": str(settings.PASSWORD_RESET_TIMEOUT // 60),
         },
         from_email=settings.DEFAULT_FROM_EMAIL,
     )

@@ -4,7 +4,7 @@ A leaf module: DRF imports authentication classes while `rest_framework.views` i
 so this must not import anything that imports `rest_framework.views` (the model is imported
 when a token is first looked up).
 
-A secret is looked up by its SHA-256 (accounts.tokens); one that cannot be a token of ours (the
+A secret is looked up by its SHA-256 (spider_api.tokens); one that cannot be a token of ours (the
 wrong shape or checksum) costs no query. Every API request authenticates, so a token and its
 user are kept in a small per-process cache for ``TOKEN_CACHE_SECONDS`` (a lookup is otherwise
 one query and a third of the ORM work of a game action). The cache never outlives a change it
@@ -34,7 +34,7 @@ from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 
-from accounts.tokens import looks_like_a_token, secret_hash
+from spider_api.tokens import looks_like_a_token, secret_hash
 
 BEARER_CHALLENGE = 'Bearer realm="api"'
 MAX_ENTRIES = 10_000  # a bound on memory: past it the cache starts again empty

@@ -26,6 +26,7 @@ def _session_of(user) -> str:
     session = SessionStore()
     session[SESSION_KEY] = str(user.pk)
     session.create()
+    assert session.session_key
     return session.session_key
 
 

@@ -160,3 +160,23 @@ def test_register_may_set_the_email(api_client):
     api_client.credentials(HTTP_AUTHORIZATION=f"Bearer {response.json()['token']}")
     assert api_client.get(ME).json()["email"] == "bob@example.com"
     assert mail.outbox == []
+
+
+def test_with_a_broker_the_mail_is_a_task_of_that_name(api_client, make_user, mailbox, settings):
+    from celery import current_app
+
+    from accounts.services import SEND_PASSWORD_RESET_TASK
+    from accounts.tasks import send_password_reset
+
+    make_user(email="alice@example.com")
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    queued = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(current_app, "send_task", lambda name, args: queued.append((name, args)))
+        assert api_client.post(ASK, {"email": "alice@example.com"}).status_code == 202
+
+    assert queued == [(SEND_PASSWORD_RESET_TASK, ("alice@example.com",))]
+    assert _mails(mailbox) == []  # not sent by the request
+    assert send_password_reset.name == SEND_PASSWORD_RESET_TASK
+    send_password_reset.apply(args=queued[0][1])  # what the worker does
+    assert len(_mails(mailbox)) == 1

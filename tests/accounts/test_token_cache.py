@@ -169,9 +169,9 @@ def test_another_process_refuses_a_revoked_token_within_the_bound(user):
     assert checker.stdin and checker.stdout
 
     def check() -> str:
-        checker.stdin.write(token_of(user) + "\n")  # type: ignore[union-attr]
-        checker.stdin.flush()  # type: ignore[union-attr]
-        return checker.stdout.readline().strip()  # type: ignore[union-attr]
+        checker.stdin.write(token_of(user) + "\n")
+        checker.stdin.flush()
+        return checker.stdout.readline().strip()
 
     try:
         key = token_of(user)
