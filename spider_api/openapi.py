@@ -168,6 +168,19 @@ INSUFFICIENT_SCOPE = OpenApiResponse(
     ],
 )
 
+FIRST_PARTY_ONLY = OpenApiResponse(
+    ScopeErrorSerializer,
+    "`first_party_only`: managing the account is for first-party sign-ins, never for an "
+    "app's token (OAuth2 or personal access token).",
+    examples=[
+        error_example(
+            "first_party_only",
+            "Only a first-party sign-in (POST /auth/token) may do this, not an app's token.",
+            scopes=["account"],
+        )
+    ],
+)
+
 NOT_FOUND = error_response("No such object, or it is not yours.", "not_found", "Not found.")
 
 NOT_ACCEPTABLE = error_response(
@@ -298,7 +311,8 @@ class AutoSchema(openapi.AutoSchema):
         if self.view.get_authenticators():
             implicit[401] = UNAUTHORIZED
         if self._scoped():
-            implicit[403] = INSUFFICIENT_SCOPE
+            scopes = declared_scopes(self.view, self.method) or ()
+            implicit[403] = FIRST_PARTY_ONLY if ACCOUNT in scopes else INSUFFICIENT_SCOPE
         if self.method in BODY_METHODS:
             # `invalid` where a serializer reads the body; the parser's codes wherever one is sent.
             implicit[400] = bad_request(*self._invalid_body())

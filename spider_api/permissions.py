@@ -16,7 +16,8 @@ allows every scope. `FIRST_PARTY` is a scope no app can be granted (it is not in
 spider_api.scopes.SCOPES), so only such first-party tokens pass it.
 
 A refusal for scope is 403 `insufficient_scope` naming the scopes needed, with RFC 6750's
-`WWW-Authenticate: Bearer error="insufficient_scope", scope="..."`.
+`WWW-Authenticate: Bearer error="insufficient_scope", scope="..."`; for FIRST_PARTY it is
+403 `first_party_only` (as accounts.permissions.FirstPartyOnly says it).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from spider_api.authentication import BEARER_CHALLENGE
 
 ACCOUNT: Final = "account"  # managing the account itself: never granted to an app
 FIRST_PARTY: Final = (ACCOUNT,)
+FIRST_PARTY_ONLY: Final = "first_party_only"  # the code of a refusal for ACCOUNT
 
 ScopeDeclaration = Sequence[str] | Mapping[str, Sequence[str]]
 
@@ -44,12 +46,13 @@ class InsufficientScope(exceptions.PermissionDenied):
     default_code = "insufficient_scope"
 
     def __init__(self, scopes: Sequence[str]) -> None:
-        detail = (
-            "Only the web client's own sign-in may manage the account; an app's token may not."
-            if ACCOUNT in scopes
-            else f"This token does not allow this: it needs {' '.join(scopes)}."
-        )
-        super().__init__(detail, self.default_code)
+        if ACCOUNT in scopes:  # accounts.permissions.FirstPartyOnly's answer, said here
+            code = FIRST_PARTY_ONLY
+            detail = "Only a first-party sign-in (POST /auth/token) may do this, not an app's token."
+        else:
+            code = self.default_code
+            detail = f"This token does not allow this: it needs {' '.join(scopes)}."
+        super().__init__(detail, code)
         self.extra = {"scopes": list(scopes)}
         self.auth_header = (
             f'{BEARER_CHALLENGE}, error="insufficient_scope", scope="{" ".join(scopes)}"'

@@ -44,7 +44,7 @@ def test_every_view_declares_its_scopes_or_is_public():
         assert any(isinstance(p, HasRequiredScopes) for p in permissions), where
         scopes = declared_scopes(view_class, method)
         assert scopes is not None, f"{where} declares no required_scopes"
-        assert scopes == (ACCOUNT,) or (scopes and set(scopes) <= set(SCOPES)), where
+        assert scopes == (ACCOUNT,) or set(scopes) <= set(SCOPES), where
 
 
 # What each operation needs of a token: "account" is first-party only; absent is public.

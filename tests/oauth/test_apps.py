@@ -9,6 +9,7 @@ import pytest
 from oauth2_provider.models import AccessToken, Application
 
 from spider_api.scopes import SCOPES
+from tests.conftest import token_of
 from tests.oauth.helpers import REDIRECT, register_app, tokens_for
 
 pytestmark = pytest.mark.django_db
@@ -117,7 +118,7 @@ def _dcr(client, **headers):
 
 
 def test_dynamic_registration_takes_a_signed_in_players_token(client, user, api_client):
-    response = _dcr(client, HTTP_AUTHORIZATION=f"Bearer {user.auth_token.key}")
+    response = _dcr(client, HTTP_AUTHORIZATION=f"Bearer {token_of(user)}")
 
     assert response.status_code == 201, response.content
     app = Application.objects.get(client_id=response.json()["client_id"])

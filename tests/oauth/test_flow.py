@@ -185,7 +185,7 @@ def test_managing_the_account_is_for_first_party_tokens_only(player, api_client,
     response = getattr(bearer(api_client, tokens["access_token"]), method)(path, {}, format="json")
 
     assert response.status_code == 403
-    assert response.json()["code"] == "insufficient_scope"
+    assert response.json()["code"] == "first_party_only"
     assert response.json()["scopes"] == ["account"]
 
 

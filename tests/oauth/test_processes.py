@@ -9,6 +9,7 @@ import time
 import httpx
 import pytest
 
+from tests.conftest import token_of
 from tests.oauth.helpers import REDIRECT, authorization_query, pkce, query_of
 from tests.races.streams import stream_server
 
@@ -49,7 +50,7 @@ def test_a_revoked_token_is_refused_by_every_process_within_the_bound(tmp_path, 
         stream_server(tmp_path, name="web-a", **env) as a,
         stream_server(tmp_path, name="web-b", **env) as b,
     ):
-        client_id, token = _tokens(a, user.auth_token.key)
+        client_id, token = _tokens(a, token_of(user))
         as_app = {"Authorization": f"Bearer {token}"}
         assert httpx.get(f"{a}/api/v1/me", headers=as_app).status_code == 200
         assert httpx.get(f"{b}/api/v1/me", headers=as_app).status_code == 200  # b caches it
