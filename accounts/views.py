@@ -314,6 +314,7 @@ class TokenObtainApi(_AuthApi):
 
 class LogoutApi(APIView):
     """Any token may end itself (a personal access token too)."""
+
     required_scopes = ()  # any token signs itself out
 
     @extend_schema(
@@ -405,6 +406,7 @@ class MeApi(APIView):
 
 class PasswordChangeApi(APIView):
     """Throttled per player (scope ``auth``): a stolen sign-in cannot guess the password."""
+
     required_scopes = FIRST_PARTY
 
     throttle_scope = "auth"
@@ -568,6 +570,7 @@ def _token_json(token: ApiToken, request: Request) -> dict[str, Any]:
 
 class TokensApi(APIView):
     """Your tokens: the sign-ins of your devices and your personal access tokens."""
+
     required_scopes = FIRST_PARTY
 
     class FilterSerializer(serializers.Serializer):

@@ -48,7 +48,9 @@ class InsufficientScope(exceptions.PermissionDenied):
     def __init__(self, scopes: Sequence[str]) -> None:
         if ACCOUNT in scopes:  # accounts.permissions.FirstPartyOnly's answer, said here
             code = FIRST_PARTY_ONLY
-            detail = "Only a first-party sign-in (POST /auth/token) may do this, not an app's token."
+            detail = (
+                "Only a first-party sign-in (POST /auth/token) may do this, not an app's token."
+            )
         else:
             code = self.default_code
             detail = f"This token does not allow this: it needs {' '.join(scopes)}."

@@ -24,8 +24,8 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from accounts.models import User
-from spider_api import oauth
 from accounts.services import device_token_issue
+from spider_api import oauth
 from spider_api.authentication import forget_all
 from tests import schema_check
 

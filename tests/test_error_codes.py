@@ -17,7 +17,11 @@ from tests.schema_check import published_schema
 IMPLICIT = {
     400: {"malformed_json", "json_too_deep", "invalid"},
     401: {"not_authenticated", "invalid_token"},
-    403: {"permission_denied", "insufficient_scope", "first_party_only"},  # the scope check: spider_api.permissions
+    403: {
+        "permission_denied",
+        "insufficient_scope",
+        "first_party_only",
+    },  # the scope check: spider_api.permissions
     406: {"not_acceptable"},
     413: {"body_too_large"},
     415: {"unsupported_media_type"},

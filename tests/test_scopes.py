@@ -66,6 +66,13 @@ TABLE = {
     ("post", "/api/v1/apps"): ["account"],
     ("delete", "/api/v1/apps/{client_id}"): ["account"],
     ("get", "/api/v1/oauth/authorization"): ["account"],
+    ("post", "/api/v1/auth/logout"): [],  # any token signs itself out
+    ("post", "/api/v1/auth/logout-everywhere"): ["account"],
+    ("patch", "/api/v1/me"): ["account"],
+    ("post", "/api/v1/me/password"): ["account"],
+    ("get", "/api/v1/me/tokens"): ["account"],
+    ("post", "/api/v1/me/tokens"): ["account"],
+    ("delete", "/api/v1/me/tokens/{token_id}"): ["account"],
     ("post", "/api/v1/oauth/authorization"): ["account"],
 }
 RACE_COMMANDS = ("sit", "stand", "ready", "unready", "start", "again", "settings", "resign", "draw")

@@ -79,7 +79,7 @@ def test_the_list_shows_every_token_but_never_a_secret(auth_client, user):
 
 
 def test_last_used_is_shown_once_the_token_is_used(api_client, auth_client, user):
-    pat = personal_token_create(user=user, name="bot", scopes=["game:play"], expires_in_days=1)
+    pat = personal_token_create(user=user, name="bot", scopes=["profile:read"], expires_in_days=1)
     assert _client(api_client, pat.secret).get(ME).status_code == 200
 
     rows = auth_client(user).get(URL).json()
@@ -88,7 +88,7 @@ def test_last_used_is_shown_once_the_token_is_used(api_client, auth_client, user
 
 
 def test_a_token_is_revoked_by_id_and_refused_at_once(api_client, auth_client, user):
-    pat = personal_token_create(user=user, name="bot", scopes=["game:play"], expires_in_days=1)
+    pat = personal_token_create(user=user, name="bot", scopes=["profile:read"], expires_in_days=1)
     bot = _client(api_client, pat.secret)
     assert bot.get(ME).status_code == 200
 
