@@ -36,7 +36,6 @@ from spider_api import parsers
 from spider_api.authentication import BearerTokenAuthentication
 from spider_api.errors import DomainError
 from spider_api.logging import HEADER as REQUEST_ID_HEADER
-from spider_api.oauth import OAuthTokenAuthentication
 from spider_api.permissions import ACCOUNT, HasRequiredScopes, declared_scopes
 from spider_api.throttling import ScopedRateThrottle
 
@@ -374,7 +373,7 @@ class OAuthScheme(DjangoOAuthToolkitScheme):
     from SPECTACULAR_SETTINGS), with each operation's scopes as its view declares them for
     the method. An operation for first-party tokens only has no `oauth2` entry at all."""
 
-    target_class = OAuthTokenAuthentication
+    target_class = "spider_api.oauth.OAuthTokenAuthentication"
     priority = 1
 
     def get_security_requirement(self, auto_schema: Any) -> Any:
