@@ -43,6 +43,7 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Iterator
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -59,9 +60,9 @@ from games.solver import solve  # noqa: E402
 SCALE = 10  # the agreement check's budget, times the service's
 
 
-def lost_games(  # type: ignore[no-untyped-def]
+def lost_games(
     suits: int, vet_nodes: int, max_actions: int, blunder: int, seeds: list[int] | None
-):
+) -> Iterator[tuple[int, str, str]]:
     """Vetted deals (from seed 1 up, or ``seeds``) the follower loses, resigned: (seed, game
     id, result). Played first, vetted after (only a lost game needs it): the same deals."""
     api = ServicePath.get()
@@ -104,6 +105,7 @@ def analyse_as_client(game_id: str) -> tuple[dict, int, float]:
     assert created
     analysis = Analysis.objects.get(pk=analysis.pk)
     assert analysis.status == Analysis.Status.DONE, (analysis.status, analysis.reason)
+    assert analysis.result is not None
     return analysis.result, analysis.nodes, cpu
 
 
