@@ -51,7 +51,8 @@ export async function playScreen(root, ctx, gameId = null) {
   if (!state) {
     clear(root, h('section', { class: 'panel welcome' },
       h('h1', {}, 'Spider Solitaire'),
-      h('p', {}, 'Build eight runs from king to ace in one suit. Pick a game:'),
+      h('p', {}, 'Build eight runs from king to ace in one suit (',
+        link('/rules', 'the rules'), '). Pick a game:'),
       newGameButtons(ctx, null)));
     return null;
   }
