@@ -28,6 +28,7 @@ from tests.browser.web import (
     wait_confirmed,
 )
 from tests.browser_plugin import assert_no_console_errors
+from tests.conftest import token_of
 from tests.games.api.helpers import pooled_layout_deal
 from tests.games.conftest import pooled_deal
 
@@ -128,7 +129,7 @@ def test_settings_apply_at_once_and_follow_the_account_to_another_device(
     other.evaluate(
         "([t, n]) => { localStorage.setItem('spider.token', t); localStorage.setItem("
         "'spider.user', n); }",
-        [player.auth_token.key, player.username],
+        [token_of(player), player.username],
     )
     open_page(other, f"{live_server.url}/play")
     other.wait_for_function("() => document.documentElement.classList.contains('four-colours')")
@@ -283,7 +284,7 @@ def test_the_rules_page_is_the_rulebook_linked_from_how_to_play(
 def finish_games(player: Any, outcomes: list[str]) -> list[str]:
     """Play ``outcomes`` ("won" or "lost") through the API, oldest first; their ids."""
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {player.auth_token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {token_of(player)}")
     ids = []
     for outcome in outcomes:
         layout_deal(WIN)
@@ -314,7 +315,7 @@ def test_a_players_page_lists_their_games_and_losing_streaks(
     ids = finish_games(player, ["won", "lost", "lost", "lost", "won", "lost", "lost"])
     layout_deal(WIN)
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {player.auth_token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {token_of(player)}")
     running = client.post("/api/v1/games", {"suits": 1}, format="json").json()["id"]
     page = new_page(**DEVICES[device])  # anyone, signed out
     open_page(page, f"{live_server.url}/players/streaky")
@@ -394,7 +395,7 @@ def test_a_races_laid_open_tables_read_on_a_phone(
     clients = []
     for user in (alice, bob):
         client = APIClient()
-        client.credentials(HTTP_AUTHORIZATION=f"Bearer {user.auth_token.key}")
+        client.credentials(HTTP_AUTHORIZATION=f"Bearer {token_of(user)}")
         clients.append(client)
     a, b = clients
     layout = {

@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 from preferences.models import PlayerSettings
 from preferences.views import PlayerSettingsApi
 from spider_api import scopes
-from tests.conftest import PASSWORD
+from tests.conftest import PASSWORD, token_of
 
 URL = "/api/v1/me/settings"
 DEFAULTS = {"four_colours": False, "look": "felt", "one_tap": True, "sound": False}
@@ -115,7 +115,7 @@ def test_two_changes_at_once_each_keep_their_own_setting(make_user):
     """Two devices change different settings at the same moment (the first change creates
     the row): both changes stand."""
     user = make_user()
-    token = user.auth_token.key
+    token = token_of(user)
     barrier = threading.Barrier(2)
     answers: list[int] = []
 
