@@ -36,6 +36,7 @@ database is ``RACE_BENCH_DB`` (default spider_bench_race), dropped and made afre
 
     .venv/bin/python bench/race.py --races 50 --seconds 30
     .venv/bin/python bench/race.py --races 10,25,50,75,100 --seconds 20     # a sweep
+    .venv/bin/python bench/race.py --races 50 --stand-in-ms 12   # the loop alone, no servers
 
 Last line: one JSON object: races, streams, events, event_p50_ms, event_p99_ms, lost,
 stream_kib (memory per stream), offered_actions_per_s, actions_per_s, errors, racer, and with
@@ -542,6 +543,33 @@ async def run_round(
         }
 
 
+async def stand_in(races: int, seconds: float, pace: float, answer_s: float) -> dict[str, Any]:
+    """``run_round``'s racers and accounting with no server: every action answered "ok" after
+    ``answer_s``. Achieved against offered here is what the bench's own loop allows."""
+    plans = schedules(races * 4, seconds, pace, random.Random(7))
+    tallies = [Tally() for _ in plans]
+
+    async def send(version: int) -> str:
+        await asyncio.sleep(answer_s)
+        return "ok"
+
+    t0 = time.monotonic()
+    await asyncio.gather(
+        *[play_plan(p, t0, t0 + seconds, send, t) for p, t in zip(plans, tallies, strict=True)]
+    )
+    late = [x for t in tallies for x in t.late_ms]
+    return {
+        "races": races,
+        "stand_in_ms": answer_s * 1000,
+        "offered_actions_per_s": round(sum(len(p) for p in plans) / seconds, 1),
+        "actions_per_s": round(sum(t.ok_in_window for t in tallies) / seconds, 1),
+        "due": sum(len(p) for p in plans),
+        "sent": sum(t.sent for t in tallies),
+        "late_p99_ms": round(percentile(late, 0.99), 1),
+        "played_s": round(time.monotonic() - t0, 2),
+    }
+
+
 def main() -> None:
     global ENV, STREAM_PID, WEB_PID, REDIS_URL
     parser = argparse.ArgumentParser(description=__doc__)
@@ -554,7 +582,20 @@ def main() -> None:
     parser.add_argument(
         "--redis", default=os.environ.get("CELERY_BROKER_URL") or "redis://127.0.0.1:6379/0"
     )
+    parser.add_argument(
+        "--stand-in-ms",
+        type=float,
+        help="no servers: the racers' loop and accounting against a stand-in that answers"
+        " after this many ms (what the bench itself loses)",
+    )
     args = parser.parse_args()
+    if args.stand_in_ms is not None:
+        rounds = [
+            asyncio.run(stand_in(int(r), args.seconds, args.pace, args.stand_in_ms / 1000))
+            for r in args.races.split(",")
+        ]
+        print(json.dumps({**rounds[-1], "sweep": rounds} if len(rounds) > 1 else rounds[0]))
+        return
     ENV = race_server_env(args.redis)
     REDIS_URL = args.redis
     if shutil.which("createdb"):
