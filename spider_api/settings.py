@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "coins",
     "games",
     "leaderboard",
+    "preferences",  # a player's settings for the clients
     "web",  # the web client at /
     "races",
 ]

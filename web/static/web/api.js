@@ -97,7 +97,7 @@
  *
  * @typedef {object} LaidOpen
  * @property {{seed: string | null}} deal
- * @property {{player: string, position: string, log: LoggedAction[]}[]} tables
+ * @property {{player: string, game: string, position: string, log: LoggedAction[]}[]} tables
  *
  * @typedef {object} Seat
  * @property {number} seat
@@ -141,7 +141,8 @@
 
 /**
  * @typedef {{rank: number, player: string, score: number, actions: number, elapsed_ms: number,
- *   perfect: boolean, hints: number, game: string}} BoardRow
+ *   perfect: boolean, hints: number, game: string, public: boolean}} BoardRow  `public`:
+ *   anyone may replay and analyse it (a daily win only once its day closed)
  * @typedef {{results: BoardRow[], hasNext: boolean}} BoardPage
  *
  * @typedef {object} Daily  GET /daily: the day's challenge (seed and nonce once it closed)
@@ -155,7 +156,7 @@
  * @property {string | null} seed
  * @property {string | null} nonce
  * @property {number | null} par
- * @property {{status: string, ranked: boolean, score: number} | null} attempt
+ * @property {{game: string, status: string, ranked: boolean, score: number} | null} attempt
  *
  * @typedef {{date: string, suits: number, closed: boolean, winners: number}} DailyDay  a day
  *   that had a challenge
@@ -167,6 +168,8 @@
  * @property {number | null} win_rate
  * @property {number} current_win_streak
  * @property {number} best_win_streak
+ * @property {number} current_loss_streak
+ * @property {number} worst_loss_streak
  * @property {number | null} fastest_win_ms
  * @property {number | null} fewest_actions_win
  * @property {number | null} best_score
@@ -563,3 +566,33 @@ export const authorization = (search) =>
  */
 export const decide = (search, allow) =>
   request('POST', `/oauth/authorization${search}`, { body: { allow }, retry: false });
+
+// --- settings, history, the rulebook -----------------------------------------------------
+/**
+ * @typedef {{four_colours: boolean, look: 'felt' | 'classic', one_tap: boolean,
+ *   sound: boolean}} Settings  kept with the account (GET/PATCH /me/settings)
+ * @typedef {{id: string, suits: number, kind: string, status: 'won' | 'lost',
+ *   end_reason: string | null, score: number, actions: number, runs_removed: number,
+ *   perfect: boolean, created_at: string, finished_at: string | null,
+ *   elapsed_ms: number}} GameSummary
+ * @typedef {{level: number, title: string, anchor: string}} RulebookSection
+ * @typedef {{title: string, html: string, sections: RulebookSection[]}} Rulebook
+ */
+/** @returns {Promise<Settings>} */
+export const settings = () => request('GET', '/me/settings', { retry: false });
+/**
+ * Change some settings; the answer has all of them.
+ * @param {Partial<Settings>} changes
+ * @returns {Promise<Settings>}
+ */
+export const updateSettings = (changes) => request('PATCH', '/me/settings', { body: changes });
+/**
+ * A player's finished games, newest first (public).
+ * @param {string} username
+ * @returns {Promise<{results: GameSummary[], hasNext: boolean}>}
+ */
+export const playerGames = async (username, page = 1, pageSize = 10) => paged(await request(
+  'GET', `/players/${encodeURIComponent(username)}/games`,
+  { query: { page, page_size: pageSize }, token: false, fresh: true }));
+/** The rulebook, docs/rules.md, as the server renders it. @returns {Promise<Rulebook>} */
+export const rulebook = () => request('GET', '/rules', { token: false });
