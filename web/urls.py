@@ -7,7 +7,9 @@ from web.views import index
 app_name = "web"
 
 # Client-side routes: a reload or a shared link of any of them loads the client.
-CLIENT_ROUTES = r"^(?:play|daily|leaderboard|replay|players|race|login|signup|rules|apps)(?:/[^/]+)?/?$"
+CLIENT_ROUTES = (
+    r"^(?:play|daily|leaderboard|replay|players|race|login|signup|rules|apps)(?:/[^/]+)?/?$"
+)
 
 urlpatterns = [
     path("", index, name="index"),
