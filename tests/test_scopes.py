@@ -66,6 +66,8 @@ TABLE = {
     ("post", "/api/v1/apps"): ["account"],
     ("delete", "/api/v1/apps/{client_id}"): ["account"],
     ("get", "/api/v1/oauth/authorization"): ["account"],
+    ("get", "/api/v1/me/settings"): ["profile:read"],
+    ("patch", "/api/v1/me/settings"): ["profile:write"],
     ("post", "/api/v1/auth/logout"): [],  # any token signs itself out
     ("post", "/api/v1/auth/logout-everywhere"): ["account"],
     ("patch", "/api/v1/me"): ["account"],
