@@ -1,7 +1,9 @@
-"""Writes to accounts: registering a user, a guest and its claim, and handing out API tokens."""
+"""Writes to accounts: registering a user, a guest and its claim, handing out API tokens, and
+deleting an account."""
 
 import secrets
 
+from django.apps import apps
 from django.contrib.auth import authenticate
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
@@ -10,6 +12,9 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from accounts.models import User
+from games.models import IdempotentRequest
+from games.services import game_resign
+from spider_api.account_signals import account_erasing
 from spider_api.errors import DomainError
 
 
@@ -28,6 +33,7 @@ def user_register(*, username: str, password: str) -> User:
     Raises UsernameTaken if the name exists in any case, and ValidationError if the username
     is malformed or the password fails AUTH_PASSWORD_VALIDATORS.
     """
+    _refuse_reserved(username)
     if User.objects.filter(username__iexact=username).exists():
         raise UsernameTaken()
     user = User(username=username)
@@ -78,6 +84,7 @@ def user_claim(*, user: User, username: str, password: str) -> User:
     user = User.objects.select_for_update().get(pk=user.pk)
     if not user.is_guest:
         raise NotAGuest()
+    _refuse_reserved(username)
     if User.objects.filter(username__iexact=username).exclude(pk=user.pk).exists():
         raise UsernameTaken()
     user.username = username
@@ -106,3 +113,71 @@ def token_obtain(*, username: str, password: str) -> Token:
     user.save(update_fields=["last_login"])
     token, _ = Token.objects.get_or_create(user=user)
     return token
+
+
+def _refuse_reserved(username: str) -> None:
+    # A deleted account's tombstone name (docs/rules.md#deleting-an-account) is nobody's.
+    if username.lower().startswith(TOMBSTONE_PREFIX):
+        raise ValidationError({"username": [f"A username may not start with {TOMBSTONE_PREFIX!r}."]})
+
+
+class WrongPassword(DomainError):
+    code, detail, status = "wrong_password", "The password is wrong.", 403
+
+
+TOMBSTONE_PREFIX = "deleted-"
+# Other apps' credentials of a player, deleted with the account when they are installed: the
+# personal access and device tokens, OAuth2 tokens and grants (docs/rules.md#deleting-an-account).
+CREDENTIAL_MODELS = (
+    "accounts.ApiToken",
+    "oauth2_provider.AccessToken",
+    "oauth2_provider.RefreshToken",
+    "oauth2_provider.Grant",
+    "oauth2_provider.IDToken",
+)
+
+
+@transaction.atomic
+def account_delete(*, user: User, password: str = "") -> str:
+    """Delete ``user``'s account (docs/rules.md#deleting-an-account): confirm the password
+    (a guest has none), end the games in progress, revoke every credential, erase the
+    personal data and keep the results under a tombstone name, which is returned. Raises
+    WrongPassword."""
+    user = User.objects.select_for_update().get(pk=user.pk)
+    if not user.is_guest and not user.check_password(password):
+        raise WrongPassword()
+    old_username = user.username
+    tombstone = _free_tombstone()
+    for game_id in user.games.filter(status="in_progress").values_list("id", flat=True):
+        try:
+            game_resign(player=user, game_id=str(game_id))
+        except DomainError:  # a race in its countdown: it goes on, and the racer is gone
+            pass
+    account_erasing.send(
+        sender=User, user=user, old_username=old_username, tombstone=tombstone
+    )
+    Token.objects.filter(user=user).delete()
+    for label in CREDENTIAL_MODELS:
+        try:
+            model = apps.get_model(label)
+        except LookupError:  # that app is not installed
+            continue
+        model._default_manager.filter(user=user).delete()
+    IdempotentRequest.objects.filter(player=user).delete()  # stored answers, tokens and all
+    user.username = tombstone
+    user.email = user.first_name = user.last_name = ""
+    user.set_unusable_password()
+    user.is_active = user.is_staff = user.is_superuser = user.is_guest = False
+    user.last_login = None
+    user.save()
+    user.groups.clear()
+    user.user_permissions.clear()
+    return tombstone
+
+
+def _free_tombstone() -> str:
+    for _ in range(5):  # 40 random bits: a clash is a freak
+        name = TOMBSTONE_PREFIX + secrets.token_hex(5)
+        if not User.objects.filter(username__iexact=name).exists():
+            return name
+    raise UsernameTaken()

@@ -1,17 +1,31 @@
 """Accounts endpoints: register, get a token, read your own profile. Each calls one service or
 selector; the serializers only validate input and shape output."""
 
-from drf_spectacular.utils import OpenApiExample, extend_schema
+import json
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.core.handlers.asgi import ASGIRequest
+from django.http import StreamingHttpResponse
+from django.http.response import HttpResponseBase
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.export import export_lines, ndjson_chunks
 from accounts.models import User, username_validator
 from accounts.selectors import user_profile
 from accounts.services import (
     NotAGuest,
+    WrongPassword,
+    account_delete,
     token_obtain,
     user_claim,
     user_guest_create,
@@ -19,7 +33,9 @@ from accounts.services import (
 )
 from coins.serializers import CoinSummarySerializer
 from games.serializers import ModeStatsSerializer
+from spider_api.errors import DomainError
 from spider_api.openapi import bad_request, error_example, error_response, invalid_example
+from spider_api.players import player_of
 from spider_api.serializers import JsonInputSerializer
 
 _CREDENTIALS = OpenApiExample(
@@ -226,3 +242,132 @@ class MeApi(APIView):
         assert isinstance(request.user, User)  # the view's permission let only players in
         profile = user_profile(user=request.user)
         return Response(self.OutputSerializer(profile).data)
+
+
+def _first_party(request: Request) -> None:
+    """Managing the account itself is for the player's own sign-in tokens (spider_api.scopes):
+    never an OAuth2 access token (it names an application) nor a personal access token."""
+    auth = request.auth
+    if getattr(auth, "application_id", None) is not None or getattr(auth, "kind", "") == "personal":
+        raise FirstPartyOnly()
+
+
+class FirstPartyOnly(DomainError):
+    code, status = "insufficient_scope", 403
+    detail = "Only your own sign-in token may do this, not a token given to an app."
+
+
+FIRST_PARTY_ONLY = error_response(
+    "The token is an app's (OAuth2) or a personal access token: managing the account takes "
+    "your own sign-in token.",
+    FirstPartyOnly.code,
+    FirstPartyOnly.detail,
+)
+
+
+class NdjsonRenderer(BaseRenderer):
+    """Lets `Accept: application/x-ndjson` through content negotiation; an error answer is
+    then one JSON line."""
+
+    media_type = "application/x-ndjson"
+    format = "ndjson"
+    charset = None
+
+    def render(self, data: Any, accepted_media_type: Any = None, renderer_context: Any = None):
+        return json.dumps(data).encode() + b"\n"
+
+
+class MeExportApi(APIView):
+    """Streamed: a sync iterator under WSGI, an async one under ASGI (Django would otherwise
+    read a sync iterator whole before sending it)."""
+
+    throttle_scope = "export"
+    renderer_classes = (JSONRenderer, NdjsonRenderer)
+
+    @extend_schema(
+        operation_id="me_export",
+        tags=["auth"],
+        summary="Download your data",
+        description="Everything the server keeps about you, as NDJSON (one JSON object a "
+        "line, each with a `type`): `export` (the format), `profile`, every `game` oldest "
+        "first with its whole `log` (a game in progress shows only what `GET /games/{id}` "
+        "shows: no face-down card, no seed), every `coins` ledger entry, every `leaderboard` "
+        "entry (ranked wins, with a daily attempt's place on its day's board) and every "
+        "`race` you were dealt into. Streamed as it is read; throttled (scope `export`). "
+        "Only with your own sign-in token.",
+        responses={
+            (200, NdjsonRenderer.media_type): OpenApiResponse(
+                OpenApiTypes.STR, "The export, one JSON object a line."
+            ),
+            403: FIRST_PARTY_ONLY,
+        },
+    )
+    def get(self, request: Request) -> HttpResponseBase:
+        user = player_of(request)
+        _first_party(request)
+        chunks = ndjson_chunks(export_lines(user=user))
+        content: Any = _async_chunks(chunks) if isinstance(request._request, ASGIRequest) else chunks
+        response = StreamingHttpResponse(content, content_type=NdjsonRenderer.media_type)
+        day = timezone.now().date().isoformat()
+        response["Content-Disposition"] = f'attachment; filename="spider-{user.username}-{day}.ndjson"'
+        response["Cache-Control"] = "no-store"
+        return response
+
+
+async def _async_chunks(chunks: Iterator[bytes]) -> AsyncIterator[bytes]:
+    # On the request's own thread (thread-sensitive), so the same database connection.
+    step = sync_to_async(lambda: next(chunks, None), thread_sensitive=True)
+    while (chunk := await step()) is not None:
+        yield chunk
+
+
+class MeDeleteApi(APIView):
+    throttle_scope = "account_delete"
+
+    class InputSerializer(JsonInputSerializer):
+        password = serializers.CharField(
+            max_length=128,
+            trim_whitespace=False,
+            required=False,
+            allow_blank=True,
+            default="",
+            help_text="Your password (a guest, who has none, may leave it out).",
+        )
+
+    class OutputSerializer(serializers.Serializer):
+        username = serializers.CharField(
+            help_text="The tombstone name your results are kept under (`deleted-` and 10 hex "
+            "digits)."
+        )
+
+    @extend_schema(
+        operation_id="me_delete",
+        tags=["auth"],
+        summary="Delete your account",
+        description="Deletes your account for good, once your password confirms it "
+        "(docs/rules.md#deleting-an-account): games in progress end (resigned), every token "
+        "is revoked, your username, email and password are erased. Your finished games, "
+        "leaderboard places, daily attempts, race results and coin ledger stay, under a "
+        "tombstone name, so the boards stay verifiable; your username is free for anyone to "
+        "take. Throttled (scope `account_delete`). Only with your own sign-in token.",
+        request=InputSerializer,
+        responses={
+            200: OutputSerializer,
+            403: error_response(
+                "The password is wrong, or the token is not your own sign-in token.",
+                WrongPassword.code,
+                WrongPassword.detail,
+                error_example(FirstPartyOnly.code, FirstPartyOnly.detail),
+            ),
+        },
+        examples=[
+            OpenApiExample("Confirm", value={"password": "correct horse battery"}, request_only=True)
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        user = player_of(request)
+        _first_party(request)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        tombstone = account_delete(user=user, **serializer.validated_data)
+        return Response(self.OutputSerializer({"username": tombstone}).data)

@@ -219,6 +219,9 @@ REST_FRAMEWORK = {
         "streams": env_rate("THROTTLE_RATE_STREAMS", "30/min"),
         # A hint at a new position is a search (HINT_* budget in games/solver/hint.py).
         "hints": env_rate("THROTTLE_RATE_HINTS", "60/min"),
+        # A player's data export (a whole history read) and account deletion (a password try).
+        "export": env_rate("THROTTLE_RATE_EXPORT", "3/hour"),
+        "account_delete": env_rate("THROTTLE_RATE_ACCOUNT_DELETE", "5/hour"),
     },
     # Proxies in front of the app that append to X-Forwarded-For. With 0 the client address
     # is REMOTE_ADDR, so a client cannot dodge throttling by sending its own X-Forwarded-For.
