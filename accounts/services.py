@@ -13,7 +13,7 @@ from rest_framework.authtoken.models import Token
 
 from accounts.models import User
 from games.models import IdempotentRequest
-from games.services import game_resign
+from games.services import games_end_for_player
 from spider_api.account_signals import account_erasing
 from spider_api.errors import DomainError
 
@@ -118,7 +118,9 @@ def token_obtain(*, username: str, password: str) -> Token:
 def _refuse_reserved(username: str) -> None:
     # A deleted account's tombstone name (docs/rules.md#deleting-an-account) is nobody's.
     if username.lower().startswith(TOMBSTONE_PREFIX):
-        raise ValidationError({"username": [f"A username may not start with {TOMBSTONE_PREFIX!r}."]})
+        raise ValidationError(
+            {"username": [f"A username may not start with {TOMBSTONE_PREFIX!r}."]}
+        )
 
 
 class WrongPassword(DomainError):
@@ -148,14 +150,8 @@ def account_delete(*, user: User, password: str = "") -> str:
         raise WrongPassword()
     old_username = user.username
     tombstone = _free_tombstone()
-    for game_id in user.games.filter(status="in_progress").values_list("id", flat=True):
-        try:
-            game_resign(player=user, game_id=str(game_id))
-        except DomainError:  # a race in its countdown: it goes on, and the racer is gone
-            pass
-    account_erasing.send(
-        sender=User, user=user, old_username=old_username, tombstone=tombstone
-    )
+    games_end_for_player(player=user)  # a race's game: the races app resigns it (a receiver)
+    account_erasing.send(sender=User, user=user, old_username=old_username, tombstone=tombstone)
     Token.objects.filter(user=user).delete()
     for label in CREDENTIAL_MODELS:
         try:
@@ -176,8 +172,7 @@ def account_delete(*, user: User, password: str = "") -> str:
 
 
 def _free_tombstone() -> str:
-    for _ in range(5):  # 40 random bits: a clash is a freak
+    while True:  # 40 random bits: a clash is a freak, and one more draw settles it
         name = TOMBSTONE_PREFIX + secrets.token_hex(5)
         if not User.objects.filter(username__iexact=name).exists():
             return name
-    raise UsernameTaken()

@@ -306,10 +306,14 @@ class MeExportApi(APIView):
         user = player_of(request)
         _first_party(request)
         chunks = ndjson_chunks(export_lines(user=user))
-        content: Any = _async_chunks(chunks) if isinstance(request._request, ASGIRequest) else chunks
+        content: Any = (
+            _async_chunks(chunks) if isinstance(request._request, ASGIRequest) else chunks
+        )
         response = StreamingHttpResponse(content, content_type=NdjsonRenderer.media_type)
         day = timezone.now().date().isoformat()
-        response["Content-Disposition"] = f'attachment; filename="spider-{user.username}-{day}.ndjson"'
+        response["Content-Disposition"] = (
+            f'attachment; filename="spider-{user.username}-{day}.ndjson"'
+        )
         response["Cache-Control"] = "no-store"
         return response
 
@@ -361,7 +365,9 @@ class MeDeleteApi(APIView):
             ),
         },
         examples=[
-            OpenApiExample("Confirm", value={"password": "correct horse battery"}, request_only=True)
+            OpenApiExample(
+                "Confirm", value={"password": "correct horse battery"}, request_only=True
+            )
         ],
     )
     def post(self, request: Request) -> Response:

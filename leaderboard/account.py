@@ -19,7 +19,9 @@ def export_entries(*, user: Any, **kwargs: Any) -> Iterator[dict[str, Any]]:
     attempt (the other boards' places move every day: ``GET /leaderboard/games/{id}``)."""
     last = 0
     while True:
-        chunk = list(LeaderboardEntry.objects.filter(player=user, id__gt=last).order_by("id")[:CHUNK])
+        chunk = list(
+            LeaderboardEntry.objects.filter(player=user, id__gt=last).order_by("id")[:CHUNK]
+        )
         if not chunk:
             return
         for entry in chunk:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,7 +12,7 @@ from django.db.models.functions import Cast
 
 from games.presenters import iso
 from races.models import Racer, Seat, StreamTicket, TableEvent
-from races.services import seat_stand
+from races.services import RUNNING, race_resign, seat_stand
 from spider_api.errors import DomainError
 
 CHUNK = 200
@@ -56,14 +57,16 @@ def export_races(*, user: Any, **kwargs: Any) -> Iterator[dict[str, Any]]:
 
 
 def erase_player(*, user: Any, old_username: str, tombstone: str, **kwargs: Any) -> None:
-    """Stand up from every table not racing (a running race goes on: the game service has
-    resigned the player's race games), drop stream tickets, and rename the player in the
-    tables' event logs (the races' results stay, under the tombstone)."""
+    """Resign every race the player is racing (one in its countdown goes on: they drop out
+    as any racer who is gone), stand up from every table not racing, drop stream tickets,
+    and rename the player in the tables' event logs (the results stay, under the tombstone)."""
+    running = Racer.objects.filter(player=user, race__status__in=RUNNING, state=Racer.State.RACING)
+    for code in running.values_list("race__table__code", flat=True):
+        with contextlib.suppress(DomainError):  # in the countdown: not yet
+            race_resign(player=user, code=code)
     for code in Seat.objects.filter(player=user).values_list("table__code", flat=True):
-        try:
+        with contextlib.suppress(DomainError):  # racing: the seat stays, under the tombstone
             seat_stand(player=user, code=code)
-        except DomainError:  # racing: the seat stays, shown under the tombstone
-            pass
     StreamTicket.objects.filter(player=user).delete()
     # Events name players by username (a JSON string; usernames need no escaping).
     ids = list(

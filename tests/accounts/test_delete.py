@@ -17,19 +17,13 @@ from games.models import Game, IdempotentRequest
 from leaderboard.commitment import commit
 from leaderboard.models import DailyChallenge, LeaderboardEntry
 from races.models import Racer, Seat, TableEvent
-from tests.accounts.history import build_history
 from tests.conftest import PASSWORD
-from tests.games.api.helpers import refused
-from tests.games.conftest import stock_pool  # noqa: F401  (a fixture)
+from tests.games.api.helpers import ok, refused
 from tests.leaderboard.helpers import BOARD, daily_board
+from tests.races.conftest import NEAR_WIN_LAYOUT, start_race
 
 DELETE = "/api/v1/me/delete"
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def history(make_user, auth_client, stock_pool, settings):
-    return build_history(make_user, auth_client, stock_pool, settings)
 
 
 def counts(player: User) -> tuple[int, int, int, int]:
@@ -43,7 +37,9 @@ def counts(player: User) -> tuple[int, int, int, int]:
 
 def test_a_wrong_password_deletes_nothing(history):
     before = counts(history.player)
-    refused(history.client.post(DELETE, {"password": "not it"}, format="json"), 403, "wrong_password")
+    refused(
+        history.client.post(DELETE, {"password": "not it"}, format="json"), 403, "wrong_password"
+    )
     refused(history.client.post(DELETE, {}, format="json"), 403, "wrong_password")
     player = User.objects.get(pk=history.player.pk)
     assert (player.username, player.is_active) == ("alice", True)
@@ -109,7 +105,9 @@ def test_deleting_keeps_the_results_under_a_tombstone_and_the_boards_verifiable(
     # The token is refused, the password too, and the tombstone has no page.
     refused(history.client.get("/api/v1/me"), 401, "invalid_token")
     refused(
-        api_client.post("/api/v1/auth/token", {"username": "alice", "password": PASSWORD}, format="json"),
+        api_client.post(
+            "/api/v1/auth/token", {"username": "alice", "password": PASSWORD}, format="json"
+        ),
         401,
         "invalid_credentials",
     )
@@ -148,3 +146,20 @@ def test_deleting_is_throttled(user, auth_client, set_throttle_rate):
     body = refused(client.post(DELETE, {"password": PASSWORD}, format="json"), 429, "throttled")
     assert body["retry_after"] > 0
     assert User.objects.get(pk=user.pk).is_active
+
+
+def test_deleting_mid_race_resigns_the_race(make_user, auth_client, settings):
+    settings.RACE_COUNTDOWN_SECONDS = 0
+    settings.RACE_EVENTS_REDIS_URL = ""
+    opener, leaver = make_user(is_staff=True), make_user()
+    a, b = auth_client(opener), auth_client(leaver)
+    table = start_race([a, b], layout=NEAR_WIN_LAYOUT)
+
+    tombstone = ok(b.post(DELETE, {"password": PASSWORD}, format="json"))["username"]
+
+    racer = Racer.objects.select_related("game", "race").get(player=leaver)
+    assert (racer.state, racer.out_reason, racer.game.status) == ("out", "resigned", "lost")
+    assert racer.race.status == "finished"  # the last one left racing won
+    assert Racer.objects.get(player=opener).state == "won"
+    seen = a.get(f"/api/v1/races/{table['code']}").json()
+    assert leaver.username not in str(seen) and tombstone in str(seen)
