@@ -58,7 +58,9 @@ def prepare_database(db: str, env: dict[str, str], deals: int) -> None:
         )
 
 
-def start_server(env: dict[str, str], port: int, workers: int, threads: int) -> subprocess.Popen:
+def start_server(
+    env: dict[str, str], port: int, workers: int, threads: int, wait: float = 30
+) -> subprocess.Popen:
     cmd = [
         str(BIN / "gunicorn"),
         "spider_api.wsgi",
@@ -72,7 +74,7 @@ def start_server(env: dict[str, str], port: int, workers: int, threads: int) -> 
         "warning",
     ]
     server = subprocess.Popen(cmd, env=env, cwd=ROOT)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
         try:
             if httpx.get(f"http://127.0.0.1:{port}/api/schema/", timeout=2).status_code == 200:
@@ -178,6 +180,12 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--db", default="spider_bench_api")
     parser.add_argument(
+        "--start-seconds",
+        type=float,
+        default=30,
+        help="how long gunicorn may take to answer (a loaded machine imports slowly)",
+    )
+    parser.add_argument(
         "--deals",
         type=int,
         help="vetted deals to pool first (default 8 per player: one per new game, so the web "
@@ -188,7 +196,7 @@ def main() -> None:
     db_url = f"postgres://postgres@127.0.0.1:5432/{args.db}"
     env = server_env(db_url)
     prepare_database(args.db, env, deals=args.deals or args.players * 8)
-    server = start_server(env, args.port, args.workers, args.threads)
+    server = start_server(env, args.port, args.workers, args.threads, args.start_seconds)
     try:
         players = [
             Player(f"http://127.0.0.1:{args.port}", n, 0.0, int(time.time()))

@@ -191,7 +191,17 @@ CORS_ALLOWED_ORIGINS = [] if CORS_ALLOW_ALL_ORIGINS else _cors_origins
 CORS_URLS_REGEX = r"^/api/"
 CORS_ALLOW_METHODS = ("GET", "POST", "OPTIONS")
 CORS_ALLOW_HEADERS = (*cors_default_headers, "idempotency-key", "if-none-match", "x-request-id")
-CORS_EXPOSE_HEADERS = ("Retry-After", "ETag", "Idempotent-Replayed", "X-Request-ID")
+CORS_EXPOSE_HEADERS = (
+    "Retry-After",
+    "ETag",
+    "Idempotent-Replayed",
+    "X-Request-ID",
+    # draft-ietf-httpapi-ratelimit-headers-06, on throttled answers (spider_api/throttling.py)
+    "RateLimit-Limit",
+    "RateLimit-Remaining",
+    "RateLimit-Reset",
+    "RateLimit-Policy",
+)
 
 # --- Django REST framework, OpenAPI ----------------------------------------------------------
 

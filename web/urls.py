@@ -7,7 +7,10 @@ from web.views import index
 app_name = "web"
 
 # Client-side routes: a reload or a shared link of any of them loads the client.
-CLIENT_ROUTES = r"^(?:play|daily|leaderboard|replay|players|race|login|signup)(?:/[^/]+)?/?$"
+CLIENT_ROUTES = (
+    r"^(?:(?:play|daily|leaderboard|replay|players|race|login|signup|forgot|reset|account)"
+    r"(?:/[^/]+)?|account/tokens/new)/?$"
+)
 
 urlpatterns = [
     path("", index, name="index"),
