@@ -77,7 +77,8 @@ def start_server(
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/schema/", timeout=2).status_code == 200:
+            # /health/live touches nothing: the schema took over 2 s to build on a loaded machine
+            if httpx.get(f"http://127.0.0.1:{port}/health/live", timeout=2).status_code == 200:
                 return server
         except httpx.HTTPError:
             time.sleep(0.2)

@@ -105,7 +105,16 @@ export async function accountScreen(root, ctx) {
   // -- devices and tokens
   const tokenList = h('div', { class: 'token-list', 'aria-live': 'polite' });
   const showTokens = async () => {
-    const all = await api.tokens();
+    /** @type {ApiToken[]} */
+    let all;
+    try {
+      all = await api.tokens();
+    } catch (error) {
+      if (/** @type {ApiError} */ (error).status === 401) throw error; // to log-in
+      clear(tokenList, h('p', { class: 'form-errors', role: 'alert' },
+        `Your devices and tokens cannot be listed: ${/** @type {ApiError} */ (error).detail}`));
+      return;
+    }
     const devices = all.filter((t) => t.kind === 'device');
     const personal = all.filter((t) => t.kind === 'personal');
     clear(tokenList,
