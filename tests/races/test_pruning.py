@@ -74,7 +74,7 @@ def test_pruning_is_on_beat_and_in_the_process_without_a_broker(settings, monkey
     settings.RACE_PRUNE_SECONDS = 3600
     pruned: list[object] = []
     monkeypatch.setattr(sweeps, "races_prune", lambda now=None: pruned.append(now))
-    monkeypatch.setattr(sweeps, "_last_prune", None)
+    monkeypatch.setattr(sweeps, "_last_run", {})
     clock = [1000.0]
     monkeypatch.setattr(sweeps.time, "monotonic", lambda: clock[0])
     sweeps.sweep_due()  # the process starts

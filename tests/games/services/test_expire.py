@@ -135,3 +135,52 @@ def test_the_command_expires_with_the_configured_or_given_idle_time(start, clock
     assert out.getvalue().strip().endswith("ended 2 idle games")
     assert Game.objects.get(pk=played).end_reason == "expired"
     assert not Game.objects.filter(pk=unplayed).exists()
+
+
+def test_without_a_broker_the_serving_process_expires_idle_games(
+    start, clock, settings, monkeypatch
+):
+    """`make run` has no beat: its process's own sweep (spider_api.sweeps) expires idle games
+    every 15 minutes, the first time 15 minutes after the process starts."""
+    from django.conf import settings as django_settings
+
+    from spider_api import sweeps
+
+    schedule = {e["task"]: e["schedule"] for e in django_settings.CELERY_BEAT_SCHEDULE.values()}
+    assert (
+        sweeps.HOUSEKEEPING["expire_idle_games"][1]() == schedule["games.tasks.expire_idle_games"]
+    )
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    settings.GAME_IDLE_EXPIRY_SECONDS = 600
+    _, gid = start(actions=1)
+    monkeypatch.setattr(sweeps, "_last_run", {})
+    monotonic = [5000.0]
+    monkeypatch.setattr(sweeps.time, "monotonic", lambda: monotonic[0])
+    sweeps.sweep_due()  # the process starts
+    clock.advance(seconds=3600)  # long idle, but the sweep's period has not passed
+    sweeps.sweep_due()
+    assert Game.objects.get(pk=gid).status == Game.Status.IN_PROGRESS
+
+    monotonic[0] += 15 * 60
+    sweeps.sweep_due()
+
+    assert Game.objects.get(pk=gid).end_reason == "expired"
+
+
+def test_with_a_broker_the_serving_process_leaves_housekeeping_to_beat(
+    start, clock, settings, monkeypatch
+):
+    from spider_api import sweeps
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    settings.GAME_IDLE_EXPIRY_SECONDS = 600
+    _, gid = start(actions=1)
+    monkeypatch.setattr(sweeps, "_last_run", {})
+    monotonic = [5000.0]
+    monkeypatch.setattr(sweeps.time, "monotonic", lambda: monotonic[0])
+    sweeps.sweep_due()
+    clock.advance(seconds=3600)
+    monotonic[0] += 3 * 3600
+    sweeps.sweep_due()
+
+    assert Game.objects.get(pk=gid).status == Game.Status.IN_PROGRESS
