@@ -39,6 +39,7 @@ except ImportError:  # run as a script: bench/ itself is on sys.path
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 CPU_GROUPS = {"web": ("gunicorn",), "postgres": ("postgres",)}
+OWN = {"web"}  # groups counted in the bench's own process tree (the server it started)
 
 
 def prepare_database(db: str, env: dict[str, str], deals: int) -> None:
@@ -146,11 +147,13 @@ class Player(threading.Thread):
         return missing
 
 
-def cpu_seconds(names: tuple[str, ...]) -> float:
+def cpu_seconds(names: tuple[str, ...], root: int | None = None) -> float:
     """User + system CPU seconds of every process whose command name starts with one of
     ``names`` (Linux /proc), to split a run's CPU between server, database and client.
     Children that have exited count through their parent (cutime, cstime): gunicorn
-    replaces a worker after GUNICORN_MAX_REQUESTS, and its CPU must not vanish with it."""
+    replaces a worker after GUNICORN_MAX_REQUESTS, and its CPU must not vanish with it.
+    With ``root``, only that process and its children: the bench's own gunicorn, not another
+    one running on a shared machine."""
     tick = os.sysconf("SC_CLK_TCK")
     total = 0
     for entry in Path("/proc").iterdir():
@@ -161,8 +164,10 @@ def cpu_seconds(names: tuple[str, ...]) -> float:
         except OSError:
             continue
         comm = stat[stat.index("(") + 1 : stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2 :].split()
+        if root is not None and root not in (int(entry.name), int(fields[1])):  # pid, ppid
+            continue
         if comm.startswith(names):
-            fields = stat[stat.rindex(")") + 2 :].split()
             total += sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
     return total / tick
 
@@ -210,7 +215,8 @@ def main() -> None:
             t.join()
         for p in players:
             p.stop_at = time.monotonic() + args.seconds
-        cpu_before = {k: cpu_seconds(v) for k, v in CPU_GROUPS.items()}
+        roots = {k: server.pid if k in OWN else None for k in CPU_GROUPS}
+        cpu_before = {k: cpu_seconds(v, roots[k]) for k, v in CPU_GROUPS.items()}
         client_before = time.process_time()
         started = time.monotonic()
         for p in players:
@@ -218,7 +224,7 @@ def main() -> None:
         for p in players:
             p.join()
         wall = time.monotonic() - started
-        cpu = {k: cpu_seconds(v) - cpu_before[k] for k, v in CPU_GROUPS.items()}
+        cpu = {k: cpu_seconds(v, roots[k]) - cpu_before[k] for k, v in CPU_GROUPS.items()}
         cpu["client"] = time.process_time() - client_before
         lost = sum(p.lost() for p in players)
     finally:
