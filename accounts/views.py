@@ -277,12 +277,20 @@ class NdjsonRenderer(BaseRenderer):
         return json.dumps(data).encode() + b"\n"
 
 
+class OctetStreamRenderer(NdjsonRenderer):
+    """`Accept: application/octet-stream`: the same bytes, as a plain download (what a
+    generated client reads as bytes; it knows no NDJSON)."""
+
+    media_type = "application/octet-stream"
+    format = "bytes"
+
+
 class MeExportApi(APIView):
     """Streamed: a sync iterator under WSGI, an async one under ASGI (Django would otherwise
     read a sync iterator whole before sending it)."""
 
     throttle_scope = "export"
-    renderer_classes = (JSONRenderer, NdjsonRenderer)
+    renderer_classes = (JSONRenderer, NdjsonRenderer, OctetStreamRenderer)
 
     @extend_schema(
         operation_id="me_export",
@@ -299,6 +307,9 @@ class MeExportApi(APIView):
             (200, NdjsonRenderer.media_type): OpenApiResponse(
                 OpenApiTypes.STR, "The export, one JSON object a line."
             ),
+            (200, OctetStreamRenderer.media_type): OpenApiResponse(
+                OpenApiTypes.BINARY, "The same, asked for with `Accept: application/octet-stream`."
+            ),
             403: FIRST_PARTY_ONLY,
         },
     )
@@ -309,7 +320,9 @@ class MeExportApi(APIView):
         content: Any = (
             _async_chunks(chunks) if isinstance(request._request, ASGIRequest) else chunks
         )
-        response = StreamingHttpResponse(content, content_type=NdjsonRenderer.media_type)
+        octets = isinstance(request.accepted_renderer, OctetStreamRenderer)
+        media = OctetStreamRenderer.media_type if octets else NdjsonRenderer.media_type
+        response = StreamingHttpResponse(content, content_type=media)
         day = timezone.now().date().isoformat()
         response["Content-Disposition"] = (
             f'attachment; filename="spider-{user.username}-{day}.ndjson"'

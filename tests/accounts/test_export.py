@@ -194,3 +194,14 @@ def test_under_asgi_the_export_streams_from_an_async_iterator(make_user):
     lines = [json.loads(line) for line in body.decode().splitlines()]
     assert [line["type"] for line in lines] == ["export", "profile"]
     assert lines[1]["username"] == user.username
+
+
+@pytest.mark.django_db
+def test_a_client_that_knows_no_ndjson_may_ask_for_plain_bytes(user, auth_client):
+    client = auth_client(user)
+    ndjson = client.get(EXPORT, HTTP_ACCEPT="application/x-ndjson")
+    octets = client.get(EXPORT, HTTP_ACCEPT="application/octet-stream")
+    assert ndjson["Content-Type"] == "application/x-ndjson"
+    assert octets["Content-Type"] == "application/octet-stream"
+    first = [json.loads(line)["type"] for line in b"".join(octets.streaming_content).splitlines()]
+    assert first == ["export", "profile"]
