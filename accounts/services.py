@@ -1,21 +1,57 @@
-"""Writes to accounts: registering a user, a guest and its claim, handing out API tokens, and
-deleting an account."""
+"""Writes to accounts: registering a user, a guest and its claim, API tokens (sign-in per
+device, personal access tokens, revocation), passwords (change, reset by email), the email,
+and deleting an account.
 
+Every token is an `ApiToken` row (accounts.models); revoking one deletes it, and the token cache
+of this process forgets its user at once (`spider_api.authentication.forget_user`, on the model
+signals); other web processes within TOKEN_CACHE_SECONDS.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
 import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+from urllib.parse import urlsplit
 
+from celery import current_app
 from django.apps import apps
+from django.conf import settings
 from django.contrib.auth import authenticate
+from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.password_validation import validate_password
+from django.contrib.auth.tokens import default_token_generator
+from django.contrib.sessions.models import Session
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
+from django.utils.encoding import force_str
+from django.utils.http import urlsafe_base64_decode
 
-from accounts.models import User
+from accounts.models import ApiToken, User
 from games.models import IdempotentRequest
 from games.services import games_end_for_player
+from spider_api import tokens
 from spider_api.account_signals import account_erasing
+from spider_api.authentication import forget_user
 from spider_api.errors import DomainError
+
+log = logging.getLogger(__name__)
+
+# A player's sign-ins: signing in on one more device than this signs out the one used least
+# recently, so no one can pile up rows by inventing device names.
+MAX_DEVICE_TOKENS = 20
+MAX_PERSONAL_TOKENS = 50
+PERSONAL_TOKEN_MAX_DAYS = 365
+DEVICE_NAME_MAX_LENGTH = 64
+SEND_PASSWORD_RESET_TASK = "accounts.tasks.send_password_reset"
+# At most one reset email per address per this many seconds, whoever asks and from where.
+PASSWORD_RESET_EMAIL_INTERVAL = 60
 
 
 class UsernameTaken(DomainError):
@@ -26,9 +62,81 @@ class InvalidCredentials(DomainError):
     code, detail, status = "invalid_credentials", "Wrong username or password.", 401
 
 
+class NotAGuest(DomainError):
+    code, detail, status = "not_a_guest", "This account is already claimed: it has a name.", 409
+
+
+class TooManyTokens(DomainError):
+    code, status = "too_many_tokens", 409
+    detail = f"You have {MAX_PERSONAL_TOKENS} personal access tokens: revoke one first."
+
+
+class TokenNotFound(DomainError):
+    code, detail, status = "not_found", "No such token of yours.", 404
+
+
+class ResetLinkInvalid(DomainError):
+    code, status = "reset_link_invalid", 400
+    detail = "This reset link is wrong, used or expired; ask for a new one."
+
+
+@dataclass(frozen=True)
+class IssuedToken:
+    """A token just made, with its secret: the only time the secret is known."""
+
+    token: ApiToken
+    secret: str
+
+
+def _issue(*, user: User, kind: str, name: str, scope: str, expires: Any) -> IssuedToken:
+    prefix = tokens.DEVICE_PREFIX if kind == ApiToken.Kind.DEVICE else tokens.PERSONAL_PREFIX
+    secret = tokens.make_secret(prefix)
+    token = ApiToken.objects.create(
+        user=user,
+        kind=kind,
+        name=name,
+        scope=scope,
+        key_hash=tokens.secret_hash(secret),
+        expires=expires,
+    )
+    return IssuedToken(token=token, secret=secret)
+
+
+def device_token_expiry() -> Any:
+    """A device token's expiry from now; it slides with use (spider_api.authentication)."""
+    return timezone.now() + timedelta(days=settings.FIRST_PARTY_TOKEN_DAYS)
+
+
 @transaction.atomic
-def user_register(*, username: str, password: str) -> User:
-    """Create a user and their API token (`user.auth_token`).
+def device_token_issue(*, user: User, device: str | None = None) -> IssuedToken:
+    """The device's new token, replacing the one it had (a made-up name when none). The
+    user's row is locked, so two sign-ins of one device at once leave one token."""
+    User.objects.select_for_update().filter(pk=user.pk).first()
+    name = device or f"device-{secrets.token_hex(4)}"
+    devices = ApiToken.objects.filter(user=user, kind=ApiToken.Kind.DEVICE)
+    devices.filter(name=name).delete()
+    recent = (F("last_used").desc(nulls_last=True), F("created").desc())
+    surplus = devices.order_by(*recent).values_list("pk", flat=True)
+    stale = list(surplus[MAX_DEVICE_TOKENS - 1 :])
+    if stale:
+        ApiToken.objects.filter(pk__in=stale).delete()
+    return _issue(
+        user=user, kind=ApiToken.Kind.DEVICE, name=name, scope="", expires=device_token_expiry()
+    )
+
+
+def _checked_password(password: str, user: User, field: str = "password") -> None:
+    try:
+        validate_password(password, user=user)
+    except ValidationError as exc:
+        raise ValidationError({field: exc.messages}) from None
+
+
+@transaction.atomic
+def user_register(
+    *, username: str, password: str, email: str = "", device: str | None = None
+) -> IssuedToken:
+    """Create a user and a device token for them.
 
     Raises UsernameTaken if the name exists in any case, and ValidationError if the username
     is malformed or the password fails AUTH_PASSWORD_VALIDATORS.
@@ -36,11 +144,8 @@ def user_register(*, username: str, password: str) -> User:
     _refuse_reserved(username)
     if User.objects.filter(username__iexact=username).exists():
         raise UsernameTaken()
-    user = User(username=username)
-    try:
-        validate_password(password, user=user)
-    except ValidationError as exc:
-        raise ValidationError({"password": exc.messages}) from None
+    user = User(username=username, email=email)
+    _checked_password(password, user)
     user.set_password(password)
     user.full_clean(validate_unique=False, validate_constraints=False)
     try:
@@ -48,21 +153,16 @@ def user_register(*, username: str, password: str) -> User:
             user.save()
     except IntegrityError:  # registered by a concurrent request since the check above
         raise UsernameTaken() from None
-    Token.objects.create(user=user)
-    return user
-
-
-class NotAGuest(DomainError):
-    code, detail, status = "not_a_guest", "This account is already claimed: it has a name.", 409
+    return device_token_issue(user=user, device=device)
 
 
 GUEST_PREFIX = "guest-"
 
 
 @transaction.atomic
-def user_guest_create() -> User:
-    """A guest (docs/rules.md#guests): a player with a made-up name, no password and a token,
-    so a first visit plays at once. Its games are never ranked (see ``game_start``)."""
+def user_guest_create() -> IssuedToken:
+    """A guest (docs/rules.md#guests): a player with a made-up name, no password and a device
+    token, so a first visit plays at once. Its games are never ranked (see ``game_start``)."""
     for _ in range(3):  # 40 random bits: a clash is a freak, but never a 500
         user = User(username=GUEST_PREFIX + secrets.token_hex(5), is_guest=True)
         user.set_unusable_password()
@@ -71,16 +171,15 @@ def user_guest_create() -> User:
                 user.save()
         except IntegrityError:
             continue
-        Token.objects.create(user=user)
-        return user
+        return device_token_issue(user=user, device=None)
     raise UsernameTaken()
 
 
 @transaction.atomic
-def user_claim(*, user: User, username: str, password: str) -> User:
-    """Turn guest ``user`` into an ordinary account named ``username``: same token, same
-    games (they stay unranked, as they were played). Raises NotAGuest, UsernameTaken, or
-    ValidationError as ``user_register`` does."""
+def user_claim(*, user: User, username: str, password: str, token: Any = None) -> User:
+    """Turn guest ``user`` into an ordinary account named ``username``: the token in use
+    (``token``) and the games carry on (they stay unranked, as they were played). Raises
+    NotAGuest, UsernameTaken, or ValidationError as ``user_register`` does."""
     user = User.objects.select_for_update().get(pk=user.pk)
     if not user.is_guest:
         raise NotAGuest()
@@ -88,11 +187,8 @@ def user_claim(*, user: User, username: str, password: str) -> User:
     if User.objects.filter(username__iexact=username).exclude(pk=user.pk).exists():
         raise UsernameTaken()
     user.username = username
-    try:
-        validate_password(password, user=user)
-    except ValidationError as exc:
-        raise ValidationError({"password": exc.messages}) from None
-    user.set_password(password)
+    _checked_password(password, user)
+    user.set_password(password, keep_token=token)
     user.is_guest = False
     user.full_clean(validate_unique=False, validate_constraints=False)
     try:
@@ -104,15 +200,180 @@ def user_claim(*, user: User, username: str, password: str) -> User:
 
 
 @transaction.atomic
-def token_obtain(*, username: str, password: str) -> Token:
-    """The user's API token, created on first use. Raises InvalidCredentials."""
+def token_obtain(*, username: str, password: str, device: str | None = None) -> IssuedToken:
+    """A new first-party token for ``device`` (a made-up name when none), replacing the one
+    that device had. Raises InvalidCredentials."""
     user = authenticate(username=username, password=password)
     if user is None:
         raise InvalidCredentials()
+    assert isinstance(user, User)
+    # The password checked must still be the password once the row is locked: a new one
+    # committed meanwhile revoked every token, and this one must not outlive it.
+    locked = User.objects.select_for_update().filter(pk=user.pk).values_list("password", flat=True)
+    if locked.first() != user.password:
+        raise InvalidCredentials()
     user.last_login = timezone.now()
     user.save(update_fields=["last_login"])
-    token, _ = Token.objects.get_or_create(user=user)
-    return token
+    return device_token_issue(user=user, device=device)
+
+
+@transaction.atomic
+def personal_token_create(
+    *, user: User, name: str, scopes: list[str], expires_in_days: int
+) -> IssuedToken:
+    """A personal access token with ``scopes`` (spider_api.scopes.SCOPES names) for
+    ``expires_in_days`` (1 to PERSONAL_TOKEN_MAX_DAYS). Raises TooManyTokens."""
+    User.objects.select_for_update().filter(pk=user.pk).first()  # the count below holds
+    mine = ApiToken.objects.filter(user=user, kind=ApiToken.Kind.PERSONAL)
+    if mine.count() >= MAX_PERSONAL_TOKENS:
+        raise TooManyTokens()
+    return _issue(
+        user=user,
+        kind=ApiToken.Kind.PERSONAL,
+        name=name,
+        scope=" ".join(sorted(set(scopes))),
+        expires=timezone.now() + timedelta(days=expires_in_days),
+    )
+
+
+def token_delete(*, user: User, token_id: int) -> None:
+    """Revoke one of ``user``'s tokens by id. Raises TokenNotFound (another's is none)."""
+    deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
+    if not deleted:
+        raise TokenNotFound()
+
+
+def token_revoke(*, token: Any) -> None:
+    """Sign out: revoke the token a request came with (ours, or an OAuth access token)."""
+    token.revoke()
+
+
+def _oauth_models() -> list[Any]:
+    """django-oauth-toolkit's token models, when it is installed: refresh tokens first (each
+    points at an access token), then access tokens, ID tokens and authorization codes."""
+    if not apps.is_installed("oauth2_provider"):
+        return []
+    dot = importlib.import_module("oauth2_provider.models")
+    return [
+        dot.get_refresh_token_model(),
+        dot.get_access_token_model(),
+        dot.get_id_token_model(),
+        dot.get_grant_model(),
+    ]
+
+
+def _sessions_end(user: User) -> int:
+    """End the user's Django sessions (the admin's: the API uses none). Sessions are not
+    indexed by user, so the live ones are read; only staff ever have one."""
+    ended = [
+        session.pk
+        for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator()
+        if str(session.get_decoded().get("_auth_user_id")) == str(user.pk)
+    ]
+    Session.objects.filter(pk__in=ended).delete()
+    return len(ended)
+
+
+def revoke_tokens(user: User, keep: Any = None) -> None:
+    """Revoke every token of ``user`` but ``keep`` (a token in use, or None): device and
+    personal tokens, OAuth tokens when django-oauth-toolkit is installed, and end their
+    Django sessions. Seen at once by this process, by the others within TOKEN_CACHE_SECONDS."""
+    with transaction.atomic():
+        mine = ApiToken.objects.filter(user=user)
+        if isinstance(keep, ApiToken):
+            mine = mine.exclude(pk=keep.pk)
+        mine.delete()
+        for model in _oauth_models():
+            theirs = model.objects.filter(user=user)
+            if isinstance(keep, model):
+                theirs = theirs.exclude(pk=keep.pk)
+            theirs.delete()
+        _sessions_end(user)
+        # Forgotten now and again at the commit: a request of this process in between could
+        # still read the rows as they were.
+        transaction.on_commit(lambda: forget_user(user.pk))
+    forget_user(user.pk)
+
+
+@transaction.atomic
+def password_change(
+    *, user: User, current_password: str, new_password: str, keep: Any = None
+) -> None:
+    """Set a new password, checked against the current one and the password rules; every
+    other token and session ends (``keep``, the token in use, stays). Raises ValidationError
+    (``current_password`` wrong, ``new_password`` refused)."""
+    user = User.objects.select_for_update().get(pk=user.pk)
+    if not user.check_password(current_password):
+        raise ValidationError({"current_password": ["Wrong password."]})
+    _checked_password(new_password, user, "new_password")
+    user.set_password(new_password, keep_token=keep)
+    user.save(update_fields=["password"])
+
+
+def user_update(*, user: User, email: str) -> User:
+    """Set (or, with "", remove) the player's email, where password resets are sent. An
+    address may belong to several accounts: a reset mails each of them."""
+    user.email = User.objects.normalize_email(email)
+    user.save(update_fields=["email"])
+    return user
+
+
+def password_reset_request(*, email: str) -> None:
+    """Mail a reset link to each active account with ``email`` that has a password; nothing
+    when there is none, and the caller is answered the same either way (no way to learn
+    which addresses have accounts). At most one mail per address per minute; the mail is a
+    task, so the answer takes no longer when it is sent."""
+    normalized = email.strip().lower()
+    if not cache.add(f"password-reset:{tokens.secret_hash(normalized)}", 1, 60):
+        return
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        password_reset_send(email=email)
+        return
+    try:
+        current_app.send_task(SEND_PASSWORD_RESET_TASK, args=(email,))
+    except Exception as exc:  # the broker is down: the player asks again
+        log.warning("could not queue a password reset mail: %s", exc)
+
+
+def password_reset_send(*, email: str) -> None:
+    """Send the reset mails (Django's PasswordResetForm: its choice of accounts, active with
+    a usable password, and its tokens) with a link to the web client's reset page. The link
+    is made from WEB_CLIENT_URL, never from the request's Host (which a caller chooses)."""
+    form = PasswordResetForm({"email": email})
+    if not form.is_valid():
+        return
+    web = settings.WEB_CLIENT_URL.rstrip("/")
+    form.save(
+        domain_override=urlsplit(web).netloc,
+        subject_template_name="accounts/password_reset_subject.txt",
+        email_template_name="accounts/password_reset_email.txt",
+        extra_email_context={
+            "reset_url": f"{web}/reset",
+            "timeout_minutes": str(settings.PASSWORD_RESET_TIMEOUT // 60),
+        },
+        from_email=settings.DEFAULT_FROM_EMAIL,
+    )
+
+
+@transaction.atomic
+def password_reset_confirm(*, uid: str, token: str, new_password: str) -> User:
+    """Set the password of the account a reset link names, if the link is good (Django's
+    PasswordResetTokenGenerator: it expires after PASSWORD_RESET_TIMEOUT and once the password
+    or the last sign-in changes, so it works once). Every token and session of the account
+    ends. Raises ResetLinkInvalid, or ValidationError for a refused password."""
+    try:
+        pk = int(force_str(urlsafe_base64_decode(uid)))
+    except (TypeError, ValueError, OverflowError, UnicodeDecodeError):
+        raise ResetLinkInvalid() from None
+    if not 0 < pk < 2**63:  # no query with an id no column holds (PostgreSQL: an error)
+        raise ResetLinkInvalid()
+    user = User.objects.select_for_update().filter(pk=pk, is_active=True).first()
+    if user is None or not default_token_generator.check_token(user, token):
+        raise ResetLinkInvalid()
+    _checked_password(new_password, user, "new_password")
+    user.set_password(new_password)
+    user.save(update_fields=["password"])
+    return user
 
 
 def _refuse_reserved(username: str) -> None:
@@ -128,15 +389,6 @@ class WrongPassword(DomainError):
 
 
 TOMBSTONE_PREFIX = "deleted-"
-# Other apps' credentials of a player, deleted with the account when they are installed: the
-# personal access and device tokens, OAuth2 tokens and grants (docs/rules.md#deleting-an-account).
-CREDENTIAL_MODELS = (
-    "accounts.ApiToken",
-    "oauth2_provider.AccessToken",
-    "oauth2_provider.RefreshToken",
-    "oauth2_provider.Grant",
-    "oauth2_provider.IDToken",
-)
 
 
 @transaction.atomic
@@ -152,13 +404,7 @@ def account_delete(*, user: User, password: str = "") -> str:
     tombstone = _free_tombstone()
     games_end_for_player(player=user)  # a race's game: the races app resigns it (a receiver)
     account_erasing.send(sender=User, user=user, old_username=old_username, tombstone=tombstone)
-    Token.objects.filter(user=user).delete()
-    for label in CREDENTIAL_MODELS:
-        try:
-            model = apps.get_model(label)
-        except LookupError:  # that app is not installed
-            continue
-        model._default_manager.filter(user=user).delete()
+    revoke_tokens(user)  # every kind: sign-ins, personal, apps' (and the sessions)
     IdempotentRequest.objects.filter(player=user).delete()  # stored answers, tokens and all
     user.username = tombstone
     user.email = user.first_name = user.last_name = ""

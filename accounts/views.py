@@ -1,5 +1,11 @@
-"""Accounts endpoints: register, get a token, read your own profile. Each calls one service or
-selector; the serializers only validate input and shape output."""
+"""Accounts endpoints: register, sign in per device and out, your profile and email, your
+password (change, reset by email), your tokens. Each calls one service or selector; the
+serializers only validate input and shape output.
+
+Managing the account (tokens, password, email, signing out everywhere) is for first-party
+sign-ins only: `require_first_party` (accounts.permissions) refuses a personal access token or
+an app's token with 403 `first_party_only`.
+"""
 
 import json
 from collections.abc import AsyncIterator, Iterator
@@ -11,7 +17,13 @@ from django.http import StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
@@ -19,11 +31,18 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import services
 from accounts.export import export_lines, ndjson_chunks
-from accounts.models import User, username_validator
-from accounts.selectors import user_profile
+from accounts.models import ApiToken, User, username_validator
+from accounts.permissions import FirstPartyOnly, require_first_party
+from accounts.selectors import api_tokens_of, user_profile
 from accounts.services import (
+    DEVICE_NAME_MAX_LENGTH,
+    PERSONAL_TOKEN_MAX_DAYS,
+    IssuedToken,
     NotAGuest,
+    ResetLinkInvalid,
+    TooManyTokens,
     WrongPassword,
     account_delete,
     token_obtain,
@@ -33,9 +52,16 @@ from accounts.services import (
 )
 from coins.serializers import CoinSummarySerializer
 from games.serializers import ModeStatsSerializer
-from spider_api.errors import DomainError
-from spider_api.openapi import bad_request, error_example, error_response, invalid_example
+from spider_api.openapi import (
+    NOT_FOUND,
+    bad_request,
+    code_examples,
+    error_example,
+    error_response,
+    invalid_example,
+)
 from spider_api.players import player_of
+from spider_api.scopes import SCOPES
 from spider_api.serializers import JsonInputSerializer
 
 _CREDENTIALS = OpenApiExample(
@@ -43,7 +69,48 @@ _CREDENTIALS = OpenApiExample(
     value={"username": "alice", "password": "correct horse battery"},
     request_only=True,
 )
-_TOKEN = "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b"
+_TOKEN = "spd_dev_3nV1xQ0kTzq8aP5mWc2LrY7uJb4Hd9Gf6Se0Ko1N00b7Xq"
+_PAT = "spd_pat_7Fq2Lm9Xc4Tz1Wv8Nb5Rk3Ys6Hd0Gj2Pa7Ue4Qo9Mi03ZkY1"
+_EXPIRES = "2027-01-01T12:00:00Z"
+_DEVICE_HELP = (
+    "A name for this device (1 to 64 characters, e.g. `alice-phone`): signing in again with "
+    "the same name replaces that device's token. Omitted: a new name is made up (`device-` and "
+    "8 hex digits) and returned; send it next time."
+)
+FIRST_PARTY_ONLY = error_response(
+    "A personal access token or an app's token: only a first-party sign-in manages the account.",
+    FirstPartyOnly.code,
+    FirstPartyOnly.detail,
+)
+
+
+# A first-party sign-in just made: its secret (shown this once) and when it expires.
+class DeviceTokenSerializer(serializers.Serializer):
+    token = serializers.CharField(help_text="Send as `Authorization: Bearer <token>`.")
+    expires = serializers.DateTimeField(
+        help_text="When it stops working unless used: every use moves it on by "
+        "FIRST_PARTY_TOKEN_DAYS (30 days by default)."
+    )
+    device = serializers.CharField(help_text="The device's name, as sent or as made up.")
+
+
+def _signed_in(issued: IssuedToken) -> dict[str, Any]:
+    return {
+        "token": issued.secret,
+        "expires": issued.token.expires,
+        "device": issued.token.name,
+    }
+
+
+class _DeviceField(serializers.CharField):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(
+            required=False,
+            min_length=1,
+            max_length=DEVICE_NAME_MAX_LENGTH,
+            help_text=_DEVICE_HELP,
+            **kwargs,
+        )
 
 
 class _AuthApi(APIView):
@@ -60,17 +127,23 @@ class UserRegisterApi(_AuthApi):
             min_length=3, max_length=30, validators=[username_validator]
         )
         password = serializers.CharField(max_length=128, trim_whitespace=False)
+        email = serializers.EmailField(
+            required=False,
+            allow_blank=True,
+            help_text="Where a password reset is sent (optional; `PATCH /me` sets it later).",
+        )
+        device = _DeviceField()
 
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(DeviceTokenSerializer):
         username = serializers.CharField()
-        token = serializers.CharField(help_text="Send as `Authorization: Bearer <token>`.")
 
     @extend_schema(
         operation_id="auth_register",
         tags=["auth"],
         summary="Create an account",
-        description="Creates a player and returns their API token. Usernames are unique "
-        "regardless of case; passwords must pass the server's password rules.",
+        description="Creates a player and signs them in on this device: a first-party token, "
+        "as `POST /auth/token` gives. Usernames are unique regardless of case; passwords must "
+        "pass the server's password rules.",
         request=InputSerializer,
         responses={
             201: OutputSerializer,
@@ -85,7 +158,12 @@ class UserRegisterApi(_AuthApi):
             _CREDENTIALS,
             OpenApiExample(
                 "Registered",
-                value={"username": "alice", "token": _TOKEN},
+                value={
+                    "username": "alice",
+                    "token": _TOKEN,
+                    "expires": _EXPIRES,
+                    "device": "alice-laptop",
+                },
                 response_only=True,
                 status_codes=["201"],
             ),
@@ -94,24 +172,26 @@ class UserRegisterApi(_AuthApi):
     def post(self, request: Request) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        user = user_register(**serializer.validated_data)
-        output = self.OutputSerializer({"username": user.username, "token": user.auth_token.key})
+        issued = user_register(**serializer.validated_data)
+        output = self.OutputSerializer(
+            {"username": issued.token.user.username, **_signed_in(issued)}
+        )
         return Response(output.data, status=status.HTTP_201_CREATED)
 
 
 class GuestCreateApi(_AuthApi):
     """Throttled per client address like registration (scope ``auth``)."""
 
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(DeviceTokenSerializer):
         username = serializers.CharField(help_text="A made-up name, `guest-` and 10 hex digits.")
-        token = serializers.CharField(help_text="Send as `Authorization: Bearer <token>`.")
         is_guest = serializers.BooleanField()
 
     @extend_schema(
         operation_id="auth_guest",
         tags=["auth"],
         summary="Play as a guest",
-        description="Creates a guest player and returns their API token, so a first visit "
+        description="Creates a guest player and signs them in (a first-party token, as "
+        "`POST /auth/token` gives), so a first visit "
         "plays at once. A guest's games are unranked: no coins, no leaderboard, no ranked "
         "daily attempt. Claim the account later (`POST /auth/claim`) to keep the games.",
         request=None,
@@ -127,16 +207,22 @@ class GuestCreateApi(_AuthApi):
         examples=[
             OpenApiExample(
                 "Guest",
-                value={"username": "guest-3f9a2c1b7e", "token": _TOKEN, "is_guest": True},
+                value={
+                    "username": "guest-3f9a2c1b7e",
+                    "token": _TOKEN,
+                    "expires": _EXPIRES,
+                    "device": "device-9c1e02ab",
+                    "is_guest": True,
+                },
                 response_only=True,
                 status_codes=["201"],
             ),
         ],
     )
     def post(self, request: Request) -> Response:
-        user = user_guest_create()
+        issued = user_guest_create()
         output = self.OutputSerializer(
-            {"username": user.username, "token": user.auth_token.key, "is_guest": True}
+            {"username": issued.token.user.username, "is_guest": True, **_signed_in(issued)}
         )
         return Response(output.data, status=status.HTTP_201_CREATED)
 
@@ -161,8 +247,9 @@ class UserClaimApi(APIView):
         operation_id="auth_claim",
         tags=["auth"],
         summary="Claim your guest account",
-        description="Gives the calling guest a username and password. The token stays valid "
-        "and the games are kept; they stay unranked, as they were played.",
+        description="Gives the calling guest a username and password. The token in use stays "
+        "valid (any other of the guest's ends, as with any new password) and the games are "
+        "kept; they stay unranked, as they were played.",
         request=InputSerializer,
         responses={
             200: OutputSerializer,
@@ -180,7 +267,7 @@ class UserClaimApi(APIView):
         assert isinstance(request.user, User)  # the view's permission let only players in
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        user = user_claim(user=request.user, **serializer.validated_data)
+        user = user_claim(user=request.user, token=request.auth, **serializer.validated_data)
         return Response(self.OutputSerializer({"username": user.username, "is_guest": False}).data)
 
 
@@ -188,15 +275,20 @@ class TokenObtainApi(_AuthApi):
     class InputSerializer(JsonInputSerializer):
         username = serializers.CharField(max_length=150)
         password = serializers.CharField(max_length=128, trim_whitespace=False)
+        device = _DeviceField()
 
-    class OutputSerializer(serializers.Serializer):
-        token = serializers.CharField(help_text="Send as `Authorization: Bearer <token>`.")
+    OutputSerializer = DeviceTokenSerializer
 
     @extend_schema(
         operation_id="auth_token",
         tags=["auth"],
-        summary="Get your API token",
-        description="Returns the player's API token (the same one until it is revoked).",
+        summary="Sign in on a device (first-party clients only)",
+        description="Trades the player's password for a token for this device: one token per "
+        "device, so signing in again with the same `device` replaces its token (the old one "
+        "stops working). The token expires FIRST_PARTY_TOKEN_DAYS (30 by default) after its "
+        "last use. **For the service's own clients only** (the web client): a third-party app "
+        "must never ask for a player's password; it uses OAuth2, or the player gives it a "
+        "personal access token (`POST /me/tokens`) with only the scopes it needs.",
         request=InputSerializer,
         responses={
             200: OutputSerializer,
@@ -208,22 +300,75 @@ class TokenObtainApi(_AuthApi):
             ),
         },
         examples=[
-            _CREDENTIALS,
             OpenApiExample(
-                "Token", value={"token": _TOKEN}, response_only=True, status_codes=["200"]
+                "Credentials",
+                value={
+                    "username": "alice",
+                    "password": "correct horse battery",
+                    "device": "alice-laptop",
+                },
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Token",
+                value={"token": _TOKEN, "expires": _EXPIRES, "device": "alice-laptop"},
+                response_only=True,
+                status_codes=["200"],
             ),
         ],
     )
     def post(self, request: Request) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        token = token_obtain(**serializer.validated_data)
-        return Response(self.OutputSerializer({"token": token.key}).data)
+        issued = token_obtain(**serializer.validated_data)
+        return Response(self.OutputSerializer(_signed_in(issued)).data)
+
+
+class LogoutApi(APIView):
+    """Any token may end itself (a personal access token too)."""
+
+    @extend_schema(
+        operation_id="auth_logout",
+        tags=["auth"],
+        summary="Sign out",
+        description="Revokes the token this request is made with; every other token stays.",
+        request=None,
+        responses={204: None},
+    )
+    def post(self, request: Request) -> Response:
+        services.token_revoke(token=request.auth)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class LogoutEverywhereApi(APIView):
+    @extend_schema(
+        operation_id="auth_logout_everywhere",
+        tags=["auth"],
+        summary="Sign out everywhere",
+        description="Revokes every token of the player, this one included: every device's "
+        "sign-in, every personal access token and every app's OAuth token; admin sessions end "
+        "too. Other web processes may still accept a revoked token for TOKEN_CACHE_SECONDS "
+        "(10 s by default). First-party sign-ins only.",
+        request=None,
+        responses={204: None, 403: FIRST_PARTY_ONLY},
+    )
+    def post(self, request: Request) -> Response:
+        require_first_party(request)
+        services.revoke_tokens(player_of(request))
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class MeApi(APIView):
+    class InputSerializer(JsonInputSerializer):
+        email = serializers.EmailField(
+            allow_blank=True,
+            help_text='Where a password reset is sent; `""` removes it. Not public, not '
+            "checked, and not unique: a reset mails every account with the address.",
+        )
+
     class OutputSerializer(serializers.Serializer):
         username = serializers.CharField()
+        email = serializers.CharField(help_text='Yours only (never public); `""`: none.')
         date_joined = serializers.DateTimeField()
         is_staff = serializers.BooleanField()
         is_guest = serializers.BooleanField(help_text="A guest: unranked until claimed.")
@@ -243,26 +388,308 @@ class MeApi(APIView):
         profile = user_profile(user=request.user)
         return Response(self.OutputSerializer(profile).data)
 
+    @extend_schema(
+        operation_id="me_update",
+        tags=["auth"],
+        summary="Change your email",
+        description='Sets the email password resets are sent to (`""`: none). '
+        "First-party sign-ins only: the email is a way into the account.",
+        request=InputSerializer,
+        responses={
+            200: OutputSerializer,
+            400: bad_request(invalid_example("email", "Enter a valid email address.")),
+            403: FIRST_PARTY_ONLY,
+        },
+        examples=[OpenApiExample("Email", value={"email": "alice@example.com"}, request_only=True)],
+    )
+    def patch(self, request: Request) -> Response:
+        require_first_party(request)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = services.user_update(user=player_of(request), **serializer.validated_data)
+        return Response(self.OutputSerializer(user_profile(user=user)).data)
 
-def _first_party(request: Request) -> None:
-    """Managing the account itself is for the player's own sign-in tokens (spider_api.scopes):
-    never an OAuth2 access token (it names an application) nor a personal access token."""
-    auth = request.auth
-    if getattr(auth, "application_id", None) is not None or getattr(auth, "kind", "") == "personal":
-        raise FirstPartyOnly()
+
+class PasswordChangeApi(APIView):
+    """Throttled per player (scope ``auth``): a stolen sign-in cannot guess the password."""
+
+    throttle_scope = "auth"
+
+    class InputSerializer(JsonInputSerializer):
+        current_password = serializers.CharField(max_length=128, trim_whitespace=False)
+        new_password = serializers.CharField(max_length=128, trim_whitespace=False)
+
+    @extend_schema(
+        operation_id="me_password",
+        tags=["auth"],
+        summary="Change your password",
+        description="Sets a new password (it must pass the server's password rules). Every "
+        "other token of yours is revoked (other devices, personal access tokens, apps' OAuth "
+        "tokens) and admin sessions end; the token of this request keeps working. "
+        "First-party sign-ins only.",
+        request=InputSerializer,
+        responses={
+            204: None,
+            400: bad_request(invalid_example("current_password", "Wrong password.")),
+            403: FIRST_PARTY_ONLY,
+        },
+        examples=[
+            OpenApiExample(
+                "New password",
+                value={
+                    "current_password": "correct horse battery",
+                    "new_password": "another long passphrase",
+                },
+                request_only=True,
+            )
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        keep = require_first_party(request)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.password_change(user=player_of(request), keep=keep, **serializer.validated_data)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class FirstPartyOnly(DomainError):
-    code, status = "insufficient_scope", 403
-    detail = "Only your own sign-in token may do this, not a token given to an app."
+class PasswordResetApi(_AuthApi):
+    """Throttled per client address (scope ``password_reset``), and one email per address a
+    minute whoever asks."""
+
+    throttle_scope = "password_reset"
+
+    class InputSerializer(JsonInputSerializer):
+        email = serializers.EmailField()
+
+    class OutputSerializer(serializers.Serializer):
+        detail = serializers.CharField()
+
+    @extend_schema(
+        operation_id="auth_password_reset",
+        tags=["auth"],
+        summary="Forgot your password: ask for a reset link",
+        description="Emails a link to the web client's reset page (`/reset?uid=...&token=...`) "
+        "to each account with this email that has a password. The answer is the same 202 "
+        "whether or not there is one, so it tells no one which addresses have accounts. The "
+        "link works once, for PASSWORD_RESET_TIMEOUT (an hour by default); send it with a new "
+        "password to `POST /auth/password-reset/confirm`.",
+        request=InputSerializer,
+        responses={
+            202: OutputSerializer,
+            400: bad_request(invalid_example("email", "Enter a valid email address.")),
+        },
+        examples=[OpenApiExample("Email", value={"email": "alice@example.com"}, request_only=True)],
+    )
+    def post(self, request: Request) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.password_reset_request(**serializer.validated_data)
+        detail = "If an account has this email, a link to reset its password is on its way."
+        return Response(self.OutputSerializer({"detail": detail}).data, status=202)
 
 
-FIRST_PARTY_ONLY = error_response(
-    "The token is an app's (OAuth2) or a personal access token: managing the account takes "
-    "your own sign-in token.",
-    FirstPartyOnly.code,
-    FirstPartyOnly.detail,
+class PasswordResetConfirmApi(_AuthApi):
+    class InputSerializer(JsonInputSerializer):
+        uid = serializers.CharField(max_length=64, help_text="`uid` of the reset link.")
+        token = serializers.CharField(max_length=128, help_text="`token` of the reset link.")
+        new_password = serializers.CharField(max_length=128, trim_whitespace=False)
+
+    @extend_schema(
+        operation_id="auth_password_reset_confirm",
+        tags=["auth"],
+        summary="Set a new password with a reset link",
+        description="Sets the password of the account the link was sent for. Every token of "
+        "the account is revoked and its sessions end: sign in again with the new password.",
+        request=InputSerializer,
+        responses={
+            204: None,
+            400: bad_request(
+                invalid_example("new_password", "This password is too common."),
+                *code_examples(ResetLinkInvalid),
+            ),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.password_reset_confirm(**serializer.validated_data)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "string", "enum": list(SCOPES)},
+        "minItems": 1,
+        "uniqueItems": True,
+    }
 )
+class ScopesField(serializers.ListField):
+    # Scope names of spider_api.scopes.SCOPES, at least one; an unknown one is named in one
+    # message (a list's per-item errors would not be a list of messages).
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(child=serializers.CharField(max_length=64), min_length=1, **kwargs)
+
+    def to_internal_value(self, data: Any) -> list[str]:
+        scopes = super().to_internal_value(data)
+        unknown = sorted(set(scopes) - set(SCOPES))
+        if unknown:
+            raise serializers.ValidationError(
+                f"Unknown scope {', '.join(unknown)}; choose from {', '.join(SCOPES)}."
+            )
+        return sorted(set(scopes))
+
+
+# One of your tokens, never its secret.
+class TokenSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    # `device`: a sign-in (POST /auth/token); `personal`: a personal access token.
+    kind = serializers.ChoiceField(choices=ApiToken.Kind.choices)
+    name = serializers.CharField(help_text="The device's name, or the token's.")
+    scopes = serializers.ListField(
+        child=serializers.CharField(), help_text="What it may do; a sign-in: every scope."
+    )
+    created = serializers.DateTimeField()
+    last_used = serializers.DateTimeField(
+        allow_null=True, help_text="To the minute or so (written once a minute at most)."
+    )
+    expires = serializers.DateTimeField(help_text="A sign-in's moves on as it is used.")
+    current = serializers.BooleanField(help_text="The token of this request.")
+
+
+def _token_json(token: ApiToken, request: Request) -> dict[str, Any]:
+    current = getattr(request.auth, "pk", None) == token.pk and isinstance(request.auth, ApiToken)
+    return {
+        "id": token.pk,
+        "kind": token.kind,
+        "name": token.name,
+        "scopes": token.scopes,
+        "created": token.created,
+        "last_used": token.last_used,
+        "expires": token.expires,
+        "current": current,
+    }
+
+
+class TokensApi(APIView):
+    """Your tokens: the sign-ins of your devices and your personal access tokens."""
+
+    class FilterSerializer(serializers.Serializer):
+        kind = serializers.ChoiceField(choices=ApiToken.Kind.values, required=False)
+
+    class InputSerializer(JsonInputSerializer):
+        name = serializers.CharField(min_length=1, max_length=64)
+        scopes = ScopesField(
+            help_text="What the token may do: " + ", ".join(f"`{s}`" for s in SCOPES) + "."
+        )
+        expires_in_days = serializers.IntegerField(
+            min_value=1,
+            max_value=PERSONAL_TOKEN_MAX_DAYS,
+            help_text=f"It stops working this many days from now (1 to {PERSONAL_TOKEN_MAX_DAYS}).",
+        )
+
+    class OutputSerializer(TokenSerializer):
+        token = serializers.CharField(
+            help_text="The secret, shown this once: copy it now. Send as "
+            "`Authorization: Bearer <token>`."
+        )
+
+    @extend_schema(
+        operation_id="me_tokens",
+        tags=["auth"],
+        summary="Your tokens",
+        description="Every token that acts for you, newest first: each device's sign-in "
+        "(`device`) and your personal access tokens (`personal`), never their secrets. "
+        "First-party sign-ins only.",
+        parameters=[
+            OpenApiParameter(
+                "kind",
+                {"$ref": "#/components/schemas/ApiTokenKindEnum"},
+                required=False,
+                description="Only the tokens of this kind.",
+            )
+        ],
+        responses={
+            200: TokenSerializer(many=True),
+            400: bad_request(invalid_example("kind", '"x" is not a valid choice.'), body=False),
+            403: FIRST_PARTY_ONLY,
+        },
+    )
+    def get(self, request: Request) -> Response:
+        require_first_party(request)
+        filters = self.FilterSerializer(data=request.query_params.dict())
+        filters.is_valid(raise_exception=True)
+        tokens = api_tokens_of(user=player_of(request), kind=filters.validated_data.get("kind"))
+        return Response(TokenSerializer([_token_json(t, request) for t in tokens], many=True).data)
+
+    @extend_schema(
+        operation_id="me_tokens_create",
+        tags=["auth"],
+        summary="Create a personal access token",
+        description="A token for a script or an app of yours, limited to `scopes`, expiring "
+        f"in `expires_in_days` (at most {PERSONAL_TOKEN_MAX_DAYS}). The answer holds the "
+        "secret, the only time it is shown. A personal access token cannot manage the account "
+        "(tokens, password, email). First-party sign-ins only.",
+        request=InputSerializer,
+        responses={
+            201: OutputSerializer,
+            400: bad_request(invalid_example("scopes", "Unknown scope x; choose from ...")),
+            403: FIRST_PARTY_ONLY,
+            409: error_response(
+                "You have as many personal access tokens as one may.",
+                TooManyTokens.code,
+                TooManyTokens.detail,
+            ),
+        },
+        examples=[
+            OpenApiExample(
+                "A bot",
+                value={"name": "my bot", "scopes": ["game:play"], "expires_in_days": 90},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Created",
+                value={
+                    "id": 7,
+                    "kind": "personal",
+                    "name": "my bot",
+                    "scopes": ["game:play"],
+                    "created": "2026-12-02T12:00:00Z",
+                    "last_used": None,
+                    "expires": "2027-03-02T12:00:00Z",
+                    "current": False,
+                    "token": _PAT,
+                },
+                response_only=True,
+                status_codes=["201"],
+            ),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        require_first_party(request)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        issued = services.personal_token_create(
+            user=player_of(request), **serializer.validated_data
+        )
+        body = {**_token_json(issued.token, request), "token": issued.secret}
+        return Response(self.OutputSerializer(body).data, status=status.HTTP_201_CREATED)
+
+
+class TokenDetailApi(APIView):
+    @extend_schema(
+        operation_id="me_tokens_delete",
+        tags=["auth"],
+        summary="Revoke a token",
+        description="Revokes one of your tokens: a personal access token, or a device's "
+        "sign-in (that device is signed out). First-party sign-ins only.",
+        responses={204: None, 403: FIRST_PARTY_ONLY, 404: NOT_FOUND},
+    )
+    def delete(self, request: Request, token_id: int) -> Response:
+        require_first_party(request)
+        services.token_delete(user=player_of(request), token_id=token_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class NdjsonRenderer(BaseRenderer):
@@ -315,7 +742,7 @@ class MeExportApi(APIView):
     )
     def get(self, request: Request) -> HttpResponseBase:
         user = player_of(request)
-        _first_party(request)
+        require_first_party(request)
         chunks = ndjson_chunks(export_lines(user=user))
         content: Any = (
             _async_chunks(chunks) if isinstance(request._request, ASGIRequest) else chunks
@@ -385,7 +812,7 @@ class MeDeleteApi(APIView):
     )
     def post(self, request: Request) -> Response:
         user = player_of(request)
-        _first_party(request)
+        require_first_party(request)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         tombstone = account_delete(user=user, **serializer.validated_data)

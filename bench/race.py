@@ -152,14 +152,13 @@ MAKE_PLAYERS = """
 import json, sys
 from django.contrib.auth.hashers import make_password
 from accounts.models import User
-from rest_framework.authtoken.models import Token
+from accounts.services import device_token_issue
 names, every = json.loads(sys.argv[-1])
 hashed = make_password("bench pass 123!")
 made = User.objects.bulk_create(
     [User(username=n, password=hashed, is_staff=(i % every == 0)) for i, n in enumerate(names)]
 )
-tokens = Token.objects.bulk_create([Token(user=u, key=Token.generate_key()) for u in made])
-print(json.dumps([[u.username, t.key] for u, t in zip(made, tokens)]))
+print(json.dumps([[u.username, device_token_issue(user=u).secret] for u in made]))
 """
 
 

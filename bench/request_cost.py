@@ -167,9 +167,9 @@ def fresh_database() -> None:
         stdout=subprocess.DEVNULL,
     )
     make_staff = (
-        "from accounts.models import User; from rest_framework.authtoken.models import Token; "
+        "from accounts.models import User; from accounts.services import device_token_issue; "
         "u = User.objects.create_user('staff', password='bench-password-1', is_staff=True); "
-        "print(Token.objects.create(user=u).key)"
+        "print(device_token_issue(user=u).secret)"
     )
     out = subprocess.run(
         [*manage, "shell", "-c", make_staff],

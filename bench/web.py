@@ -111,9 +111,9 @@ def prepare(db: str, env: dict[str, str], guests: int) -> str:
             *manage,
             "shell",
             "-c",
-            "from accounts.models import User; from rest_framework.authtoken.models import Token;"
+            "from accounts.models import User; from accounts.services import device_token_issue;"
             "u = User.objects.create_user('bench', password='bench horse battery', is_staff=True);"
-            "print(Token.objects.create(user=u).key)",
+            "print(device_token_issue(user=u).secret)",
         ],
         env=env,
         check=True,

@@ -40,7 +40,7 @@ from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
-from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import AuthenticationFailed
 
 from accounts.models import User
 from games.presenters import iso
@@ -48,7 +48,7 @@ from races import selectors, services
 from races.errors import BadTicket, TooManyStreams
 from races.events import EventKind
 from races.hub import HUB, SLOTS
-from spider_api.authentication import BEARER_CHALLENGE, TOKEN_KEY
+from spider_api.authentication import BEARER_CHALLENGE, BearerTokenAuthentication
 from spider_api.errors import DomainError
 from spider_api.throttling import throttle_wait
 
@@ -152,13 +152,13 @@ def _authenticate(request: HttpRequest, code: str) -> Any:
         raise DomainError(
             "not_authenticated", "Send Authorization: Bearer <token>, or ?ticket=.", 401
         )
-    key = key.strip()
-    token = None
-    if TOKEN_KEY.fullmatch(key):
-        token = Token.objects.select_related("user").filter(key=key).first()
-    if token is None or not token.user.is_active:
+    try:  # the API's own check: the same cache, expiry and last use
+        found = BearerTokenAuthentication().authenticate_credentials(key.strip())
+    except AuthenticationFailed as exc:
+        raise DomainError("invalid_token", str(exc.detail), 401) from None
+    if found is None:  # not a token of ours (an OAuth one): not taken here
         raise DomainError("invalid_token", "Invalid token.", 401)
-    return token.user
+    return found[0]
 
 
 def _frame(seq: int, body: str, ndjson: bool) -> bytes:

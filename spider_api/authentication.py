@@ -1,43 +1,64 @@
-"""`Authorization: Bearer <token>` authentication, with DRF's authtoken tokens.
+"""`Authorization: Bearer <token>` authentication, with the API tokens of `accounts.ApiToken`.
 
 A leaf module: DRF imports authentication classes while `rest_framework.views` is still loading,
-so this must not import anything that imports `rest_framework.views`.
+so this must not import anything that imports `rest_framework.views` (the model is imported
+when a token is first looked up).
 
-Every API request authenticates, so a token's user is kept in a small per-process cache for
-``TOKEN_CACHE_SECONDS`` (a token lookup is otherwise one query and a third of the ORM work of
-a game action). The cache never outlives a change it knows of: deleting or replacing a token
-(revoking it, logging out) and saving its user (deactivating, a new password, staff rights)
-drop the entries of that user in this process at once (``forget_user``, connected to the model
-signals in ``AccountsConfig.ready``). Another web process notices within the TTL at the latest,
-the same bound as for any cached credential; ``TOKEN_CACHE_SECONDS=0`` turns the cache off.
+A secret is looked up by its SHA-256 (spider_api.tokens); one that cannot be a token of ours (the
+wrong shape or checksum) costs no query. Every API request authenticates, so a token and its
+user are kept in a small per-process cache for ``TOKEN_CACHE_SECONDS`` (a lookup is otherwise
+one query and a third of the ORM work of a game action). The cache never outlives a change it
+knows of: deleting a token (revoking it, signing out) and saving its user (deactivating, a new
+password, staff rights) drop the entries of that user in this process at once (``forget_user``,
+connected to the model signals in ``AccountsConfig.ready``). Another web process notices
+within the TTL at the latest, the same bound as for any cached credential;
+``TOKEN_CACHE_SECONDS=0`` turns the cache off.
+
+Expiry is checked on every request, cached or not. ``last_used`` (and a device token's sliding
+expiry, FIRST_PARTY_TOKEN_DAYS from then) is written by one UPDATE when the last write is
+``TOUCH_SECONDS`` old, not once per request: at most once a minute per token and web process.
 """
 
 from __future__ import annotations
 
 import copy
-import re
 import threading
 import time
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from django.apps import apps
 from django.conf import settings
 from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 
-BEARER_CHALLENGE = 'Bearer realm="api"'
-TOKEN_KEY = re.compile(r"[0-9a-f]{40}")  # rest_framework.authtoken's keys: 20 random bytes, hex
-MAX_ENTRIES = 10_000  # a bound on memory: past it the cache starts again empty
+from spider_api.tokens import looks_like_a_token, secret_hash
 
-# token key -> (expires at (monotonic), user, token); the user is copied out per request.
-_cache: dict[str, tuple[float, Any, Any]] = {}
+BEARER_CHALLENGE = 'Bearer realm="api"'
+MAX_ENTRIES = 10_000  # a bound on memory: past it the cache starts again empty
+TOUCH_SECONDS = 60  # last_used (and a device token's expiry) is written this often at most
+
+
+@dataclass
+class _Entry:
+    until: float  # monotonic: the entry answers until then
+    user: Any
+    token: Any  # accounts.models.ApiToken
+    expires_at: float  # epoch seconds: the token's expiry
+    touch_at: float  # epoch seconds: last_used is due to be written
+
+
+# token key -> entry; the user is copied out per request.
+_cache: dict[str, _Entry] = {}
 _lock = threading.Lock()
 
 
 def forget_user(user_id: Any) -> None:
     """Drop every cached token of ``user_id`` in this process."""
     with _lock:
-        for key in [k for k, (_, user, _) in _cache.items() if user.pk == user_id]:
+        for key in [k for k, entry in _cache.items() if entry.user.pk == user_id]:
             _cache.pop(key, None)
 
 
@@ -58,25 +79,60 @@ def _fresh_copy(user: Any) -> Any:
     return clone
 
 
+def _lookup(key: str, until: float) -> _Entry:
+    model = apps.get_model("accounts", "ApiToken")
+    token = model.objects.select_related("user").filter(key_hash=secret_hash(key)).first()
+    if token is None or not token.user.is_active:
+        raise exceptions.AuthenticationFailed(_("Invalid token."))
+    last = token.last_used.timestamp() if token.last_used else 0.0
+    return _Entry(until, token.user, token, token.expires.timestamp(), last + TOUCH_SECONDS)
+
+
+def _touch(entry: _Entry, now: float) -> None:
+    """Write last_used, and slide a device token's expiry, in one UPDATE (no signal: the
+    cache keeps the entry)."""
+    token = entry.token
+    at = datetime.fromtimestamp(now, UTC)
+    changes: dict[str, Any] = {"last_used": at}
+    if token.is_first_party:
+        changes["expires"] = at + timedelta(days=settings.FIRST_PARTY_TOKEN_DAYS)
+    type(token).objects.filter(pk=token.pk).update(**changes)
+    for field, value in changes.items():
+        setattr(token, field, value)
+    entry.expires_at = token.expires.timestamp()
+    entry.touch_at = now + TOUCH_SECONDS
+
+
+def _other_schemes() -> bool:
+    """Is another Bearer scheme configured after this one (django-oauth-toolkit's)? Then a key
+    that is not ours is left to it rather than refused."""
+    return apps.is_installed("oauth2_provider")
+
+
 class BearerTokenAuthentication(TokenAuthentication):
     keyword = "Bearer"
 
-    def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
-        if not TOKEN_KEY.fullmatch(key):  # not a key: no query (a NUL byte would be a 500)
+    def authenticate_credentials(self, key: str) -> Any:
+        if not looks_like_a_token(key):  # no query (a NUL byte would be a 500)
+            if _other_schemes():
+                return None
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         ttl = settings.TOKEN_CACHE_SECONDS
-        if ttl <= 0:
-            return super().authenticate_credentials(key)
-        now = time.monotonic()
-        hit = _cache.get(key)
-        if hit is not None and hit[0] > now:
-            return _fresh_copy(hit[1]), hit[2]
-        user, token = super().authenticate_credentials(key)  # raises if invalid or inactive
-        with _lock:
-            if len(_cache) >= MAX_ENTRIES:
-                _cache.clear()
-            _cache[key] = (now + ttl, user, token)
-        return _fresh_copy(user), token
+        monotonic = time.monotonic()
+        entry = _cache.get(key)
+        if entry is None or entry.until <= monotonic:
+            entry = _lookup(key, monotonic + ttl)  # raises if unknown or the user is inactive
+            if ttl > 0:
+                with _lock:
+                    if len(_cache) >= MAX_ENTRIES:
+                        _cache.clear()
+                    _cache[key] = entry
+        now = time.time()
+        if now >= entry.expires_at:
+            raise exceptions.AuthenticationFailed(_("The token has expired; sign in again."))
+        if now >= entry.touch_at:
+            _touch(entry, now)
+        return _fresh_copy(entry.user), entry.token
 
-    def authenticate_header(self, request) -> str:
+    def authenticate_header(self, request: Any) -> str:
         return BEARER_CHALLENGE

@@ -38,11 +38,26 @@ class RaceCodeConverter(_Converter):
     regex = rf"[A-Za-z0-9]{{1,{CODE_MAX_LENGTH}}}"
 
 
+class RowIdConverter(_Converter):
+    """A database row's id: at most 18 digits, so it always fits a 64-bit column (a longer
+    number would be a database error, not a 404)."""
+
+    regex = r"[0-9]{1,18}"
+
+    def to_python(self, value: str) -> int:  # type: ignore[override]
+        return int(value)
+
+    def to_url(self, value: object) -> str:
+        return str(value)
+
+
 register_converter(UsernameConverter, "username")
+register_converter(RowIdConverter, "row_id")
 register_converter(RaceCodeConverter, "race_code")
 
 # For drf-spectacular (SPECTACULAR_SETTINGS["PATH_CONVERTER_OVERRIDES"]): the same patterns.
 SCHEMAS = {
     "username": {"type": "string", "pattern": f"^{UsernameConverter.regex}$"},
     "race_code": {"type": "string", "pattern": f"^{RaceCodeConverter.regex}$"},
+    "row_id": {"type": "integer", "minimum": 0, "maximum": 10**18 - 1},
 }

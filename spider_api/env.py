@@ -10,6 +10,8 @@ deployment fails at start-up rather than at the first request.
 
 import os
 import re
+from typing import Any
+from urllib.parse import unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -90,3 +92,55 @@ def env_origins(name: str) -> list[str]:
                 f"{name}: {origin!r} is not an origin like 'https://app.example.com' or '*'."
             )
     return origins
+
+
+_EMAIL_BACKENDS = {
+    "smtp": "django.core.mail.backends.smtp.EmailBackend",
+    "smtps": "django.core.mail.backends.smtp.EmailBackend",
+    "file": "django.core.mail.backends.filebased.EmailBackend",
+    "console": "django.core.mail.backends.console.EmailBackend",
+    "memory": "django.core.mail.backends.locmem.EmailBackend",
+    "dummy": "django.core.mail.backends.dummy.EmailBackend",
+}
+
+
+def env_email(name: str, default: str) -> dict[str, Any]:
+    """Django's EMAIL_* settings from one URL: ``smtp://user:password@host:port`` (STARTTLS
+    unless the port is 25; ``smtps://`` is TLS from the first byte, port 465 by default),
+    ``file:///dir`` (a file per email), ``console://``, ``memory://`` or ``dummy://``. The
+    user and password are percent-decoded (``%40`` for ``@``)."""
+    value = env_str(name, default)
+    try:
+        url = urlsplit(value)
+        port = url.port
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name}: {exc}") from None
+    if url.scheme not in _EMAIL_BACKENDS:
+        raise ImproperlyConfigured(
+            f"{name}={url.scheme}://...: use one of {', '.join(_EMAIL_BACKENDS)}."
+        )
+    settings: dict[str, Any] = {
+        "EMAIL_BACKEND": _EMAIL_BACKENDS[url.scheme],
+        "EMAIL_FILE_PATH": None,
+        "EMAIL_HOST": "localhost",
+        "EMAIL_PORT": 25,
+        "EMAIL_HOST_USER": "",
+        "EMAIL_HOST_PASSWORD": "",
+        "EMAIL_USE_TLS": False,
+        "EMAIL_USE_SSL": False,
+    }
+    if url.scheme == "file":
+        if not url.path:
+            raise ImproperlyConfigured(f"{name}: file:// needs a directory, file:///path.")
+        settings["EMAIL_FILE_PATH"] = unquote(url.path)
+    elif url.scheme in ("smtp", "smtps"):
+        if not url.hostname:
+            raise ImproperlyConfigured(f"{name}: {url.scheme}:// needs a host.")
+        ssl = url.scheme == "smtps"
+        settings["EMAIL_HOST"] = url.hostname
+        settings["EMAIL_PORT"] = port or (465 if ssl else 25)
+        settings["EMAIL_HOST_USER"] = unquote(url.username or "")
+        settings["EMAIL_HOST_PASSWORD"] = unquote(url.password or "")
+        settings["EMAIL_USE_SSL"] = ssl
+        settings["EMAIL_USE_TLS"] = not ssl and settings["EMAIL_PORT"] != 25
+    return settings

@@ -15,6 +15,7 @@ from spider_api.converters import SCHEMAS as PATH_CONVERTER_SCHEMAS
 from spider_api.env import (
     env_bool,
     env_choice,
+    env_email,
     env_int,
     env_list,
     env_origins,
@@ -43,7 +44,6 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served from here, not a CDN
     "corsheaders",
@@ -148,12 +148,41 @@ AUTH_USER_MODEL = "accounts.User"
 # How long a web process may answer from its cache of API tokens (spider_api.authentication);
 # a change to a token or its user clears it in that process at once. 0: no cache.
 TOKEN_CACHE_SECONDS = env_int("TOKEN_CACHE_SECONDS", 10, minimum=0)
+# A first-party sign-in token (POST /auth/token, register, guest) expires this long after it
+# was last used (the expiry is moved on when used, written at most once a minute).
+FIRST_PARTY_TOKEN_DAYS = env_int("FIRST_PARTY_TOKEN_DAYS", 30, minimum=1)
+# A password reset link works once, for this long (Django's PasswordResetTokenGenerator).
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3600, minimum=60)
+# Where players open the web client: reset emails link to its /reset page. Never taken from
+# a request's Host header, which the caller chooses (reset-link poisoning).
+WEB_CLIENT_URL = env_str("WEB_CLIENT_URL", "http://127.0.0.1:8000").rstrip("/")
+if not WEB_CLIENT_URL.startswith(("http://", "https://")):
+    raise ImproperlyConfigured("WEB_CLIENT_URL must be an http:// or https:// URL.")
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# --- Email (password resets) ---------------------------------------------------------------------
+
+# EMAIL_URL: smtp://user:password@host:587 (STARTTLS; smtps:// for TLS from the start, port 465),
+# file:///path (one file per email), console:// (printed), memory:// (tests), dummy://.
+# Default: a file per email under var/mail/ with DEBUG (make run), else SMTP on localhost:25.
+_email = env_email(
+    "EMAIL_URL", f"file://{BASE_DIR / 'var' / 'mail'}" if DEBUG else "smtp://localhost:25"
+)
+EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+EMAIL_FILE_PATH = _email["EMAIL_FILE_PATH"]
+EMAIL_HOST = _email["EMAIL_HOST"]
+EMAIL_PORT = _email["EMAIL_PORT"]
+EMAIL_HOST_USER = _email["EMAIL_HOST_USER"]
+EMAIL_HOST_PASSWORD = _email["EMAIL_HOST_PASSWORD"]
+EMAIL_USE_TLS = _email["EMAIL_USE_TLS"]
+EMAIL_USE_SSL = _email["EMAIL_USE_SSL"]
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Spider Solitaire <noreply@localhost>")
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
 
 # --- Internationalisation, static files ---------------------------------------------------------
 
@@ -189,7 +218,7 @@ _cors_origins = env_origins("CORS_ALLOWED_ORIGINS")
 CORS_ALLOW_ALL_ORIGINS = "*" in _cors_origins
 CORS_ALLOWED_ORIGINS = [] if CORS_ALLOW_ALL_ORIGINS else _cors_origins
 CORS_URLS_REGEX = r"^/api/"
-CORS_ALLOW_METHODS = ("GET", "POST", "OPTIONS")
+CORS_ALLOW_METHODS = ("GET", "POST", "PATCH", "DELETE", "OPTIONS")
 CORS_ALLOW_HEADERS = (*cors_default_headers, "idempotency-key", "if-none-match", "x-request-id")
 CORS_EXPOSE_HEADERS = (
     "Retry-After",
@@ -221,6 +250,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_THROTTLE_RATES": {
         "auth": env_rate("THROTTLE_RATE_AUTH", "20/min"),
+        # Password reset emails asked for, per client address (and one per address a minute).
+        "password_reset": env_rate("THROTTLE_RATE_PASSWORD_RESET", "5/hour"),
         "game_create": env_rate("THROTTLE_RATE_GAME_CREATE", "30/min"),
         "actions": env_rate("THROTTLE_RATE_ACTIONS", "1200/min"),
         # Deals taken from the vetted pool (a new game, a race's start or `again`), per player.
@@ -273,6 +304,7 @@ SPECTACULAR_SETTINGS = {
         "LogEntryTypeEnum": "games.serializers.LOG_ENTRIES",
         "SuitsEnum": "games.serializers.SUIT_MODE_CHOICES",
         "GameKindEnum": "games.models.Game.Kind",
+        "ApiTokenKindEnum": "accounts.models.ApiToken.Kind",
         "GameStatusEnum": "games.models.Game.Status",
         "EndReasonEnum": "games.models.Game.EndReason",
         "HealthStatusEnum": "spider_api.health.HEALTH_STATES",

@@ -1,9 +1,11 @@
 """Fixtures for the whole suite.
 
 - `api_client`: a DRF APIClient sending JSON, no credentials.
-- `make_user(username=None, password=PASSWORD, **fields)`: creates a user and their token.
+- `make_user(username=None, password=PASSWORD, **fields)`: creates a user signed in on one
+  device (a device token, as `POST /auth/token` makes).
 - `user`: one such user.
-- `auth_client(user)`: an APIClient sending `Authorization: Bearer <user's token>`.
+- `token_of(user)`: the secret of that token (a new sign-in for a user made otherwise).
+- `auth_client(user)`: an APIClient sending `Authorization: Bearer <token_of(user)>`.
 - `set_throttle_rate(scope, rate)`: turns one throttle scope on for this test (all are off).
 
 Every response a test client receives is checked against the published OpenAPI schema
@@ -19,10 +21,10 @@ import pytest
 from django.core.cache import cache
 from django.db import connection
 from django.test import Client
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from accounts.models import User
+from accounts.services import device_token_issue
 from spider_api.authentication import forget_all
 from tests import schema_check
 
@@ -32,6 +34,15 @@ ROOT = Path(__file__).resolve().parent.parent  # the repository
 PASSWORD = "correct horse battery staple"
 
 _usernames = (f"player{n}" for n in itertools.count(1))
+# user pk -> the secret of the sign-in the fixtures made for them (only hashes are stored)
+_secrets: dict[int, str] = {}
+
+
+def token_of(user: User) -> str:
+    """The secret of ``user``'s test sign-in, made now if they have none."""
+    if user.pk not in _secrets:
+        _secrets[user.pk] = device_token_issue(user=user, device="tests").secret
+    return _secrets[user.pk]
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -80,6 +91,7 @@ def _fresh_token_cache() -> None:
     """Each test starts with an empty token cache (spider_api.authentication): a test's rolled
     back users and tokens must not answer for the next test's."""
     forget_all()
+    _secrets.clear()
 
 
 @pytest.fixture
@@ -104,7 +116,7 @@ def api_client() -> APIClient:
 def make_user(db) -> Callable[..., User]:
     def make(username: str | None = None, password: str = PASSWORD, **fields) -> User:
         user = User.objects.create_user(username or next(_usernames), password=password, **fields)
-        Token.objects.create(user=user)
+        token_of(user)
         return user
 
     return make
@@ -119,7 +131,7 @@ def user(make_user) -> User:
 def auth_client() -> Callable[[User], APIClient]:
     def client_for(user: User) -> APIClient:
         client = APIClient()
-        client.credentials(HTTP_AUTHORIZATION=f"Bearer {user.auth_token.key}")
+        client.credentials(HTTP_AUTHORIZATION=f"Bearer {token_of(user)}")
         return client
 
     return client_for

@@ -12,7 +12,7 @@ from django.http import HttpResponseBase
 from django.test import Client
 
 from spider_api.env import env_origins
-from tests.conftest import ROOT
+from tests.conftest import ROOT, token_of
 
 pytestmark = pytest.mark.django_db
 
@@ -58,14 +58,14 @@ def test_an_unlisted_origin_gets_no_grant_for_an_authenticated_endpoint(user) ->
     assert preflight.status_code == 200
     assert "Access-Control-Allow-Origin" not in preflight  # the browser stops here
 
-    token = user.auth_token.key
+    token = token_of(user)
     direct = Client().get(f"{API}/me", HTTP_ORIGIN=STRANGER, HTTP_AUTHORIZATION=f"Bearer {token}")
     assert direct.status_code == 200  # answered, but a browser hides it from the page
     assert "Access-Control-Allow-Origin" not in direct
 
 
 def test_the_listed_origin_may_read_an_authenticated_answer_and_its_headers(user) -> None:
-    token = user.auth_token.key
+    token = token_of(user)
     response = Client().get(f"{API}/me", HTTP_ORIGIN=LISTED, HTTP_AUTHORIZATION=f"Bearer {token}")
 
     assert response.status_code == 200
@@ -104,7 +104,7 @@ def test_a_public_read_with_a_token_is_an_authenticated_request(user) -> None:
     preflight = _preflight(f"{API}/daily", STRANGER, method="GET", headers="authorization")
     assert "Access-Control-Allow-Origin" not in preflight
 
-    token = user.auth_token.key
+    token = token_of(user)
     direct = Client().get(
         f"{API}/players/{user.username}",
         HTTP_ORIGIN=STRANGER,

@@ -17,6 +17,7 @@ from accounts.models import User
 from races.models import Table
 from spider_api import converters
 from spider_api.parsers import holds_nul, too_deep
+from tests.conftest import token_of
 from tests.games.api.helpers import NEAR_WIN, layout_json
 
 pytestmark = pytest.mark.django_db
@@ -164,7 +165,7 @@ def test_another_method_on_the_race_stream_is_a_json_405(auth_client, user, meth
 def test_empty_stream_query_values_are_refused(auth_client, user):
     client = auth_client(user)
     code = client.post(f"{API}/races", {"suits": 1}, format="json").json()["code"]
-    bearer = {"HTTP_AUTHORIZATION": f"Bearer {user.auth_token.key}"}
+    bearer = {"HTTP_AUTHORIZATION": f"Bearer {token_of(user)}"}
 
     since = Client().get(f"{API}/races/{code}/events?since=", **bearer)
     assert since.status_code == 400 and since.json()["code"] == "invalid"

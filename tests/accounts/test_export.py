@@ -14,11 +14,12 @@ from asgiref.sync import sync_to_async
 from django.db import connections
 from django.test import AsyncClient
 
-from accounts.views import FirstPartyOnly, _first_party
+from accounts.permissions import FirstPartyOnly, require_first_party
 from coins.models import CoinEntry
 from games.models import Action, Game
 from leaderboard.models import LeaderboardEntry
 from races.models import Racer
+from tests.conftest import token_of
 from tests.games.api.helpers import act, new_game, ok, refused
 
 EXPORT = "/api/v1/me/export"
@@ -164,11 +165,11 @@ def test_the_export_needs_a_token(api_client):
 
 def test_only_first_party_tokens_may_export():
     oauth = SimpleNamespace(auth=SimpleNamespace(application_id=7))  # a DOT AccessToken's shape
-    personal = SimpleNamespace(auth=SimpleNamespace(kind="personal", application_id=None))
+    personal = SimpleNamespace(auth=SimpleNamespace(kind="personal", is_first_party=False))
     for request in (oauth, personal):
         with pytest.raises(FirstPartyOnly):
-            _first_party(request)
-    _first_party(SimpleNamespace(auth=SimpleNamespace(key="x" * 40)))
+            require_first_party(request)
+    require_first_party(SimpleNamespace(auth=SimpleNamespace(is_first_party=True)))
 
 
 @pytest.mark.django_db(transaction=True)
@@ -176,7 +177,7 @@ def test_under_asgi_the_export_streams_from_an_async_iterator(make_user):
     # Django reads a sync iterator whole before an ASGI server sends it: under ASGI (make
     # run's uvicorn) the view hands over an async one instead, read a chunk at a time.
     user = make_user()
-    token = user.auth_token.key
+    token = token_of(user)
 
     async def download() -> tuple[Any, bytes]:
         response: Any = await AsyncClient().get(

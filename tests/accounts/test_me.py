@@ -1,6 +1,8 @@
 import pytest
 from django.urls import reverse
 
+from tests.conftest import token_of
+
 pytestmark = pytest.mark.django_db
 
 URL = reverse("accounts:me")
@@ -57,7 +59,7 @@ def test_the_token_of_an_inactive_user_is_401(auth_client, make_user):
 
 
 def test_another_scheme_is_not_authenticated(api_client, user):
-    api_client.credentials(HTTP_AUTHORIZATION=f"Token {user.auth_token.key}")
+    api_client.credentials(HTTP_AUTHORIZATION=f"Token {token_of(user)}")
 
     response = api_client.get(URL)
 

@@ -1,8 +1,8 @@
 import pytest
 from django.urls import reverse
-from rest_framework.authtoken.models import Token
 
-from accounts.models import User
+from accounts.models import ApiToken, User
+from spider_api.tokens import secret_hash
 
 pytestmark = pytest.mark.django_db
 
@@ -15,7 +15,15 @@ def test_register_creates_the_user_and_returns_a_working_token(api_client):
 
     assert response.status_code == 201
     body = response.json()
-    assert body == {"username": "alice", "token": Token.objects.get(user__username="alice").key}
+    token = ApiToken.objects.get(user__username="alice")
+    assert body == {
+        "username": "alice",
+        "token": body["token"],
+        "expires": token.expires.isoformat().replace("+00:00", "Z"),
+        "device": token.name,
+    }
+    assert token.key_hash == secret_hash(body["token"]) and token.kind == "device"
+    assert body["token"].startswith("spd_dev_") and token.name.startswith("device-")
     assert User.objects.get(username="alice").check_password(PASSWORD)
     api_client.credentials(HTTP_AUTHORIZATION=f"Bearer {body['token']}")
     assert api_client.get(reverse("accounts:me")).json()["username"] == "alice"

@@ -16,6 +16,7 @@ import pytest
 
 from games import services
 from tests.browser_plugin import assert_no_console_errors
+from tests.conftest import token_of
 from tests.games.conftest import pooled_deal
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -84,7 +85,7 @@ def visit(live_server, other_origin, make_user, settings) -> Callable[..., Any]:
         page = new_page()
         page.goto(
             f"{other_origin}/page.html?api={live_server.url}/api/v1"
-            f"&token={player.auth_token.key}&game={game.id}"
+            f"&token={token_of(player)}&game={game.id}"
         )
         page.wait_for_function("document.getElementById('result').textContent !== ''")
         return page, json.loads(page.locator("#result").text_content())

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from games.models import Deal
+from tests.conftest import token_of
 from tests.games.api.helpers import pooled_layout_deal
 
 PHONE = {"viewport": {"width": 375, "height": 740}, "has_touch": True, "is_mobile": True}
@@ -39,7 +40,7 @@ def sign_in(page: Any, base: str, user: Any) -> None:
         "([token, name]) => { localStorage.setItem('spider.token', token);"
         " localStorage.setItem('spider.user', name);"
         " localStorage.setItem('spider.onetap', 'off'); }",
-        [user.auth_token.key, user.username],
+        [token_of(user), user.username],
     )
 
 

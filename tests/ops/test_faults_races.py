@@ -38,11 +38,11 @@ pytestmark = [pytest.mark.faults, pytest.mark.slow]
 PLAYERS = """
 import json
 from accounts.models import User
-from rest_framework.authtoken.models import Token
+from accounts.services import device_token_issue
 out = []
 for i, name in enumerate(["alice", "bob", "carol"]):
     user = User.objects.create_user(name, password="not used here 123", is_staff=(i == 0))
-    out.append(Token.objects.create(user=user).key)
+    out.append(device_token_issue(user=user).secret)
 print(json.dumps(out))
 """
 

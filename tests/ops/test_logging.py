@@ -18,7 +18,7 @@ from spider_api.logging import (
     _stamp_request_id,
     request_id_var,
 )
-from tests.conftest import ROOT
+from tests.conftest import ROOT, token_of
 
 
 def test_every_response_carries_a_request_id(client):
@@ -40,7 +40,7 @@ def test_a_malformed_request_id_is_replaced(client, bad):
 
 def test_each_request_is_logged_once_with_its_id_status_and_player(api_client, make_user, caplog):
     user = make_user()
-    api_client.credentials(HTTP_AUTHORIZATION=f"Bearer {user.auth_token.key}")
+    api_client.credentials(HTTP_AUTHORIZATION=f"Bearer {token_of(user)}")
     with caplog.at_level(logging.INFO, logger="spider_api.access"):
         response = api_client.get("/api/v1/me", HTTP_X_REQUEST_ID="req-1")
     [record] = [r for r in caplog.records if r.name == "spider_api.access"]

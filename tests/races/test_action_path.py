@@ -17,6 +17,7 @@ from rest_framework.test import APIClient
 from games.models import Game
 from races import rows, services
 from races.models import Race, Racer, Table, TableEvent
+from tests.conftest import token_of
 from tests.games.api.helpers import act, ok
 from tests.races.conftest import start_race
 
@@ -131,7 +132,7 @@ def test_an_action_that_waited_for_the_table_sees_the_race_ended_meanwhile(racer
     def acting() -> None:
         try:
             client = APIClient()
-            client.credentials(HTTP_AUTHORIZATION=f"Bearer {u2.auth_token.key}")
+            client.credentials(HTTP_AUTHORIZATION=f"Bearer {token_of(u2)}")
             response.append(act(client, game, "deal"))
         finally:
             connection.close()

@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 
 from games.models import Game
 from races.models import Race, Racer, TableEvent
+from tests.conftest import token_of
 from tests.games.api.helpers import act, ok
 from tests.races.conftest import post, start_race
 from tests.races.test_race_api import WIN2
@@ -42,7 +43,7 @@ def together(*calls) -> list[Any]:
 
 def client(user) -> APIClient:
     c = APIClient()
-    c.credentials(HTTP_AUTHORIZATION=f"Bearer {user.auth_token.key}")
+    c.credentials(HTTP_AUTHORIZATION=f"Bearer {token_of(user)}")
     return c
 
 

@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from races.models import Presence, TableEvent
+from tests.conftest import token_of
 from tests.games.api.helpers import act, ok
 from tests.ops.procs import wait_for
 from tests.races.conftest import API, open_table, post, race_url
@@ -58,7 +59,7 @@ def server(_module_server, redis_events):
 
 
 def bearer(user) -> dict[str, str]:
-    return {"Authorization": f"Bearer {user.auth_token.key}"}
+    return {"Authorization": f"Bearer {token_of(user)}"}
 
 
 def events_url(base: str, code: str, query: str = "") -> str:

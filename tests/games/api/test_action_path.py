@@ -38,7 +38,7 @@ def test_an_action_sends_the_lock_and_one_write_and_no_token_lookup(player_clien
     # BEGIN and COMMIT are not cursor statements (here, inside the test's transaction, they
     # are savepoints); everything else is listed.
     sql = [q["sql"] for q in captured.captured_queries if "SAVEPOINT" not in q["sql"]]
-    assert "authtoken_token" not in " ".join(sql), "the token was looked up again"
+    assert "accounts_apitoken" not in " ".join(sql), "the token was looked up again"
     assert sql[0].startswith("SELECT") and "games_game" in sql[0]
     if connection.vendor == "postgresql":
         assert sql[0].endswith("FOR UPDATE")

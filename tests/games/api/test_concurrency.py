@@ -18,6 +18,7 @@ from rest_framework.test import APIClient
 from games.engine import DEAL, Board, Layout, dump, replay
 from games.models import Deal, Game, IdempotentRequest, PlayerStats
 from games.services import games_expire_idle
+from tests.conftest import token_of
 from tests.games.api.helpers import (
     GAMES_URL,
     act,
@@ -43,7 +44,7 @@ DEALS_LAYOUT = layout_json(
 
 def client_for(user) -> APIClient:
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {user.auth_token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {token_of(user)}")
     client.raise_request_exception = False  # a crash is a 500 to assert on, not a thread error
     return client
 

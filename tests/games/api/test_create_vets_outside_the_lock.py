@@ -14,6 +14,7 @@ from rest_framework.test import APIClient
 from accounts.models import User
 from games import pool
 from games.models import Game
+from tests.conftest import token_of
 from tests.games.api.helpers import GAMES_URL
 from tests.games.conftest import QUICK_SEEDS
 
@@ -50,7 +51,7 @@ def test_vetting_for_a_new_game_holds_no_lock_on_the_player(
 
     def create() -> None:
         client = APIClient()
-        client.credentials(HTTP_AUTHORIZATION=f"Bearer {player.auth_token.key}")
+        client.credentials(HTTP_AUTHORIZATION=f"Bearer {token_of(player)}")
         headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
         try:
             seen["response"] = client.post(GAMES_URL, {"suits": 1}, format="json", **headers)

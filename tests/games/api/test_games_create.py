@@ -6,6 +6,7 @@ from rest_framework.test import APIClient
 
 from games.engine import MAX_SEED, Board, deal_layout
 from games.models import Deal, Game, PlayerStats
+from tests.conftest import token_of
 from tests.games.api.helpers import (
     GAMES_URL,
     STATE_KEYS,
@@ -323,7 +324,7 @@ def test_replaying_your_running_game_abandons_it_and_deals_it_again(stock_pool, 
 def test_replaying_your_running_game_before_any_action(stock_pool, player):
     stock_pool(1, 1)
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {player.auth_token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {token_of(player)}")
     client.raise_request_exception = False
     first = new_game(client, 1)
 
