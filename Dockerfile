@@ -24,6 +24,8 @@ COPY leaderboard ./leaderboard
 COPY races ./races
 COPY coins ./coins
 COPY web ./web
+COPY preferences ./preferences
+COPY docs/rules.md ./docs/rules.md
 
 # collectstatic needs settings that import; these values exist only during the build.
 RUN SECRET_KEY=collectstatic-only DATABASE_URL=sqlite:////tmp/build.sqlite3 \

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from games.engine import Action as EngineAction
 from games.engine import Board, apply_action, public_view
@@ -137,3 +139,19 @@ def player_by_username(*, username: str) -> Any:
     if user is None:
         raise DomainError("not_found", f"No player named {username!r}.", 404)
     return user
+
+
+def player_finished_games(*, player: User, now: datetime | None = None) -> QuerySet[Game]:
+    """A player's public game history, newest first: the games that are over and whose deal
+    is out for everyone (games.visibility.deal_out), so each opens as a replay. A daily game
+    shows once its day has closed; race games count apart (their races list them) and stay
+    out, as does every game still in play."""
+    now = now or timezone.now()
+    closed_before = now.astimezone(UTC).date()  # a day closes when the next UTC day begins
+    return (
+        Game.objects.filter(player=player, status__in=(Game.Status.WON, Game.Status.LOST))
+        .exclude(kind=Game.Kind.RACE)
+        .exclude(kind=Game.Kind.DAILY, daily_date__gte=closed_before)
+        .order_by("-created_at")
+        .defer("snapshot")
+    )

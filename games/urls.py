@@ -1,5 +1,6 @@
 from django.urls import path
 
+from games.history_views import PlayerGamesApi
 from games.views import (
     GameActionsApi,
     GameAnalysisApi,
@@ -22,4 +23,5 @@ urlpatterns = [
     path("games/<uuid:game_id>/hint", GameHintApi.as_view(), name="hint"),
     path("games/<uuid:game_id>/positions/<int:step>", GamePositionApi.as_view(), name="position"),
     path("players/<username:username>", PlayerApi.as_view(), name="player"),
+    path("players/<username:username>/games", PlayerGamesApi.as_view(), name="player-games"),
 ]

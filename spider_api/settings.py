@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "coins",
     "games",
     "leaderboard",
+    "preferences",  # a player's settings for the clients
     "web",  # the web client at /
     "races",
 ]

@@ -17,6 +17,8 @@ urlpatterns = [
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("leaderboard.urls")),
     path("api/v1/", include("races.urls")),
+    path("api/v1/", include("preferences.urls")),
+    path("api/v1/", include("web.api_urls")),  # the rulebook
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("health", HealthApi.as_view(), name="health"),

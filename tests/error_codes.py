@@ -17,7 +17,16 @@ from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("accounts", "coins", "games", "leaderboard", "races", "spider_api")
+PACKAGES = (
+    "accounts",
+    "coins",
+    "games",
+    "leaderboard",
+    "preferences",
+    "races",
+    "spider_api",
+    "web",
+)
 SKIPPED = ("migrations", "management", "engine", "solver")
 
 # Calls no name in the source shows: the game service consults the kind's policy from a

@@ -140,6 +140,7 @@ def test_no_operation_reads_as_needing_a_token_it_does_not_need(schema):
         ("get", "/api/v1/daily/days"),
         ("get", "/api/v1/leaderboard/games/{game_id}"),
         ("get", "/api/v1/players/{username}/places"),
+        ("get", "/api/v1/rules"),
         ("get", "/health"),
         # A token is optional on these (it adds the caller's own details): public all the same.
         ("get", "/api/v1/daily"),
@@ -150,6 +151,7 @@ def test_no_operation_reads_as_needing_a_token_it_does_not_need(schema):
         ("get", "/api/v1/games/{game_id}/analysis"),
         ("get", "/api/v1/players/{username}"),
         ("get", "/api/v1/players/{username}/races"),
+        ("get", "/api/v1/players/{username}/games"),
     }
     for method, path, operation in operations(schema):
         security = operation.get("security")
@@ -221,7 +223,7 @@ def test_every_list_is_paged_alike_with_a_maximum_page_size(schema):
     for node in schema["components"]["schemas"].values():
         if "results" in node.get("properties", {}):
             assert set(node["properties"]) == {"page", "page_size", "has_next", "results"}
-    assert lists == 4  # your games, the leaderboard, a day's leaderboard, the daily days
+    assert lists == 5  # your games, a player's finished games, the boards, the daily days
 
 
 def test_dates_are_documented_as_dates(schema):

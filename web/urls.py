@@ -8,7 +8,7 @@ app_name = "web"
 
 # Client-side routes: a reload or a shared link of any of them loads the client.
 CLIENT_ROUTES = (
-    r"^(?:(?:play|daily|leaderboard|replay|players|race|login|signup|forgot|reset|account)"
+    r"^(?:(?:play|daily|leaderboard|replay|players|race|login|signup|rules|forgot|reset|account)"
     r"(?:/[^/]+)?|account/tokens/new)/?$"
 )
 

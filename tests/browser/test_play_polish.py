@@ -11,6 +11,7 @@ import pytest
 
 from accounts.models import User
 from games.models import Game
+from preferences.models import PlayerSettings
 from tests.browser.web import (
     DESKTOP,
     NETWORK_ERROR,
@@ -138,7 +139,9 @@ def test_one_tap_can_be_turned_off(live_server, new_page):
     assert stat(page, "moves") == "0"
     tap_column(page, 0)
     wait_stat(page, "moves", "1")
-    assert page.evaluate("localStorage.getItem('spider.onetap')") == "off"
+    # Kept with the (guest) account, not only on this device.
+    page.wait_for_function("() => localStorage.getItem('spider.settings.pending') === null")
+    assert PlayerSettings.objects.get(player=Game.objects.get().player).one_tap is False
     page.reload()
     page.wait_for_selector(".column .card.up")
     assert not page.locator("#one-tap").is_checked()

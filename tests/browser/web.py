@@ -95,9 +95,10 @@ def wait_confirmed(page: Any, version: int) -> None:
     )
 
 
-def screenshot(page: Any, name: str) -> None:
+def screenshot(page: Any, name: str, *, full_page: bool = True) -> None:
+    """``full_page=False``: what the screen shows (a page as long as the rulebook)."""
     folder = os.environ.get("WEB_SCREENSHOTS")
     if folder:
         Path(folder).mkdir(parents=True, exist_ok=True)
         page.wait_for_timeout(250)  # let the toast and layout settle
-        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=full_page)

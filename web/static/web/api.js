@@ -167,6 +167,8 @@
  * @property {number | null} win_rate
  * @property {number} current_win_streak
  * @property {number} best_win_streak
+ * @property {number} current_loss_streak
+ * @property {number} worst_loss_streak
  * @property {number | null} fastest_win_ms
  * @property {number | null} fewest_actions_win
  * @property {number | null} best_score
@@ -616,3 +618,32 @@ export async function downloadExport() {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
   return name;
 }
+// --- settings, history, the rulebook -----------------------------------------------------
+/**
+ * @typedef {{four_colours: boolean, look: 'felt' | 'classic', one_tap: boolean,
+ *   sound: boolean}} Settings  kept with the account (GET/PATCH /me/settings)
+ * @typedef {{id: string, suits: number, kind: string, status: 'won' | 'lost',
+ *   end_reason: string | null, score: number, actions: number, runs_removed: number,
+ *   perfect: boolean, created_at: string, finished_at: string | null,
+ *   elapsed_ms: number}} GameSummary
+ * @typedef {{level: number, title: string, anchor: string}} RulebookSection
+ * @typedef {{title: string, html: string, sections: RulebookSection[]}} Rulebook
+ */
+/** @returns {Promise<Settings>} */
+export const settings = () => request('GET', '/me/settings', { retry: false });
+/**
+ * Change some settings; the answer has all of them.
+ * @param {Partial<Settings>} changes
+ * @returns {Promise<Settings>}
+ */
+export const updateSettings = (changes) => request('PATCH', '/me/settings', { body: changes });
+/**
+ * A player's finished games, newest first (public).
+ * @param {string} username
+ * @returns {Promise<{results: GameSummary[], hasNext: boolean}>}
+ */
+export const playerGames = async (username, page = 1, pageSize = 10) => paged(await request(
+  'GET', `/players/${encodeURIComponent(username)}/games`,
+  { query: { page, page_size: pageSize }, token: false, fresh: true }));
+/** The rulebook, docs/rules.md, as the server renders it. @returns {Promise<Rulebook>} */
+export const rulebook = () => request('GET', '/rules', { token: false });

@@ -8,6 +8,8 @@ import { accountScreen, tokenNewScreen } from './account.js';
 import { h, clear, toast, link } from './dom.js';
 import { playScreen } from './game.js';
 import { lobbyScreen, raceScreen } from './race.js';
+import { rulesScreen } from './rulebook.js';
+import * as settings from './settings.js';
 import { forgotScreen, resetScreen } from './reset.js';
 import { authScreen, dailyScreen, leaderboardScreen, playerScreen, replayScreen } from './views.js';
 
@@ -37,6 +39,7 @@ const ROUTES = [
   [/^\/daily$/, (root, ctx) => dailyScreen(root, ctx)],
   [/^\/daily\/(\d{4}-\d{2}-\d{2})$/, (root, ctx, date) => dailyScreen(root, ctx, date)],
   [/^\/leaderboard$/, leaderboardScreen],
+  [/^\/rules$/, (root) => rulesScreen(root)],
   [/^\/race$/, (root, ctx) => lobbyScreen(root, ctx)],
   [/^\/race\/([A-Za-z0-9]{1,16})$/, (root, ctx, code) => raceScreen(root, ctx, code.toUpperCase())],
   [new RegExp(`^/replay/${UUID}$`), (root, ctx, id) => replayScreen(root, ctx, id)],
@@ -47,6 +50,8 @@ const main = /** @type {HTMLElement} */ (document.getElementById('main'));
 /** @type {Cleanup} */
 let cleanup = null;
 let renderId = 0;
+/** The path and query drawn last: a link to a heading on the same page redraws nothing. */
+let shown = '';
 
 /** @type {Ctx} */
 const ctx = {
@@ -70,6 +75,7 @@ async function render() {
   if (cleanup) cleanup();
   cleanup = null;
   const path = location.pathname.replace(/\/+$/, '') || '/';
+  shown = location.pathname + location.search;
   const route = ROUTES.find(([pattern]) => pattern.test(path));
   document.querySelectorAll('nav a').forEach((a) => {
     const href = a.getAttribute('href');
@@ -140,7 +146,10 @@ document.addEventListener('click', (e) => {
   e.preventDefault();
   ctx.navigate(/** @type {string} */ (a.getAttribute('href')));
 });
-window.addEventListener('popstate', render);
+window.addEventListener('popstate', () => {
+  if (location.pathname + location.search !== shown) render(); // else only the #fragment moved
+});
 
+settings.start(); // the player's settings: drawn with at once, then the account's
 renderAccount();
 render();

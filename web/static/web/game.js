@@ -8,6 +8,8 @@ import * as api from './api.js';
 import { SUIT_LABEL, cardName } from './cards.js';
 import { h, clear, confirmDialog, toast, formatTime, link, ordinal } from './dom.js';
 import { predictMove, targets } from './rules.js';
+import { onSettings, settings, settingsPanel } from './settings.js';
+import { play } from './sound.js';
 import { Table } from './table.js';
 
 /**
@@ -49,17 +51,14 @@ export async function playScreen(root, ctx, gameId = null) {
   if (!state) {
     clear(root, h('section', { class: 'panel welcome' },
       h('h1', {}, 'Spider Solitaire'),
-      h('p', {}, 'Build eight runs from king to ace in one suit. Pick a game:'),
+      h('p', {}, 'Build eight runs from king to ace in one suit (',
+        link('/rules', 'the rules'), '). Pick a game:'),
       newGameButtons(ctx, null)));
     return null;
   }
   if (gameId === null) history.replaceState(null, '', `/play/${state.id}`);
   return new GameScreen(root, ctx, state).cleanup;
 }
-
-/** One tap moves a card to the best place unless the player turned it off (this device). */
-const ONE_TAP_KEY = 'spider.onetap';
-export const oneTapOn = () => localStorage.getItem(ONE_TAP_KEY) !== 'off';
 
 /**
  * A new game of 1, 2 or 4 suits (asked first when it ends the one in play: a loss).
@@ -130,7 +129,12 @@ export class GameScreen {
     });
     /** What a screen reader hears of the play: a pick-up, a move, what it turned over. */
     this.announcer = h('div', { class: 'visually-hidden', 'aria-live': 'polite', role: 'status' });
-    this.table.oneTap = oneTapOn();
+    // One tap moves a card to the best place unless the player turned it off (settings.js).
+    this.table.oneTap = settings().one_tap;
+    this.stopSettings = onSettings((s) => {
+      if (this.table.oneTap !== s.one_tap) this.table.select(null);
+      this.table.oneTap = s.one_tap;
+    });
     this.stats = h('dl', { class: 'stats', 'aria-label': 'Game' });
     this.hintBox = h('div', { class: 'hint-box', 'aria-live': 'polite' });
     this.notice = h('div', { class: 'notice-area' });
@@ -158,13 +162,13 @@ export class GameScreen {
     clear(root, h('section', { class: `game${race ? ' race-game' : ''}`, 'aria-label': label },
       h('div', { class: 'bar' }, this.stats, h('div', { class: 'controls' }, controls)),
       this.menu, this.hintBox, this.notice, this.table.el, this.overlay, this.announcer,
-      this.settingsBox(),
+      settingsPanel(),
       h('details', { class: 'help' }, h('summary', {}, 'How to play and keys'),
         h('p', {}, 'Tap a card to move it to the best place (the places it could go glow when '
           + 'there are several), or drag it where you want it. With one-tap off (Settings), '
           + 'tap a card, then the column to move it to; a double-tap picks the best place. '
           + 'Only runs of one suit move together; a full king-to-ace run of one suit leaves '
-          + 'the table.'),
+          + 'the table. ', link('/rules', 'The full rules'), '.'),
         h('p', {}, race
           ? 'Keys: ←/→ or 1–9, 0 pick a column; Enter picks up its top card (↑/↓ more or fewer) '
             + 'and Enter on another column moves; "." lets the server choose; D deal, Esc cancel. '
@@ -180,6 +184,7 @@ export class GameScreen {
     document.addEventListener('visibilitychange', this.onVisible);
     this.cleanup = () => {
       clearInterval(this.clock);
+      this.stopSettings();
       document.removeEventListener('keydown', this.onKey);
       document.removeEventListener('visibilitychange', this.onVisible);
       this.table.destroy();
@@ -194,19 +199,6 @@ export class GameScreen {
   announce(text, more = false) {
     const before = more ? this.announcer.textContent : '';
     this.announcer.textContent = before ? `${before} ${text}` : text;
-  }
-
-  /** The settings kept on this device: one-tap on or off. */
-  settingsBox() {
-    const box = h('input', { type: 'checkbox', id: 'one-tap', name: 'one-tap' });
-    box.checked = this.table.oneTap;
-    box.addEventListener('change', () => {
-      localStorage.setItem(ONE_TAP_KEY, box.checked ? 'on' : 'off');
-      this.table.oneTap = box.checked;
-      this.table.select(null);
-    });
-    return h('details', { class: 'settings' }, h('summary', {}, 'Settings'),
-      h('label', { for: 'one-tap' }, box, 'One tap moves a card to the best place'));
   }
 
   /**
@@ -407,6 +399,7 @@ export class GameScreen {
     if (predicted && move) {
       this.table.render(predicted, move);
       this.renderStats(predicted);
+      play('move'); // heard with the cards drawn, not with the answer
     }
     try {
       const body = { ...action, version: this.state.version };
@@ -418,6 +411,11 @@ export class GameScreen {
       // Drawn already if predicted; else (one-tap, where the server chose) slide it now.
       const slide = !predicted && done?.type === 'move' && !next.outcome?.runs_removed?.length
         ? { from: Number(done.from), to: Number(done.to), count: Number(done.count) } : null;
+      const won = next.status === 'won' && !this.race; // the win has its own sound (showWin)
+      if (won) { /* heard with the dialog */ } else if (next.outcome?.runs_removed?.length) {
+        play('run');
+      } else if (action.type === 'deal') play('deal');
+      else if (!predicted) play('move');
       this.show(next, next.outcome, slide);
     } catch (err) {
       if (predicted && move) {
@@ -518,6 +516,7 @@ export class GameScreen {
     } else if (err.status === 401) {
       this.ctx.toLogin();
     } else if (err.status === 422) {
+      play('refusal');
       toast(err.detail, 'error', 6000);
       if (action && action.type === 'move') {
         this.table.shake(action.from, action.count ?? 1);
@@ -579,6 +578,7 @@ export class GameScreen {
     if (toastEl) toastEl.className = 'toast';
     if (!matchMedia('(prefers-reduced-motion: reduce)').matches) this.overlay.append(celebration());
     this.announce(`You won! Score ${s.score}.`);
+    play('win');
     this.personalNews(s);
     if (!s.ranked) {
       place.textContent = 'This game does not rank (a replay, a practice or a staff deal).';

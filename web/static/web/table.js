@@ -249,7 +249,9 @@ export class Table {
       const up = column.cards.length + column.hidden - down;
       let upStep = Math.max(cardH * 0.26, minUp);
       const need = down * downStep + Math.max(up - 1, 0) * upStep + cardH;
-      if (need > room && up > 1) {
+      // A laid-open column (a race's end, below the result) is read, not played: it keeps
+      // its full steps and the page scrolls (on a phone a squeezed one cut every rank).
+      if (need > room && up > 1 && !column.down) {
         // Never so tight that a rank is unreadable (Q read as O at 10 px): the page scrolls.
         upStep = Math.max(readable, (room - cardH - down * downStep) / (up - 1));
       }

@@ -7,6 +7,7 @@ import { SUIT_LABEL } from './cards.js';
 import { h, clear, confirmDialog, toast, formErrors, formatTime, link, ordinal } from './dom.js';
 import { Table } from './table.js';
 import { describe } from './game.js';
+import { gameHistory } from './history.js';
 
 /**
  * @import { Analysis, AnalysisResult, BoardPage, Daily, DailyDay, LoggedAction, PlayerRaces,
@@ -682,8 +683,9 @@ function analysisSummary(r) {
  * @param {string} username
  */
 export async function playerScreen(root, _ctx, username) {
-  const [profile, places, races] = await Promise.all([
-    api.player(username), api.playerPlaces(username), api.playerRaces(username)]);
+  const [profile, places, races, history] = await Promise.all([
+    api.player(username), api.playerPlaces(username), api.playerRaces(username),
+    gameHistory(username)]);
   const modes = profile.stats.map((m) => {
     const place = places.modes.find((p) => p.suits === m.suits);
     /** @type {[string, string | number][]} */
@@ -691,6 +693,7 @@ export async function playerScreen(root, _ctx, username) {
       ['Played', m.played], ['Won', m.wins],
       ['Win rate', `${Math.round((m.win_rate || 0) * 100)}%`],
       ['Win streak (best)', `${m.current_win_streak} (${m.best_win_streak})`],
+      ['Losing streak (longest)', `${m.current_loss_streak} (${m.worst_loss_streak})`],
       ['Fastest win', m.fastest_win_ms ? formatTime(m.fastest_win_ms) : '–'],
       ['Fewest moves', m.fewest_actions_win ?? '–'], ['Best score', m.best_score ?? '–'],
       ['Best place', place && place.rank ? ordinal(place.rank) : '–'],
@@ -710,6 +713,7 @@ export async function playerScreen(root, _ctx, username) {
       + `${c.left_today} left of ${c.daily_limit}).`) : null,
     d ? h('p', {}, `Best daily place: ${ordinal(d.rank)} on ${d.date}.`) : null,
     h('div', { class: 'modes' }, modes),
+    history,
     raceStats(races)));
   return null;
 }

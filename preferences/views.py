@@ -1,0 +1,103 @@
+"""`/me/settings`: the signed-in player's settings for the clients, read and changed."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from preferences.models import PlayerSettings
+from preferences.selectors import player_settings
+from preferences.services import player_settings_update
+from spider_api import scopes
+from spider_api.openapi import bad_request, invalid_example
+from spider_api.players import player_of
+from spider_api.serializers import JsonInputSerializer
+
+_FOUR = "Four suit colours (spades black, hearts red, diamonds blue, clubs green); off: two "
+_FOUR += "colours, spades and clubs black, hearts and diamonds red (the classic deck)."
+_LOOK = "`felt`: the lit green felt; `classic`: flat dark-green baize and red card backs."
+_ONE_TAP = "A tap on a card moves it to the best place; off: tap a card, then a column."
+_SOUND = "Short sounds for a move, a deal, a completed run, a refusal and a win."
+
+
+class PlayerSettingsSerializer(serializers.Serializer):
+    four_colours = serializers.BooleanField(help_text=_FOUR)
+    look = serializers.ChoiceField(choices=PlayerSettings.Look.choices, help_text=_LOOK)
+    one_tap = serializers.BooleanField(help_text=_ONE_TAP)
+    sound = serializers.BooleanField(help_text=_SOUND)
+
+
+class PlayerSettingsApi(APIView):
+    """GET: OutputSerializer; PATCH: InputSerializer (any of the settings), OutputSerializer."""
+
+    # OAuth2 and personal access tokens (spider_api/scopes.py): reading needs profile:read,
+    # changing profile:write; the web client's own tokens carry every scope.
+    required_scopes: ClassVar[dict[str, tuple[str, ...]]] = {
+        "GET": (scopes.PROFILE_READ,),
+        "PATCH": (scopes.PROFILE_WRITE,),
+    }
+    OutputSerializer = PlayerSettingsSerializer
+
+    class InputSerializer(JsonInputSerializer):
+        four_colours = serializers.BooleanField(required=False, help_text=_FOUR)
+        look = serializers.ChoiceField(
+            choices=PlayerSettings.Look.choices, required=False, help_text=_LOOK
+        )
+        one_tap = serializers.BooleanField(required=False, help_text=_ONE_TAP)
+        sound = serializers.BooleanField(required=False, help_text=_SOUND)
+
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+            # A misspelt key is a client bug: refused, not silently dropped.
+            unknown = sorted(set(self.initial_data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError({name: ["No such setting."] for name in unknown})
+            if not attrs:
+                raise serializers.ValidationError("Name at least one setting to change.")
+            return attrs
+
+    @extend_schema(
+        operation_id="me_settings_read",
+        tags=["auth"],
+        summary="Your settings",
+        description="How your clients show the game: four colours, the look, one-tap, sound. "
+        "Never changed: the defaults (two colours, felt, one-tap on, sound off). Guests have "
+        "settings too; claiming the account keeps them.",
+        responses={200: OutputSerializer},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(self.OutputSerializer(player_settings(player=player_of(request))).data)
+
+    @extend_schema(
+        operation_id="me_settings_update",
+        tags=["auth"],
+        summary="Change your settings",
+        description="Changes the settings named in the body and leaves the others; answers "
+        "all of them. An unknown setting or a value of the wrong type is refused (400) and "
+        "nothing changes.",
+        request=InputSerializer,
+        responses={
+            200: OutputSerializer,
+            400: bad_request(invalid_example("look", '"neon" is not a valid choice.')),
+        },
+        examples=[
+            OpenApiExample("Four colours on", value={"four_colours": True}, request_only=True),
+            OpenApiExample(
+                "Settings",
+                value={"four_colours": True, "look": "felt", "one_tap": True, "sound": False},
+                response_only=True,
+                status_codes=["200"],
+            ),
+        ],
+    )
+    def patch(self, request: Request) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        answer = player_settings_update(
+            player=player_of(request), changes=dict(serializer.validated_data)
+        )
+        return Response(self.OutputSerializer(answer).data)
