@@ -6,7 +6,7 @@ keeps its face-down cards, stock order and seed to itself, as ``GET /games/{id}`
 The lines, in order: ``export`` (what this is), ``profile``, every ``game`` oldest first
 with its whole ``log``, every ``coins`` ledger entry, then what the apps above accounts add
 through ``spider_api.account_signals.account_export`` (the leaderboard's ``leaderboard``
-entries with their daily places, the races' ``race`` results).
+entries with their daily places, the races' ``race`` results, the ``settings`` if any).
 """
 
 from __future__ import annotations

@@ -50,7 +50,10 @@ def test_a_wrong_password_deletes_nothing(history):
 def test_deleting_keeps_the_results_under_a_tombstone_and_the_boards_verifiable(
     history, api_client
 ):
+    from preferences.models import PlayerSettings
+
     player = history.player
+    PlayerSettings.objects.create(player=player, sound=True)
     before = counts(player)
     top = api_client.get(BOARD, {"suits": 1}).json()["results"]  # cached now: must not stay
     assert "alice" in {row["player"] for row in top}
@@ -88,6 +91,7 @@ def test_deleting_keeps_the_results_under_a_tombstone_and_the_boards_verifiable(
     assert events.filter(text__contains=f'"{tombstone}"').exists()
     assert not Seat.objects.filter(player=player).exists()  # stood up (the race is over)
     assert not IdempotentRequest.objects.filter(player=player).exists()
+    assert not PlayerSettings.objects.filter(player=player).exists()
 
     # Every check of the boards, the games and the ledger still passes.
     for command in ("verify_leaderboard", "verify_games", "verify_coins"):

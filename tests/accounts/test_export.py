@@ -118,6 +118,17 @@ def test_a_game_in_progress_shows_no_face_down_card_nor_seed(history):
 
 
 @pytest.mark.django_db
+def test_the_settings_are_exported_once_changed(user, auth_client):
+    from preferences.models import PlayerSettings
+
+    client = auth_client(user)
+    assert not [line for line in lines_of(client.get(EXPORT)) if line["type"] == "settings"]
+    PlayerSettings.objects.create(player=user, four_colours=True, look="classic")
+    (line,) = [line for line in lines_of(client.get(EXPORT)) if line["type"] == "settings"]
+    assert (line["four_colours"], line["look"], line["one_tap"]) == (True, "classic", True)
+
+
+@pytest.mark.django_db
 def test_the_export_holds_nobody_elses_games(history):
     lines = lines_of(history.rival_client.get(EXPORT))
     ids = {g["id"] for g in lines if g["type"] == "game"}
