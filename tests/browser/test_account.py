@@ -66,7 +66,9 @@ def test_your_data_downloads_as_ndjson(live_server, new_page, make_user, device,
     target = Path(tmp_path) / download.suggested_filename
     download.save_as(target)
     lines = [json.loads(line) for line in target.read_text().splitlines()]
-    assert [line["type"] for line in lines] == ["export", "profile"]
+    types = [line["type"] for line in lines]
+    assert types[:2] == ["export", "profile"]
+    assert set(types) <= {"export", "profile", "settings"}  # no game yet; the client's settings
     assert lines[1]["username"] == user.username
     screenshot(page, f"account-{device}")
     _allow_missing_tokens_api(page)
