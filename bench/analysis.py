@@ -1,159 +1,172 @@
-"""Post-game analysis benchmark (no Django): games lost by the hint follower, analysed.
+"""Post-game analysis benchmark: games lost by the hint follower, analysed as the service does.
 
-    nice -n 5 python bench/analysis.py                       # the defaults below
-    python bench/analysis.py --suits 4 --games 5 --sample 2  # a quick subset
-    python bench/analysis.py --jobs 2                        # analyses in 2 processes
+    nice -n 10 python bench/analysis.py --suits 4 --games 20    # one mode (a process per mode)
+    python bench/analysis.py --suits 2 --games 3 --sample 1     # a quick subset
+    python bench/analysis.py --summarise out1.log out2.log      # one summary of earlier runs
 
-For each suit mode:
+Everything runs through the API's service calls in this process, on a scratch in-memory
+SQLite database (bench/hint.py's ``ServicePath``), as a client's requests and the worker
+would run them. For each suit mode:
 
 1. Deals: seeds 1, 2, ... that the full-information solver wins (``--vet-nodes``, no
-   shortening), as vetting would; the line found is the deal's vetted line.
+   shortening), as vetting would; the line found is stored as the deal's line and par, as
+   the pool stores a vetted deal's.
 2. The hint follower of bench/hint.py (``follow``: the top hint every time, no undo) plays
-   each; the first ``--games`` it loses (stuck, or at ``--max-actions``) are analysed with
-   the service's default budget (``games.solver.analysis``: ``--probe-nodes`` per
-   position, ``--total-nodes`` per analysis, ``--proof-nodes`` for the proof), given the
-   vetted line and its length as the par, as the service gives them.
-3. Agreement: the first ``--sample`` of those games per mode are analysed again with every
-   budget x10; the turning point agrees when both find one at the same action (or neither).
+   each (``game_create`` with the seed, ``game_hint``, ``game_act``); the first ``--games``
+   it loses (stuck, or at ``--max-actions``) it resigns (``game_resign``), and each is
+   analysed as a client asks: ``games.analyses.analysis_request`` (the quotas raised for
+   the bench, the run inline instead of on the queue), which runs ``analysis_run``, the
+   worker's task, with the service's budget (settings ``ANALYSIS_*``); the stored row is
+   read back (status ``done``, its result).
+3. Agreement: the first ``--sample`` of those games per mode (default: all) are analysed
+   again by ``analysis_compute`` (what ``analysis_run`` computes) with every budget x10;
+   the turning point agrees when both find one at the same action (or neither does).
 
-Seconds are CPU seconds of the analysing process (``time.process_time``: one core), so they
-do not count waiting for a core on a shared machine; positions are the solver's nodes.
-"Winnable until its last action": the turning point is the line's last action (or there is
-none: given up while still winnable). The LAST line is one JSON object: per mode ``games``,
-``turning_points``, ``median_s``, ``p95_s``, ``median_nodes``, ``p95_nodes``,
-``winnable_to_last_share``, ``exhaustive_share`` (turning points proved lost), ``sample``,
-``agreement``, ``agreement_share``, ``median_s_10x``; and the settings used.
+Seconds are CPU seconds of this process around the request (``time.process_time``: one
+core), so they do not count waiting for a core on a shared machine; positions are the
+solver's nodes. "Winnable until its last action": the turning point is the line's last
+action (or there is none: given up while still winnable). Each analysis prints one JSON
+line (``"scale": 1`` or ``10``) as it ends; ``--summarise`` reads such lines back from
+files (runs of one mode each) and summarises them together. The LAST line is one JSON
+object: per mode ``games``, ``turning_points``, ``median_s``, ``p95_s``, ``median_nodes``,
+``p95_nodes``, ``winnable_to_last_share``, ``exhaustive_share`` (turning points proved
+lost), ``sample``, ``agreement``, ``agreement_share``, ``median_s_10x``, ``disagreements``
+(seed, actions, turning point at 1x and at 10x); and the budget used.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import statistics
 import sys
 import time
-from multiprocessing import Pool
+from collections.abc import Iterator
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 try:
-    from bench.hint import follow, quantile
+    from bench.hint import ServicePath, follow, quantile
 except ImportError:  # run as a script: bench/ itself is on sys.path
-    from hint import follow, quantile  # type: ignore[import-not-found,no-redef]
+    from hint import ServicePath, follow, quantile  # type: ignore[import-not-found,no-redef]
 
-from games.engine import DEAL, Action, deal_layout  # noqa: E402
+from games.engine import deal_layout  # noqa: E402
 from games.solver import solve  # noqa: E402
-from games.solver.analysis import Budget, analyse, final_line  # noqa: E402
 
-# The service's defaults (spider_api/settings.py: ANALYSIS_*).
-PROBE_NODES = 300_000
-TOTAL_NODES = 4_000_000
-PROOF_NODES = 100_000
+SCALE = 10  # the agreement check's budget, times the service's
 
 
-def to_action(move: Any) -> Action:
-    move = tuple(move)
-    return Action("deal") if move == DEAL else Action.move(*move)
+def lost_games(
+    suits: int, vet_nodes: int, max_actions: int, blunder: int, seeds: list[int] | None
+) -> Iterator[tuple[int, str, str]]:
+    """Vetted deals (from seed 1 up, or ``seeds``) the follower loses, resigned: (seed, game
+    id, result). Played first, vetted after (only a lost game needs it): the same deals."""
+    api = ServicePath.get()
+    from games.models import Deal, Game
 
-
-def lost_games(suits: int, count: int, vet_nodes: int, max_actions: int) -> list[dict]:
-    """The first ``count`` vetted deals (from seed 1 up) the follower loses, with its line."""
-    out: list[dict] = []
-    seed = 0
+    order = iter(seeds) if seeds else itertools.count(1)
     played = 0
-    while len(out) < count:
-        seed += 1
-        vetted = solve(deal_layout(suits, seed), max_nodes=vet_nodes, shorten_ratio=0)
-        if not vetted.won:
-            continue
+    for seed in order:
+        game = follow(suits, seed, max_actions, blunder=blunder)
         played += 1
-        game = follow(suits, seed, max_actions, keep_line=True)
         if game["result"] == "won":
             continue
-        out.append(
-            {
-                "suits": suits,
-                "seed": seed,
-                "result": game["result"],
-                "line": game["line"],
-                "vetted": [a.to_json() for a in vetted.line],
-            }
+        vetted = solve(deal_layout(suits, seed), max_nodes=vet_nodes, shorten_ratio=0)
+        if not vetted.won:
+            played -= 1  # not a deal the service would have dealt
+            continue
+        row = Game.objects.select_related("deal").get(pk=game["game_id"])
+        Deal.objects.filter(pk=row.deal_id).update(
+            solver_line=[a.to_json() for a in vetted.line], par=len(vetted.line)
         )
-    print(
-        f"suits={suits}: {len(out)} lost of {played} vetted deals played (seeds 1..{seed})",
-        flush=True,
-    )
-    return out
+        api.services.game_resign(player=api.player, game_id=game["game_id"])
+        print(f"suits={suits} seed={seed}: {game['result']} ({played} vetted played)", flush=True)
+        yield seed, game["game_id"], game["result"]
 
 
-def run(job: tuple[dict, int]) -> dict:
-    game, scale = job
-    layout = deal_layout(game["suits"], game["seed"])
-    line = final_line(layout, [to_action(m) for m in game["line"]])
-    vetted = [Action.from_json(a) for a in game["vetted"]]
-    budget = Budget(PROBE_NODES * scale, TOTAL_NODES * scale, PROOF_NODES * scale)
-    t0 = time.process_time()
-    analysis = analyse(line, budget=budget, start_line=vetted, par=len(vetted))
-    cpu = time.process_time() - t0
-    result = analysis.result
+def analyse_as_client(game_id: str) -> tuple[dict, int, float]:
+    """The analysis a client's POST gets, run inline by the worker's own function."""
+    from django.test import override_settings
+
+    from games import analyses
+    from games.models import Analysis
+
+    api = ServicePath.get()
+    with override_settings(  # the bench asks for more analyses than one player may
+        ANALYSIS_PLAYER_DAILY_MAX=10**6, ANALYSIS_IN_THREAD=False
+    ):
+        t0 = time.process_time()
+        analysis, created = analyses.analysis_request(player=api.player, game_id=game_id)
+        cpu = time.process_time() - t0
+    assert created
+    analysis = Analysis.objects.get(pk=analysis.pk)
+    assert analysis.status == Analysis.Status.DONE, (analysis.status, analysis.reason)
+    assert analysis.result is not None
+    return analysis.result, analysis.nodes, cpu
+
+
+def analyse_wider(game_id: str) -> tuple[dict, int, float]:
+    """``analysis_compute`` (the worker's computation) with every budget x SCALE."""
+    from django.conf import settings
+    from django.test import override_settings
+
+    from games import analyses
+    from games.models import Game
+
+    wider = {
+        "ANALYSIS_PROBE_MAX_NODES": {
+            s: n * SCALE for s, n in settings.ANALYSIS_PROBE_MAX_NODES.items()
+        },
+        "ANALYSIS_MAX_NODES": settings.ANALYSIS_MAX_NODES * SCALE,
+        "ANALYSIS_PROOF_MAX_NODES": settings.ANALYSIS_PROOF_MAX_NODES * SCALE,
+    }
+    game = Game.objects.select_related("deal").get(pk=game_id)
+    with override_settings(**wider):
+        t0 = time.process_time()
+        computed = analyses.analysis_compute(game=game)
+        cpu = time.process_time() - t0
+    return computed.result, computed.nodes, cpu
+
+
+def row(
+    suits: int, seed: int, scale: int, result: dict, nodes: int, cpu: float, blunder: int
+) -> dict:
     turn = result["turning_point"]
     n = result["line_length"]
     return {
-        "suits": game["suits"],
-        "seed": game["seed"],
+        "suits": suits,
+        "blunder": blunder,
+        "seed": seed,
         "scale": scale,
         "actions": n,
         "turn": None if turn is None else turn["index"],
         "exhaustive": bool(turn and turn["after"]["exhaustive"]),
         "to_last": turn is None or turn["index"] == n - 1,
+        "start_winnable": result.get("start_winnable"),
         "cpu_s": round(cpu, 2),
-        "nodes": analysis.nodes,
+        "nodes": nodes,
         "probes": len(result["probes"]),
+        "budget": result["budget"],
     }
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--suits", default="1,2,4")
-    parser.add_argument("--games", type=int, default=10, help="lost games per mode")
-    parser.add_argument("--games-1", type=int, default=None, help="lost 1-suit games (rare)")
-    parser.add_argument("--sample", type=int, default=3, help="of those, re-analysed at 10x")
-    parser.add_argument("--vet-nodes", type=int, default=300_000)
-    parser.add_argument("--max-actions", type=int, default=1000)
-    parser.add_argument("--jobs", type=int, default=1)
-    args = parser.parse_args()
-    modes = [int(s) for s in args.suits.split(",")]
-    pool = Pool(args.jobs) if args.jobs > 1 else None
-    games: list[dict] = []
-    for suits in modes:
-        count = args.games_1 if suits == 1 and args.games_1 is not None else args.games
-        games.extend(lost_games(suits, count, args.vet_nodes, args.max_actions))
-    jobs = [(g, 1) for g in games]
-    sampled: dict[int, list[dict]] = {
-        s: [g for g in games if g["suits"] == s][: args.sample] for s in modes
-    }
-    jobs += [(g, 10) for s in modes for g in sampled[s]]
-    results = []
-    for r in pool.imap(run, jobs) if pool else map(run, jobs):
-        results.append(r)
-        print(json.dumps(r), flush=True)
-    summary: dict[str, Any] = {
-        "probe_nodes": PROBE_NODES,
-        "total_nodes": TOTAL_NODES,
-        "proof_nodes": PROOF_NODES,
-        "jobs": args.jobs,
-    }
-    for suits in modes:
-        base = [r for r in results if r["suits"] == suits and r["scale"] == 1]
-        wide = {r["seed"]: r for r in results if r["suits"] == suits and r["scale"] == 10}
-        agree = [r for r in base if r["seed"] in wide and wide[r["seed"]]["turn"] == r["turn"]]
+def summarise(results: list[dict]) -> dict[str, Any]:
+    summary: dict[str, Any] = {}
+    for suits, blunder in sorted({(r["suits"], r.get("blunder", 0)) for r in results}):
+        mine = [r for r in results if (r["suits"], r.get("blunder", 0)) == (suits, blunder)]
+        base = [r for r in mine if r["scale"] == 1]
+        wide = {r["seed"]: r for r in mine if r["scale"] == SCALE}
+        paired = [r for r in base if r["seed"] in wide]
+        agree = [r for r in paired if wide[r["seed"]]["turn"] == r["turn"]]
         secs = [r["cpu_s"] for r in base]
         nodes = [r["nodes"] for r in base]
         found = [r for r in base if r["turn"] is not None]
-        summary[str(suits)] = {
+        mode = str(suits) if not blunder else f"{suits}_blunder{blunder}"
+        summary[mode] = {
             "games": len(base),
             "turning_points": len(found),
             "median_s": round(statistics.median(secs), 2) if secs else None,
@@ -166,14 +179,62 @@ def main() -> int:
             "exhaustive_share": round(sum(r["exhaustive"] for r in found) / len(found), 3)
             if found
             else None,
-            "sample": len(wide),
+            "sample": len(paired),
             "agreement": len(agree),
-            "agreement_share": round(len(agree) / len(wide), 3) if wide else None,
-            "median_s_10x": round(statistics.median(r["cpu_s"] for r in wide.values()), 2)
-            if wide
+            "agreement_share": round(len(agree) / len(paired), 3) if paired else None,
+            "median_s_10x": round(statistics.median(wide[r["seed"]]["cpu_s"] for r in paired), 2)
+            if paired
             else None,
+            "disagreements": [
+                [r["seed"], r["actions"], r["turn"], wide[r["seed"]]["turn"]]
+                for r in paired
+                if r not in agree
+            ],
         }
-    print(json.dumps(summary))
+        if base:
+            summary[mode]["budget"] = base[0]["budget"]
+    summary["scale"] = SCALE
+    return summary
+
+
+def read_results(paths: list[str]) -> list[dict]:
+    out: list[dict] = []
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                if line.startswith('{"suits"'):
+                    out.append(json.loads(line))
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--suits", default="1,2,4")
+    parser.add_argument("--games", type=int, default=20, help="lost games per mode")
+    parser.add_argument("--sample", type=int, default=None, help="of those, re-analysed x10")
+    parser.add_argument("--vet-nodes", type=int, default=300_000)
+    parser.add_argument("--max-actions", type=int, default=1000)
+    parser.add_argument(
+        "--blunder", type=int, default=0, help="k: every k-th action a random one (0: none)"
+    )
+    parser.add_argument("--seeds", help="only these seeds (comma-separated), in this order")
+    parser.add_argument("--summarise", nargs="+", metavar="FILE", help="earlier runs' output")
+    args = parser.parse_args()
+    if args.summarise:
+        print(json.dumps(summarise(read_results(args.summarise))))
+        return 0
+    sample = args.games if args.sample is None else args.sample
+    results: list[dict] = []
+    for suits in [int(s) for s in args.suits.split(",")]:
+        seeds = [int(x) for x in args.seeds.split(",")] if args.seeds else None
+        games = lost_games(suits, args.vet_nodes, args.max_actions, args.blunder, seeds)
+        for k, (seed, game_id, _) in zip(range(args.games), games, strict=False):
+            jobs = [(1, analyse_as_client)] + ([(SCALE, analyse_wider)] if k < sample else [])
+            for scale, how in jobs:
+                result, nodes, cpu = how(game_id)
+                results.append(row(suits, seed, scale, result, nodes, cpu, args.blunder))
+                print(json.dumps(results[-1]), flush=True)
+    print(json.dumps(summarise(results)))
     return 0
 
 

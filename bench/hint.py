@@ -101,6 +101,7 @@ class ServicePath:
         os.environ["DATABASE_URL"] = "sqlite://:memory:"
         os.environ.setdefault("DEBUG", "1")  # no SECRET_KEY needed: nothing is served
         os.environ.pop("CACHE_URL", None)  # the hint cache in process memory
+        os.environ.pop("CELERY_BROKER_URL", None)  # no broker: tasks run in this process
         import django
 
         django.setup()
@@ -123,6 +124,15 @@ class ServicePath:
         return cls._instance
 
 
+def _request(move: tuple) -> Any:
+    """A legal action of the engine as the API receives it."""
+    services = ServicePath.get().services
+    if tuple(move) == DEAL:
+        return services.ActionRequest(type="deal")
+    src, dst, count = move[:3]
+    return services.ActionRequest(type="move", src=src, dst=dst, count=count)
+
+
 def follow(
     suits: int,
     seed: int,
@@ -130,21 +140,32 @@ def follow(
     times: list[float] | None = None,
     before_deal: Callable[[Board], None] | None = None,
     keep_line: bool = False,
+    blunder: int = 0,
 ) -> dict:
     """Play deal (suits, seed) as a client that always plays hint n=0 (``ServicePath``).
     ``before_deal(board)`` is called with the board about to take each deal it plays;
-    ``keep_line``: the result's ``line`` is the moves played, in order (bench/analysis.py)."""
+    ``keep_line``: the result's ``line`` is the moves played, in order (bench/analysis.py);
+    ``blunder`` k > 0: every k-th action is a legal action drawn at random instead (seeded
+    by the seed), a weaker player that loses more games (bench/analysis.py)."""
     times = [] if times is None else times
     api = ServicePath.get()
     services = api.services
     game = services.game_create(player=api.player, suits=suits, seed=seed)
     game_id = str(game.id)
     board = load(game.snapshot)
+    rng = random.Random(seed)
     result = "cap"
     while board.actions < max_actions:
         if board.won:
             result = "won"
             break
+        if blunder and (board.actions + 1) % blunder == 0 and board.legal_actions():
+            board = services.game_act(
+                player=api.player,
+                game_id=game_id,
+                action=_request(rng.choice(board.legal_actions())),
+            ).board
+            continue
         t0, c0 = time.perf_counter(), time.process_time()
         hint = services.game_hint(player=api.player, game_id=game_id, n=0)
         times.append((time.perf_counter() - t0) * 1000)
@@ -171,6 +192,7 @@ def follow(
         board = played.board
     out = {
         "seed": seed,
+        "game_id": game_id,
         "result": result,
         "actions": board.actions,
         "runs": board.runs_removed,

@@ -591,6 +591,29 @@ ANALYSIS_EXAMPLE = {
             "position": "4 |6d5s4h5h/7dTd9c9h|KdQd5d4d/... 3h8hThKhJhTsJhAs4d7c -",
             "length": 2,
             "actions": [{"type": "move", "from": 5, "to": 2, "count": 3}, {"type": "deal"}],
+            "positions": [
+                {
+                    "columns": [{"hidden": 3, "cards": ["7d", "Td", "9c", "9h"]}] * 10,
+                    "deals_left": 2,
+                    "runs_removed": 1,
+                    "removed_suits": ["s"],
+                    "won": False,
+                },
+                {
+                    "columns": [{"hidden": 2, "cards": ["Kd", "Qd", "Jd", "Td"]}] * 10,
+                    "deals_left": 2,
+                    "runs_removed": 1,
+                    "removed_suits": ["s"],
+                    "won": False,
+                },
+                {
+                    "columns": [{"hidden": 0, "cards": []}] * 10,
+                    "deals_left": 0,
+                    "runs_removed": 8,
+                    "removed_suits": ["s", "h", "d", "c", "s", "h", "d", "c"],
+                    "won": True,
+                },
+            ],
         },
         "budget": {"probe_nodes": 300000, "total_nodes": 4000000, "proof_nodes": 100000},
         "probes": [

@@ -37,6 +37,7 @@ ROW_FIELDS: Final = (
     "finished_at",
     "perfect",
     "hints",
+    "daily_date",
 )
 
 
@@ -62,7 +63,9 @@ def period_start(period: str, now: datetime) -> datetime | None:
     return datetime.combine(start, time.min, tzinfo=UTC)
 
 
-def _page(entries: QuerySet[LeaderboardEntry], page: int, page_size: int) -> Page:
+def _page(
+    entries: QuerySet[LeaderboardEntry], page: int, page_size: int, now: datetime | None = None
+) -> Page:
     offset = (page - 1) * page_size
     rows = list(entries.order_by(*ORDER).values(*ROW_FIELDS)[offset : offset + page_size + 1])
     has_next = len(rows) > page_size
@@ -79,6 +82,8 @@ def _page(entries: QuerySet[LeaderboardEntry], page: int, page_size: int) -> Pag
                 "perfect": row["perfect"],
                 "hints": row["hints"],
                 "game": str(row["game_id"]),
+                # games.visibility.deal_out of a ranked win: a daily's once its day closed.
+                "public": row["daily_date"] is None or daily_closed(row["daily_date"], now),
             }
             for i, row in enumerate(rows)
         ],
@@ -93,7 +98,7 @@ def leaderboard_page(*, suits: int, period: str, page: int, page_size: int, now:
     start = period_start(period, now)
     if start is not None:
         entries = entries.filter(finished_at__gte=start)
-    return _page(entries, page, page_size)
+    return _page(entries, page, page_size, now)
 
 
 def daily_leaderboard_page(*, day: date, page: int, page_size: int) -> Page:

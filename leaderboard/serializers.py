@@ -79,6 +79,10 @@ class BoardRowSerializer(serializers.Serializer):
     perfect = serializers.BooleanField()
     hints = serializers.IntegerField()
     game = serializers.UUIDField(help_text="GET /api/v1/games/{game} and its log to replay it.")
+    public = serializers.BooleanField(
+        help_text="Its log and deal are public: anyone may replay it and ask for its analysis. "
+        "False for a daily win until its day closes (until then it is its player's only)."
+    )
 
 
 BoardSerializer = page_serializer("Board", BoardRowSerializer)

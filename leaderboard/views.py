@@ -188,7 +188,8 @@ class LeaderboardApi(_PublicBoardApi):
         start = selectors.period_start(period, now)
         marker = selectors.board_marker(suits=suits)
         since = start.date().isoformat() if start else "all"
-        key = f"lb:{suits}:{period}:{since}:{page}:{size}:{marker}"
+        # The UTC day too: a daily win on the board turns public when its day closes.
+        key = f"lb:{suits}:{period}:{since}:{now.date().isoformat()}:{page}:{size}:{marker}"
         return _cached_board(
             request,
             key,

@@ -10,6 +10,7 @@ import pytest
 from games.engine import Action, replay
 from games.models import Game
 from games.presenters import iso
+from games.visibility import deal_out
 from leaderboard.models import LeaderboardEntry
 from tests.games.conftest import solved
 from tests.leaderboard.helpers import (
@@ -86,6 +87,7 @@ def test_order_is_score_then_shorter_time_then_earlier_finish(api_client, make_u
         "perfect": False,
         "hints": 0,
         "game": str(c.game_id),
+        "public": True,
     }
     assert body["has_next"] is False
 
@@ -357,3 +359,27 @@ def test_daily_board_etag(api_client, make_user, stock_pool):
 
     closed = daily_ensure(day=day - timedelta(days=1)).date  # a closed day's board is final
     assert api_client.get(daily_board(closed))["Cache-Control"] == "public, max-age=3600"
+
+
+# -- public games ---------------------------------------------------------------------------------
+def test_a_daily_win_on_the_board_is_public_only_once_its_day_closes(api_client, user):
+    """A row says whether its game may be replayed and analysed by anyone (the web client
+    offers "Analyse" only then): a casual win at once, a daily win once its day closed, as
+    GET /games/{id} and its analysis decide (games.visibility.deal_out)."""
+    now = datetime(2026, 3, 18, 23, 0, tzinfo=UTC)
+    casual = entry(user, score=1200, finished_at=now - timedelta(hours=1))
+    daily = entry(user, score=1100, finished_at=now - timedelta(hours=1), daily_date=now.date())
+
+    with mock.patch("django.utils.timezone.now", return_value=now):
+        rows = board(api_client, suits=4)["results"]
+    assert [(r["game"], r["public"]) for r in rows] == [
+        (str(casual.game_id), True),
+        (str(daily.game_id), False),
+    ]
+    assert deal_out(daily.game, now) is False  # the rule the game's reads apply
+
+    later = now + timedelta(hours=2)  # the day closed at midnight
+    with mock.patch("django.utils.timezone.now", return_value=later):
+        rows = board(api_client, suits=4)["results"]  # not the cached answer of before
+    assert [r["public"] for r in rows] == [True, True]
+    assert deal_out(daily.game, later) is True

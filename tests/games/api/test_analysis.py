@@ -208,3 +208,34 @@ def test_the_run_is_idempotent(staff_client, django_capture_on_commit_callbacks)
     analysis = Analysis.objects.get()
     assert analyses.analysis_run(analysis_id=analysis.pk) is None  # done: nothing to do
     assert Analysis.objects.get().result == analysis.result
+
+
+def _shape(value):
+    """The keys of a JSON body, nested: what a client reads (a list by its first item)."""
+    if isinstance(value, dict):
+        return {k: _shape(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_shape(value[0])] if value else []
+    return type(value).__name__ if value is not None else None
+
+
+def test_the_schemas_example_has_the_shape_of_a_real_answer(
+    staff_client, api_client, django_capture_on_commit_callbacks
+):
+    from games.views import ANALYSIS_EXAMPLE
+
+    game_id = lost_trap_game(staff_client)
+    with django_capture_on_commit_callbacks(execute=True):
+        staff_client.post(analysis_url(game_id))
+    body = ok(api_client.get(analysis_url(game_id)))
+    real, example = _shape(body), _shape(ANALYSIS_EXAMPLE)
+    # The real trap game's verdict was proved; its probes list is its own: compare keys.
+    assert set(example) == set(real)
+    assert set(example["result"]) == set(real["result"])
+    for part in ("turning_point", "solver_line", "budget"):
+        assert example["result"][part].keys() == real["result"][part].keys(), part
+    example_table = ANALYSIS_EXAMPLE["result"]["solver_line"]["positions"][0]
+    real_table = body["result"]["solver_line"]["positions"][0]
+    assert example_table.keys() == real_table.keys()
+    assert _shape(example_table["columns"]) == _shape(real_table["columns"])
+    assert example["result"]["probes"][0].keys() == real["result"]["probes"][0].keys()

@@ -97,7 +97,7 @@
  *
  * @typedef {object} LaidOpen
  * @property {{seed: string | null}} deal
- * @property {{player: string, position: string, log: LoggedAction[]}[]} tables
+ * @property {{player: string, game: string, position: string, log: LoggedAction[]}[]} tables
  *
  * @typedef {object} Seat
  * @property {number} seat
@@ -141,7 +141,8 @@
 
 /**
  * @typedef {{rank: number, player: string, score: number, actions: number, elapsed_ms: number,
- *   perfect: boolean, hints: number, game: string}} BoardRow
+ *   perfect: boolean, hints: number, game: string, public: boolean}} BoardRow  `public`:
+ *   anyone may replay and analyse it (a daily win only once its day closed)
  * @typedef {{results: BoardRow[], hasNext: boolean}} BoardPage
  *
  * @typedef {object} Daily  GET /daily: the day's challenge (seed and nonce once it closed)
@@ -155,7 +156,7 @@
  * @property {string | null} seed
  * @property {string | null} nonce
  * @property {number | null} par
- * @property {{status: string, ranked: boolean, score: number} | null} attempt
+ * @property {{game: string, status: string, ranked: boolean, score: number} | null} attempt
  *
  * @typedef {{date: string, suits: number, closed: boolean, winners: number}} DailyDay  a day
  *   that had a challenge

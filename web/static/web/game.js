@@ -4,6 +4,7 @@
 // says (a new state, a refusal, a conflict) is what the screen shows. A legal-looking move
 // is drawn at once (rules.js) and rolled back, visibly, if the server refuses it.
 
+import { analyseLink } from './analyse.js';
 import * as api from './api.js';
 import { SUIT_LABEL, cardName } from './cards.js';
 import { h, clear, confirmDialog, toast, formatTime, link, ordinal } from './dom.js';
@@ -677,16 +678,6 @@ function said(action, before, after) {
   }
   if (after.outcome?.runs_removed?.length) parts.push('a run is complete');
   return `${parts.join('; ')}.`;
-}
-
-/**
- * To the replay, asking for the game's analysis there (docs/rules.md#after-the-game-the-analysis).
- * @param {string} id
- */
-function analyseLink(id) {
-  return link(`/replay/${id}?analyse=1`, 'Analyse', {
-    class: 'button', title: 'Where the win was lost, and the way through',
-  });
 }
 
 /**

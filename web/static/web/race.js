@@ -8,6 +8,7 @@
 // answers, and the screen shows the table the server sent, kept current by the events of
 // the table's stream (stream.js). What each kind of event does is in one place, EVENTS.
 
+import { analyseLink } from './analyse.js';
 import * as api from './api.js';
 import { SUIT_LABEL } from './cards.js';
 import { h, clear, formErrors, formatTime, link } from './dom.js';
@@ -762,7 +763,10 @@ class RaceScreen {
       const figure = h('figure', { class: 'laid-open', dataset: { player: t.player } },
         h('figcaption', {},
           h('strong', {}, t.player === this.me ? 'Your table' : `${t.player}'s table`),
-          ` · ${racer ? STATE_LABEL[racer.state] : ''} · ${actions}`),
+          ` · ${racer ? STATE_LABEL[racer.state] : ''} · ${actions} `,
+          // Laid open: the race is over, so every racer's game is public and analysable.
+          analyseLink(t.game, `Analyse ${t.player === this.me ? 'your' : `${t.player}'s`} game`,
+            false)),
         table.el);
       table.render(parsePosition(t.position));
       return figure;

@@ -2,6 +2,7 @@
 // The screens other than the game table: sign-in, the daily challenge, the leaderboards, a
 // replay and a player's page. Each is `async (root, ctx, ...params) => cleanup | null`.
 
+import { analyseLink } from './analyse.js';
 import * as api from './api.js';
 import { SUIT_LABEL } from './cards.js';
 import { h, clear, confirmDialog, toast, formErrors, formatTime, link, ordinal } from './dom.js';
@@ -159,7 +160,8 @@ export async function dailyScreen(root, ctx, date = null) {
         h('button', { type: 'button', class: 'primary', onclick: () => practise(info.date, ctx) },
           'Practise this deal'),
         h('p', { class: 'small' }, 'An unranked game on this day\'s deal: no leaderboard, '
-          + 'no coins.')));
+          + 'no coins.')),
+      attemptAnalysis(info.attempt) || '');
   } else {
     const closes = new Date(info.closes_at).toLocaleString();
     section.append(h('p', { class: 'small' }, `Closes at ${closes}; the seed is revealed then. `
@@ -172,6 +174,18 @@ export async function dailyScreen(root, ctx, date = null) {
   await boardTable(board, (page) => api.dailyBoard(info.date, page), ctx);
   section.append(await dayNavigation(info.date, today));
   return null;
+}
+
+/**
+ * A closed day's own attempt, over: its analysis (never before the day closes: the server
+ * refuses it, `daily_open`, as the solver sees every card of the day's deal).
+ * @param {Daily['attempt']} a
+ */
+function attemptAnalysis(a) {
+  if (!a || a.status === 'in_progress') return null;
+  return h('p', { class: 'attempt-analysis' },
+    `Your ${a.ranked ? 'ranked attempt' : 'game'}: ${a.status}, score ${a.score}. `,
+    analyseLink(a.game, 'Analyse your attempt'));
 }
 
 /**
@@ -344,8 +358,10 @@ async function boardTable(holder, fetchPage, ctx, page = 1) {
     h('td', { class: 'wide' }, r.actions),
     h('td', {}, formatTime(r.elapsed_ms)),
     h('td', { class: 'wide' }, hintsNote(r)),
-    h('td', {}, link(`/replay/${r.game}`, 'Replay',
-      { 'aria-label': `Replay ${r.player}'s game, rank ${r.rank}` }))));
+    h('td', { class: 'links' }, link(`/replay/${r.game}`, 'Replay',
+      { 'aria-label': `Replay ${r.player}'s game, rank ${r.rank}` }),
+    // Only a public game: a daily win stays its player's until the day closes.
+    r.public ? analyseLink(r.game, `Analyse ${r.player}'s game, rank ${r.rank}`, false) : null)));
   /** @param {number} p */
   const go = (p) => boardTable(holder, fetchPage, ctx, p)
     .catch((err) => toast(err.detail, 'error'));

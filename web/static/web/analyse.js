@@ -1,0 +1,23 @@
+// @ts-check
+// "Analyse": the way to a finished game's analysis from wherever the game is shown (its end,
+// a leaderboard row, a laid-open race table, a closed day's page). The replay asks for the
+// analysis and shows it (views.js); docs/rules.md#after-the-game-the-analysis.
+
+import { link } from './dom.js';
+
+/**
+ * To the replay of game `id`, asking for its analysis there. Offered only where the server
+ * would answer: a finished game of one's own, or one whose log is public; never a running
+ * game, a race before it ends, or a daily game before its day closes (those are refused,
+ * 409: the solver sees every card).
+ * @param {string} id
+ * @param {string | null} [label]  the accessible name, where "Analyse" alone says not whose
+ * @param {boolean} [button]  drawn as a button (false: a plain link, as in a table's row)
+ */
+export function analyseLink(id, label = null, button = true) {
+  return link(`/replay/${id}?analyse=1`, 'Analyse', {
+    class: button ? 'button analyse' : 'analyse',
+    title: 'Where the win was lost, and the way through',
+    'aria-label': label,
+  });
+}
