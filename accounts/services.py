@@ -1,5 +1,6 @@
 """Writes to accounts: registering a user, a guest and its claim, API tokens (sign-in per
-device, personal access tokens, revocation), passwords (change, reset by email) and the email.
+device, personal access tokens, revocation), passwords (change, reset by email), the email,
+and deleting an account.
 
 Every token is an `ApiToken` row (accounts.models); revoking one deletes it, and the token cache
 of this process forgets its user at once (`spider_api.authentication.forget_user`, on the model
@@ -33,7 +34,10 @@ from django.utils.encoding import force_str
 from django.utils.http import urlsafe_base64_decode
 
 from accounts.models import ApiToken, User
+from games.models import IdempotentRequest
+from games.services import games_end_for_player
 from spider_api import tokens
+from spider_api.account_signals import account_erasing
 from spider_api.authentication import forget_user
 from spider_api.errors import DomainError
 
@@ -137,6 +141,7 @@ def user_register(
     Raises UsernameTaken if the name exists in any case, and ValidationError if the username
     is malformed or the password fails AUTH_PASSWORD_VALIDATORS.
     """
+    _refuse_reserved(username)
     if User.objects.filter(username__iexact=username).exists():
         raise UsernameTaken()
     user = User(username=username, email=email)
@@ -178,6 +183,7 @@ def user_claim(*, user: User, username: str, password: str, token: Any = None) -
     user = User.objects.select_for_update().get(pk=user.pk)
     if not user.is_guest:
         raise NotAGuest()
+    _refuse_reserved(username)
     if User.objects.filter(username__iexact=username).exclude(pk=user.pk).exists():
         raise UsernameTaken()
     user.username = username
@@ -368,3 +374,51 @@ def password_reset_confirm(*, uid: str, token: str, new_password: str) -> User:
     user.set_password(new_password)
     user.save(update_fields=["password"])
     return user
+
+
+def _refuse_reserved(username: str) -> None:
+    # A deleted account's tombstone name (docs/rules.md#deleting-an-account) is nobody's.
+    if username.lower().startswith(TOMBSTONE_PREFIX):
+        raise ValidationError(
+            {"username": [f"A username may not start with {TOMBSTONE_PREFIX!r}."]}
+        )
+
+
+class WrongPassword(DomainError):
+    code, detail, status = "wrong_password", "The password is wrong.", 403
+
+
+TOMBSTONE_PREFIX = "deleted-"
+
+
+@transaction.atomic
+def account_delete(*, user: User, password: str = "") -> str:
+    """Delete ``user``'s account (docs/rules.md#deleting-an-account): confirm the password
+    (a guest has none), end the games in progress, revoke every credential, erase the
+    personal data and keep the results under a tombstone name, which is returned. Raises
+    WrongPassword."""
+    user = User.objects.select_for_update().get(pk=user.pk)
+    if not user.is_guest and not user.check_password(password):
+        raise WrongPassword()
+    old_username = user.username
+    tombstone = _free_tombstone()
+    games_end_for_player(player=user)  # a race's game: the races app resigns it (a receiver)
+    account_erasing.send(sender=User, user=user, old_username=old_username, tombstone=tombstone)
+    revoke_tokens(user)  # every kind: sign-ins, personal, apps' (and the sessions)
+    IdempotentRequest.objects.filter(player=user).delete()  # stored answers, tokens and all
+    user.username = tombstone
+    user.email = user.first_name = user.last_name = ""
+    user.set_unusable_password()
+    user.is_active = user.is_staff = user.is_superuser = user.is_guest = False
+    user.last_login = None
+    user.save()
+    user.groups.clear()
+    user.user_permissions.clear()
+    return tombstone
+
+
+def _free_tombstone() -> str:
+    while True:  # 40 random bits: a clash is a freak, and one more draw settles it
+        name = TOMBSTONE_PREFIX + secrets.token_hex(5)
+        if not User.objects.filter(username__iexact=name).exists():
+            return name

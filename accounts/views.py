@@ -7,21 +7,32 @@ sign-ins only: `require_first_party` (accounts.permissions) refuses a personal a
 an app's token with 403 `first_party_only`.
 """
 
+import json
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
+from asgiref.sync import sync_to_async
+from django.core.handlers.asgi import ASGIRequest
+from django.http import StreamingHttpResponse
+from django.http.response import HttpResponseBase
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
+    OpenApiResponse,
     extend_schema,
     extend_schema_field,
 )
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import services
+from accounts.export import export_lines, ndjson_chunks
 from accounts.models import ApiToken, User, username_validator
 from accounts.permissions import FirstPartyOnly, require_first_party
 from accounts.selectors import api_tokens_of, user_profile
@@ -32,6 +43,8 @@ from accounts.services import (
     NotAGuest,
     ResetLinkInvalid,
     TooManyTokens,
+    WrongPassword,
+    account_delete,
     token_obtain,
     user_claim,
     user_guest_create,
@@ -690,3 +703,132 @@ class TokenDetailApi(APIView):
         require_first_party(request)
         services.token_delete(user=player_of(request), token_id=token_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class NdjsonRenderer(BaseRenderer):
+    """Lets `Accept: application/x-ndjson` through content negotiation; an error answer is
+    then one JSON line."""
+
+    media_type = "application/x-ndjson"
+    format = "ndjson"
+    charset = None
+
+    def render(self, data: Any, accepted_media_type: Any = None, renderer_context: Any = None):
+        return json.dumps(data).encode() + b"\n"
+
+
+class OctetStreamRenderer(NdjsonRenderer):
+    """`Accept: application/octet-stream`: the same bytes, as a plain download (what a
+    generated client reads as bytes; it knows no NDJSON)."""
+
+    media_type = "application/octet-stream"
+    format = "bytes"
+
+
+class MeExportApi(APIView):
+    """Streamed: a sync iterator under WSGI, an async one under ASGI (Django would otherwise
+    read a sync iterator whole before sending it)."""
+
+    required_scopes = FIRST_PARTY  # the whole account's data: never an app's token
+    throttle_scope = "export"
+    renderer_classes = (JSONRenderer, NdjsonRenderer, OctetStreamRenderer)
+
+    @extend_schema(
+        operation_id="me_export",
+        tags=["auth"],
+        summary="Download your data",
+        description="Everything the server keeps about you, as NDJSON (one JSON object a "
+        "line, each with a `type`): `export` (the format), `profile`, every `game` oldest "
+        "first with its whole `log` (a game in progress shows only what `GET /games/{id}` "
+        "shows: no face-down card, no seed), every `coins` ledger entry, every `leaderboard` "
+        "entry (ranked wins, with a daily attempt's place on its day's board) and every "
+        "`race` you were dealt into. Streamed as it is read; throttled (scope `export`). "
+        "Only with your own sign-in token.",
+        responses={
+            (200, NdjsonRenderer.media_type): OpenApiResponse(
+                OpenApiTypes.STR, "The export, one JSON object a line."
+            ),
+            (200, OctetStreamRenderer.media_type): OpenApiResponse(
+                OpenApiTypes.BINARY, "The same, asked for with `Accept: application/octet-stream`."
+            ),
+            403: FIRST_PARTY_ONLY,
+        },
+    )
+    def get(self, request: Request) -> HttpResponseBase:
+        user = player_of(request)
+        require_first_party(request)
+        chunks = ndjson_chunks(export_lines(user=user))
+        content: Any = (
+            _async_chunks(chunks) if isinstance(request._request, ASGIRequest) else chunks
+        )
+        octets = isinstance(request.accepted_renderer, OctetStreamRenderer)
+        media = OctetStreamRenderer.media_type if octets else NdjsonRenderer.media_type
+        response = StreamingHttpResponse(content, content_type=media)
+        day = timezone.now().date().isoformat()
+        response["Content-Disposition"] = (
+            f'attachment; filename="spider-{user.username}-{day}.ndjson"'
+        )
+        response["Cache-Control"] = "no-store"
+        return response
+
+
+async def _async_chunks(chunks: Iterator[bytes]) -> AsyncIterator[bytes]:
+    # On the request's own thread (thread-sensitive), so the same database connection.
+    step = sync_to_async(lambda: next(chunks, None), thread_sensitive=True)
+    while (chunk := await step()) is not None:
+        yield chunk
+
+
+class MeDeleteApi(APIView):
+    required_scopes = FIRST_PARTY
+    throttle_scope = "account_delete"
+
+    class InputSerializer(JsonInputSerializer):
+        password = serializers.CharField(
+            max_length=128,
+            trim_whitespace=False,
+            required=False,
+            allow_blank=True,
+            default="",
+            help_text="Your password (a guest, who has none, may leave it out).",
+        )
+
+    class OutputSerializer(serializers.Serializer):
+        username = serializers.CharField(
+            help_text="The tombstone name your results are kept under (`deleted-` and 10 hex "
+            "digits)."
+        )
+
+    @extend_schema(
+        operation_id="me_delete",
+        tags=["auth"],
+        summary="Delete your account",
+        description="Deletes your account for good, once your password confirms it "
+        "(docs/rules.md#deleting-an-account): games in progress end (resigned), every token "
+        "is revoked, your username, email and password are erased. Your finished games, "
+        "leaderboard places, daily attempts, race results and coin ledger stay, under a "
+        "tombstone name, so the boards stay verifiable; your username is free for anyone to "
+        "take. Throttled (scope `account_delete`). Only with your own sign-in token.",
+        request=InputSerializer,
+        responses={
+            200: OutputSerializer,
+            403: error_response(
+                "The password is wrong, or the token is not your own sign-in token.",
+                WrongPassword.code,
+                WrongPassword.detail,
+                error_example(FirstPartyOnly.code, FirstPartyOnly.detail),
+            ),
+        },
+        examples=[
+            OpenApiExample(
+                "Confirm", value={"password": "correct horse battery"}, request_only=True
+            )
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        user = player_of(request)
+        require_first_party(request)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        tombstone = account_delete(user=user, **serializer.validated_data)
+        return Response(self.OutputSerializer({"username": tombstone}).data)

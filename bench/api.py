@@ -48,6 +48,7 @@ except ImportError:  # run as a script: bench/ itself is on sys.path
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 CPU_GROUPS = {"web": ("gunicorn",), "postgres": ("postgres",)}
+OWN = {"web"}  # groups counted in the bench's own process tree (the server it started)
 
 
 def prepare_database(db: str, env: dict[str, str], deals: int) -> None:
@@ -67,7 +68,9 @@ def prepare_database(db: str, env: dict[str, str], deals: int) -> None:
         )
 
 
-def start_server(env: dict[str, str], port: int, workers: int, threads: int) -> subprocess.Popen:
+def start_server(
+    env: dict[str, str], port: int, workers: int, threads: int, wait: float = 30
+) -> subprocess.Popen:
     cmd = [
         str(BIN / "gunicorn"),
         "spider_api.wsgi",
@@ -81,11 +84,11 @@ def start_server(env: dict[str, str], port: int, workers: int, threads: int) -> 
         "warning",
     ]
     server = subprocess.Popen(cmd, env=env, cwd=ROOT)
-    deadline = time.monotonic() + 120  # a loaded machine takes long to boot them all
+    deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
         try:
-            # The schema takes seconds to build on a loaded machine: wait for it.
-            if httpx.get(f"http://127.0.0.1:{port}/api/schema/", timeout=30).status_code == 200:
+            # /health/live touches nothing: the schema took over 2 s to build on a loaded machine
+            if httpx.get(f"http://127.0.0.1:{port}/health/live", timeout=2).status_code == 200:
                 return server
         except httpx.HTTPError:
             time.sleep(0.2)
@@ -198,11 +201,13 @@ class Player(threading.Thread):
         return missing
 
 
-def cpu_seconds(names: tuple[str, ...]) -> float:
+def cpu_seconds(names: tuple[str, ...], root: int | None = None) -> float:
     """User + system CPU seconds of every process whose command name starts with one of
     ``names`` (Linux /proc), to split a run's CPU between server, database and client.
     Children that have exited count through their parent (cutime, cstime): gunicorn
-    replaces a worker after GUNICORN_MAX_REQUESTS, and its CPU must not vanish with it."""
+    replaces a worker after GUNICORN_MAX_REQUESTS, and its CPU must not vanish with it.
+    With ``root``, only that process and its children: the bench's own gunicorn, not another
+    one running on a shared machine."""
     tick = os.sysconf("SC_CLK_TCK")
     total = 0
     for entry in Path("/proc").iterdir():
@@ -213,8 +218,10 @@ def cpu_seconds(names: tuple[str, ...]) -> float:
         except OSError:
             continue
         comm = stat[stat.index("(") + 1 : stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2 :].split()
+        if root is not None and root not in (int(entry.name), int(fields[1])):  # pid, ppid
+            continue
         if comm.startswith(names):
-            fields = stat[stat.rindex(")") + 2 :].split()
             total += sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
     return total / tick
 
@@ -240,6 +247,12 @@ def main() -> None:
     )
     parser.add_argument("--db", default="spider_bench_api")
     parser.add_argument(
+        "--start-seconds",
+        type=float,
+        default=30,
+        help="how long gunicorn may take to answer (a loaded machine imports slowly)",
+    )
+    parser.add_argument(
         "--deals",
         type=int,
         help="vetted deals to pool first (default 8 per player: one per new game, so the web "
@@ -250,7 +263,7 @@ def main() -> None:
     db_url = f"postgres://postgres@127.0.0.1:5432/{args.db}"
     env = server_env(db_url)
     prepare_database(args.db, env, deals=args.deals or args.players * 8)
-    server = start_server(env, args.port, args.workers, args.threads)
+    server = start_server(env, args.port, args.workers, args.threads, args.start_seconds)
     try:
         players = [
             Player(f"http://127.0.0.1:{args.port}", n, 0.0, int(time.time()), args.auth)
@@ -263,7 +276,8 @@ def main() -> None:
             t.join()
         for p in players:
             p.stop_at = time.monotonic() + args.seconds
-        cpu_before = {k: cpu_seconds(v) for k, v in CPU_GROUPS.items()}
+        roots = {k: server.pid if k in OWN else None for k in CPU_GROUPS}
+        cpu_before = {k: cpu_seconds(v, roots[k]) for k, v in CPU_GROUPS.items()}
         client_before = time.process_time()
         started = time.monotonic()
         for p in players:
@@ -271,7 +285,7 @@ def main() -> None:
         for p in players:
             p.join()
         wall = time.monotonic() - started
-        cpu = {k: cpu_seconds(v) - cpu_before[k] for k, v in CPU_GROUPS.items()}
+        cpu = {k: cpu_seconds(v, roots[k]) - cpu_before[k] for k, v in CPU_GROUPS.items()}
         cpu["client"] = time.process_time() - client_before
         lost = sum(p.lost() for p in players)
     finally:

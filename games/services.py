@@ -383,6 +383,27 @@ def game_resign(*, player: User, game_id: str) -> Game:
 
 
 @transaction.atomic
+def games_end_for_player(*, player: User) -> int:
+    """End the player's casual and daily games in progress, resigned (a daily one past its day
+    closes as the day's sweep would): their account is being deleted
+    (docs/rules.md#deleting-an-account). Race games are left to the race (the races app
+    resigns them). Returns how many ended."""
+    now = timezone.now()
+    games = Game.objects.select_for_update().filter(
+        player=player,
+        status=Game.Status.IN_PROGRESS,
+        kind__in=(Game.Kind.CASUAL, Game.Kind.DAILY),
+    )
+    ended = 0
+    for game in games.order_by("created_at"):
+        closed = _day_closed_on(game, now)
+        reason = Game.EndReason.DAY_CLOSED if closed else Game.EndReason.RESIGNED
+        _finish(game, Game.Status.LOST, reason, now)
+        ended += 1
+    return ended
+
+
+@transaction.atomic
 def game_close_day(*, game_id: Any, now: datetime | None = None) -> bool:
     """End a daily attempt whose day has closed: lost, nothing earned, no leaderboard
     (docs/rules.md#daily-challenge). Safe to call twice; True if it ended it."""
@@ -513,6 +534,7 @@ __all__ = [
     "game_act",
     "game_close_day",
     "game_conclude",
+    "games_end_for_player",
     "game_create",
     "game_create_prepare",
     "game_hint",

@@ -9,7 +9,14 @@ class LeaderboardConfig(AppConfig):
         # The leaderboard subscribes to the games app (which never imports it): a ranked
         # win is entered in the transaction that wins the game.
         from games.signals import game_won
-        from leaderboard import freshness  # noqa: F401  # connects its receivers
+        from leaderboard import (
+            account,
+            freshness,  # noqa: F401  # connects its receivers
+        )
         from leaderboard.ranking import on_game_won
+        from spider_api.account_signals import account_erasing, account_export
 
         game_won.connect(on_game_won, dispatch_uid="leaderboard.entry_record")
+        # A player's export and the deletion of an account (accounts cannot import us).
+        account_export.connect(account.export_entries, dispatch_uid="leaderboard.export")
+        account_erasing.connect(account.erase_username, dispatch_uid="leaderboard.erase")

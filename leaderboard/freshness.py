@@ -21,13 +21,17 @@ def board_generation() -> int:
     return cache.get(GENERATION_KEY) or 0
 
 
-@receiver(post_delete, sender=LeaderboardEntry)
-@receiver(post_save, sender=LeaderboardEntry)
-def _boards_changed(sender: Any, created: bool = False, **kwargs: Any) -> None:
-    if created:
-        return  # the board's marker moves on by itself
+def boards_changed() -> None:
+    """Every cached board is stale from now: entries were changed or deleted."""
     cache.add(GENERATION_KEY, 0, None)
     try:
         cache.incr(GENERATION_KEY)
     except ValueError:  # evicted between add and incr
         cache.set(GENERATION_KEY, 1, None)
+
+
+@receiver(post_delete, sender=LeaderboardEntry)
+@receiver(post_save, sender=LeaderboardEntry)
+def _boards_changed(sender: Any, created: bool = False, **kwargs: Any) -> None:
+    if not created:  # a new entry needs nothing: the board's marker moves on by itself
+        boards_changed()

@@ -236,6 +236,11 @@ def entry_places(*, entry: LeaderboardEntry, now: datetime) -> dict[str, Any]:
     }
 
 
+def daily_rank(*, entry: LeaderboardEntry) -> int:
+    """A daily attempt's place on its day's board."""
+    return _rank(entry, LeaderboardEntry.objects.filter(daily_date=entry.daily_date))
+
+
 def entry_of_game(*, game_id: Any) -> LeaderboardEntry | None:
     return LeaderboardEntry.objects.filter(game_id=game_id).first()
 

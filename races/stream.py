@@ -85,7 +85,7 @@ async def race_events(request: HttpRequest, code: str) -> HttpResponseBase:
         user = await db(_authenticate, request=request, code=code)
         table = await db(selectors.table_by_code, code=code)
         if not request.GET.get("ticket"):  # a ticket was counted when it was issued
-            await db(_throttle, user=user, meta=request.META)
+            await db(_throttle, user=user, request=request)
         stream_id = uuid.uuid4().hex
         wait = await SLOTS.take(user.pk, stream_id)
         if wait is not None:
@@ -105,9 +105,10 @@ async def race_events(request: HttpRequest, code: str) -> HttpResponseBase:
     return response
 
 
-def _throttle(user: User, meta: dict[str, Any]) -> None:
-    """Count one stream opening of ``user`` in the scope ``streams`` (429 past its rate)."""
-    wait = throttle_wait(scope="streams", user=user, meta=meta)
+def _throttle(user: User, request: HttpRequest) -> None:
+    """Count one stream opening of ``user`` in the scope ``streams`` (429 past its rate; the
+    answer, a 429 or the stream, carries the RateLimit-* fields)."""
+    wait = throttle_wait(scope="streams", user=user, meta=request.META, request=request)
     if wait is not None:
         seconds = max(1, math.ceil(wait))
         raise DomainError(

@@ -31,7 +31,12 @@ import redis
 from celery import shared_task
 from django.conf import settings
 from django.db import connection
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -232,6 +237,17 @@ _HEALTH = inline_serializer(
 )
 
 
+HEALTH_RETRY_AFTER_SECONDS = 10  # a restart or a failover takes about this long to show
+HEALTH_RETRY_AFTER = OpenApiParameter(
+    "Retry-After",
+    int,
+    OpenApiParameter.HEADER,
+    required=True,
+    response=[503],
+    description="Seconds before polling again is worth it.",
+)
+
+
 class HealthApi(APIView):
     uses_database = False  # it reports the database's state: never 503 database_unavailable
     authentication_classes: list[Any] = []
@@ -245,8 +261,10 @@ class HealthApi(APIView):
         summary="Deployment health",
         description="The database, the broker, the vetted pool per suit mode and beat's last "
         "heartbeat. 200 when all is well; 503 with `down` naming what is not. A check times "
-        "out within a few seconds. No token needed.",
+        "out within a few seconds. No token needed. A 503 carries `Retry-After`: when "
+        "polling again is worth it.",
         auth=[],
+        parameters=[HEALTH_RETRY_AFTER],
         responses={
             200: OutputSerializer,
             503: OpenApiResponse(OutputSerializer, "Something is down: see `down` and `checks`."),
@@ -255,6 +273,8 @@ class HealthApi(APIView):
     def get(self, request: Request) -> Response:
         report = health_report()
         response = Response(report, status=200 if report["status"] == "ok" else 503)
+        if response.status_code == 503:
+            response["Retry-After"] = str(HEALTH_RETRY_AFTER_SECONDS)
         # A 503 here is a report, not a failure of this request: keep it out of the error log
         # (what is down logs itself where it fails).
         response._has_been_logged = True  # type: ignore[attr-defined]

@@ -1,5 +1,6 @@
-"""Middleware: a request id on every request and its log lines, one access-log line per
-request, and a clean 503 when the database is unreachable outside DRF views."""
+"""Middleware: a request id on every request and its log lines, the RateLimit-* fields of a
+throttled answer, one access-log line per request, and a clean 503 when the database is
+unreachable outside DRF views."""
 
 from __future__ import annotations
 
@@ -10,15 +11,22 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse
 from django.utils.functional import empty
 
-from spider_api.errors import DATABASE_ERRORS, database_unavailable_response
+from spider_api.errors import (
+    DATABASE_ERRORS,
+    DATABASE_RETRY_AFTER_SECONDS,
+    database_unavailable_response,
+)
 from spider_api.logging import HEADER, new_request_id, request_id_var
 
 access_log = logging.getLogger("spider_api.access")
+_RETRY_STATUSES = (429, 503)
 
 
 class RequestIdMiddleware:
-    """Outermost: sets the request id (``X-Request-ID`` in and out) and logs the request once
-    it is answered: method, path, status, duration and the player's id."""
+    """Outermost: sets the request id (``X-Request-ID`` in and out), adds the RateLimit-*
+    fields where a throttle counted the request (``spider_api.throttling``: it leaves
+    ``request.ratelimit``; one place for every throttled view, its 429 included), and logs the
+    request once it is answered: method, path, status, duration and the player's id."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -31,6 +39,14 @@ class RequestIdMiddleware:
         try:
             response = self.get_response(request)
             response[HEADER] = request_id
+            ratelimit = request.__dict__.get("ratelimit")
+            if ratelimit is not None:
+                for name, value in ratelimit.headers().items():
+                    response[name] = value
+            if response.status_code in _RETRY_STATUSES and not response.has_header("Retry-After"):
+                # Every 429 and 503 says when to come back; each path sets its own, this is
+                # the net under one that forgot (a proxy's or a library's answer).
+                response["Retry-After"] = str(DATABASE_RETRY_AFTER_SECONDS)
             if access_log.isEnabledFor(logging.INFO):
                 access_log.info(
                     "%s %s %s",

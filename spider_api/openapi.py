@@ -234,6 +234,28 @@ RETRY_AFTER = OpenApiParameter(
     response=[429, 503],
     description="Seconds to wait before retrying.",
 )
+# draft-ietf-httpapi-ratelimit-headers-06, on every answer of a throttled operation whose scope
+# has a rate (spider_api/throttling.py); of the counts the request was held to, the tightest.
+RATELIMIT = [
+    OpenApiParameter(
+        name,
+        int if name != "RateLimit-Policy" else str,
+        OpenApiParameter.HEADER,
+        required=False,
+        response=True,
+        description=text,
+    )
+    for name, text in (
+        ("RateLimit-Limit", "Requests allowed in the window (the scope's rate)."),
+        ("RateLimit-Remaining", "Requests left in it now (0 on a 429)."),
+        (
+            "RateLimit-Reset",
+            "Seconds until one more request is admitted when none is left (as "
+            "`Retry-After`), else until the current window ends.",
+        ),
+        ("RateLimit-Policy", "The quota policy: `<limit>;w=<window seconds>`, e.g. `1200;w=60`."),
+    )
+]
 WWW_AUTHENTICATE = OpenApiParameter(
     "WWW-Authenticate",
     str,
@@ -349,7 +371,9 @@ class AutoSchema(openapi.AutoSchema):
         if self._scoped():
             headers.append(WWW_AUTHENTICATE_SCOPE)
         if self._throttled() or getattr(self.view, "uses_database", True):
-            headers.append(RETRY_AFTER)  # on 429 and 503 (health's 503 is a report: none)
+            headers.append(RETRY_AFTER)  # on 429 and 503 (health declares its own)
+        if self._throttled():
+            headers.extend(RATELIMIT)
         return [*super().get_override_parameters(), *headers]
 
 

@@ -265,7 +265,17 @@ CORS_ALLOWED_ORIGINS = [] if CORS_ALLOW_ALL_ORIGINS else _cors_origins
 CORS_URLS_REGEX = r"^/api/"
 CORS_ALLOW_METHODS = ("GET", "POST", "PATCH", "DELETE", "OPTIONS")
 CORS_ALLOW_HEADERS = (*cors_default_headers, "idempotency-key", "if-none-match", "x-request-id")
-CORS_EXPOSE_HEADERS = ("Retry-After", "ETag", "Idempotent-Replayed", "X-Request-ID")
+CORS_EXPOSE_HEADERS = (
+    "Retry-After",
+    "ETag",
+    "Idempotent-Replayed",
+    "X-Request-ID",
+    # draft-ietf-httpapi-ratelimit-headers-06, on throttled answers (spider_api/throttling.py)
+    "RateLimit-Limit",
+    "RateLimit-Remaining",
+    "RateLimit-Reset",
+    "RateLimit-Policy",
+)
 
 # --- Django REST framework, OpenAPI ----------------------------------------------------------
 
@@ -301,6 +311,9 @@ REST_FRAMEWORK = {
         "streams": env_rate("THROTTLE_RATE_STREAMS", "30/min"),
         # A hint at a new position is a search (HINT_* budget in games/solver/hint.py).
         "hints": env_rate("THROTTLE_RATE_HINTS", "60/min"),
+        # A player's data export (a whole history read) and account deletion (a password try).
+        "export": env_rate("THROTTLE_RATE_EXPORT", "3/hour"),
+        "account_delete": env_rate("THROTTLE_RATE_ACCOUNT_DELETE", "5/hour"),
     },
     # Proxies in front of the app that append to X-Forwarded-For. With 0 the client address
     # is REMOTE_ADDR, so a client cannot dodge throttling by sending its own X-Forwarded-For.

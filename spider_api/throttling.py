@@ -1,15 +1,54 @@
 """Throttling by scope: a view sets `throttle_scope = "auth"` (or "game_create", "actions",
-"hints", "streams"); a view that takes a deal from the vetted pool sets `takes_pool_deal`,
-and is counted in the scope "pool" as well (PoolThrottle). ``throttle_wait`` is the same
-count for code outside DRF (the race event stream)."""
+"hints", "streams", "export", "account_delete"); a view that takes a deal from the vetted
+pool sets `takes_pool_deal`, and is counted in the scope "pool" as well (PoolThrottle).
+``throttle_wait`` is the same count for code outside DRF (the race event stream).
+
+Who is counted: a player (any of their tokens) per player, anyone else per client address.
+A request made with an app's OAuth2 access token (``request.auth.application_id``) is counted
+twice, for the player and for that app acting for the player: the player's budget is one
+whatever the number of apps, and each app's use shows on its own.
+
+Every throttled answer tells the client where it stands, in the fields of
+draft-ietf-httpapi-ratelimit-headers-06 (``RateLimit-Limit``, ``RateLimit-Remaining``,
+``RateLimit-Reset``, ``RateLimit-Policy``; set by ``spider_api.middleware``, from what the
+throttles left on the request as ``ratelimit``): of the counts a request was held to, the
+one with the fewest requests left.
+"""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 from rest_framework import throttling
 from rest_framework.settings import api_settings
+
+
+@dataclass(frozen=True, slots=True)
+class RateLimit:
+    """Where a client stands in one count: what the RateLimit-* fields say."""
+
+    limit: int
+    remaining: int
+    reset: int  # seconds: until one more is admitted when none is left, else to the window's end
+    window: int  # the period, seconds
+
+    def headers(self) -> dict[str, str]:
+        return {
+            "RateLimit-Limit": str(self.limit),
+            "RateLimit-Remaining": str(self.remaining),
+            "RateLimit-Reset": str(self.reset),
+            "RateLimit-Policy": f"{self.limit};w={self.window}",
+        }
+
+
+def _note(request: Any, seen: RateLimit) -> None:
+    """Keep, on the Django request, the count with the fewest requests left."""
+    target = getattr(request, "_request", request)  # DRF's Request wraps Django's
+    known = getattr(target, "ratelimit", None)
+    if known is None or seen.remaining < known.remaining:
+        target.ratelimit = seen
 
 
 class SlidingWindowThrottle(throttling.SimpleRateThrottle):
@@ -36,18 +75,31 @@ class SlidingWindowThrottle(throttling.SimpleRateThrottle):
         limit, period = self.num_requests, self.duration
         self.now = now = self.timer()
         window = int(now // period)
-        current_key, previous_key = f"{self.key}:{window}", f"{self.key}:{window - 1}"
-        counts = self.cache.get_many([previous_key, current_key])
-        self._previous = counts.get(previous_key, 0)
-        self._current = counts.get(current_key, 0)
-        self._overlap = 1.0 - (now - window * period) / period  # of the last window, still in
-        if self._previous * self._overlap + self._current >= limit:
+        self._overlap = overlap = 1.0 - (now - window * period) / period  # of the last window
+        keys = [(f"{self.key}:{window}", f"{self.key}:{window - 1}")]
+        app = getattr(getattr(request, "auth", None), "application_id", None)
+        if app is not None:  # an OAuth2 access token (django-oauth-toolkit): the app's count too
+            keys.append((f"{self.key}:app:{app}:{window}", f"{self.key}:app:{app}:{window - 1}"))
+        counts = self.cache.get_many([name for pair in keys for name in pair])
+        # The fullest count decides (the app's is never fuller than the player's, but both
+        # are kept: the player's bounds what they cost, the app's is what it used).
+        used = -1.0
+        for current, previous in keys:
+            p, c = counts.get(previous, 0), counts.get(current, 0)
+            if p * overlap + c > used:
+                used, self._previous, self._current = p * overlap + c, p, c
+        if used >= limit:
+            _note(request, RateLimit(limit, 0, int(self.wait() or 1), period))
             return False
-        try:
-            self.cache.incr(current_key)
-        except ValueError:  # the window's first request (or its key was evicted)
-            if not self.cache.add(current_key, 1, timeout=2 * period):
-                self.cache.incr(current_key)  # another request created it in between
+        for current, _ in keys:
+            try:
+                self.cache.incr(current)
+            except ValueError:  # the window's first request (or its key was evicted)
+                if not self.cache.add(current, 1, timeout=2 * period):
+                    self.cache.incr(current)  # another request created it in between
+        # Requests still admitted if none slid out meanwhile; the window's end, when they do.
+        remaining = max(0, math.ceil(limit - used - 1))
+        _note(request, RateLimit(limit, remaining, math.ceil(period - now % period), period))
         return True
 
     def wait(self) -> float | None:
@@ -95,17 +147,23 @@ class PoolThrottle(ScopedRateThrottle):
 
 
 class _Bare:
-    """What a throttle reads of a request outside DRF: the user, and META for the address."""
+    """What a throttle reads of a request outside DRF: the user, and META for the address;
+    where it notes the count (the Django request, if any)."""
 
-    def __init__(self, user: Any, meta: dict[str, Any]) -> None:
+    def __init__(self, user: Any, meta: dict[str, Any], request: Any) -> None:
         self.user, self.META = user, meta
+        if request is not None:
+            self._request = request
 
 
-def throttle_wait(*, scope: str, user: Any, meta: dict[str, Any] | None = None) -> float | None:
+def throttle_wait(
+    *, scope: str, user: Any, meta: dict[str, Any] | None = None, request: Any = None
+) -> float | None:
     """Count one request of ``user`` in ``scope`` as the views' throttles do (the same cache
-    key, so a view and this share the count); None if admitted, else the seconds to wait."""
+    key, so a view and this share the count); None if admitted, else the seconds to wait.
+    Given the Django ``request``, its answer carries the RateLimit-* fields."""
     throttle = ScopedRateThrottle()
     view = type("View", (), {"throttle_scope": scope})()
-    if throttle.allow_request(_Bare(user, meta or {}), view):
+    if throttle.allow_request(_Bare(user, meta or {}, request), view):
         return None
     return throttle.wait()

@@ -68,6 +68,8 @@ TABLE = {
     ("get", "/api/v1/oauth/authorization"): ["account"],
     ("get", "/api/v1/me/settings"): ["profile:read"],
     ("patch", "/api/v1/me/settings"): ["profile:write"],
+    ("get", "/api/v1/me/export"): ["account"],
+    ("post", "/api/v1/me/delete"): ["account"],
     ("post", "/api/v1/auth/logout"): [],  # any token signs itself out
     ("post", "/api/v1/auth/logout-everywhere"): ["account"],
     ("patch", "/api/v1/me"): ["account"],

@@ -8,7 +8,8 @@ app_name = "web"
 
 # Client-side routes: a reload or a shared link of any of them loads the client.
 CLIENT_ROUTES = (
-    r"^(?:play|daily|leaderboard|replay|players|race|login|signup|rules|apps)(?:/[^/]+)?/?$"
+    r"^(?:(?:play|daily|leaderboard|replay|players|race|login|signup|rules|forgot|reset|account|apps)"
+    r"(?:/[^/]+)?|account/tokens/new)/?$"
 )
 
 urlpatterns = [

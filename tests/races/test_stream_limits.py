@@ -106,7 +106,12 @@ def test_opening_streams_is_throttled(tmp_path, racers):
             reader = Reader(url, headers=bearer(alice))
             reader.wait_open()
             reader.close()
-        _refused_stream(url, bearer(alice), "throttled")
+        refusal = _refused_stream(url, bearer(alice), "throttled")
+        # The stream's 429 says where the player stands, as a throttled view's does.
+        assert refusal.headers["RateLimit-Limit"] == "3"
+        assert refusal.headers["RateLimit-Remaining"] == "0"
+        assert refusal.headers["RateLimit-Reset"] == refusal.headers["Retry-After"]
+        assert refusal.headers["RateLimit-Policy"] == "3;w=86400"
         close_all()
 
 
@@ -114,11 +119,14 @@ def test_tickets_are_throttled_in_the_streams_scope(set_throttle_rate, racers):
     set_throttle_rate("streams", "2/day")
     (_, a), (_, b) = racers(2)
     code = open_table([a], layout=WIN2)["code"]
-    ok(post(a, code, "ticket"), 201)
+    first = post(a, code, "ticket")
+    ok(first, 201)
+    assert (first["RateLimit-Limit"], first["RateLimit-Remaining"]) == ("2", "1")
     ok(post(a, code, "ticket"), 201)
     response = post(a, code, "ticket")
     refused(response, 429, "throttled")
     assert int(response["Retry-After"]) >= 1
+    assert response["RateLimit-Remaining"] == "0"
     ok(post(b, code, "ticket"), 201)  # per player
 
 

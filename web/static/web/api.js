@@ -322,6 +322,7 @@ async function request(method, path, options = {}) {
         detail: 'The server cannot be reached: check your connection and try again.',
       });
     }
+    if (response.status === 204) return null; // done, nothing to say (sign-out, revoke)
     let data;
     try {
       data = await response.json();
@@ -567,6 +568,93 @@ export const authorization = (search) =>
 export const decide = (search, allow) =>
   request('POST', `/oauth/authorization${search}`, { body: { allow }, retry: false });
 
+
+// --- the account's life (account.js, reset.js) --------------------------------------------
+/**
+ * A token that acts for the player, never its secret (GET /me/tokens).
+ * @typedef {object} ApiToken
+ * @property {number} id
+ * @property {'device' | 'personal'} kind  a sign-in, or a personal access token
+ * @property {string} name
+ * @property {string[]} scopes
+ * @property {string} created
+ * @property {string | null} last_used
+ * @property {string} expires
+ * @property {boolean} current  the token of this request: this device
+ * @typedef {ApiToken & {token: string}} NewToken  the secret, shown this once
+ */
+
+/** @returns {Promise<ApiToken[]>} */
+export const tokens = () => request('GET', '/me/tokens', { fresh: true });
+/**
+ * @param {string} name
+ * @param {string[]} scopes
+ * @param {number} expiresInDays
+ * @returns {Promise<NewToken>}
+ */
+export const createToken = (name, scopes, expiresInDays) => request('POST', '/me/tokens', {
+  body: { name, scopes, expires_in_days: expiresInDays }, retry: false,
+});
+/** @param {number} id */
+export const revokeToken = (id) => request('DELETE', `/me/tokens/${id}`, { retry: false });
+export const logout = () => request('POST', '/auth/logout', { retry: false });
+export const logoutEverywhere = () => request('POST', '/auth/logout-everywhere', { retry: false });
+/**
+ * @param {string} current
+ * @param {string} next
+ */
+export const changePassword = (current, next) => request('POST', '/me/password', {
+  body: { current_password: current, new_password: next }, retry: false,
+});
+/** @param {string} email */
+export const askPasswordReset = (email) =>
+  request('POST', '/auth/password-reset', { body: { email }, token: false, retry: false });
+/**
+ * @param {string} uid
+ * @param {string} token
+ * @param {string} password
+ */
+export const confirmPasswordReset = (uid, token, password) => request(
+  'POST', '/auth/password-reset/confirm',
+  { body: { uid, token, new_password: password }, token: false, retry: false },
+);
+/**
+ * @param {string} password
+ * @returns {Promise<{username: string}>}  the tombstone the results are kept under
+ */
+export const deleteAccount = (password) =>
+  request('POST', '/me/delete', { body: { password }, retry: false });
+
+/**
+ * Your data (GET /me/export, NDJSON) as a file: fetched with the token (a plain link could
+ * not send it), then handed to the browser as a download.
+ * @returns {Promise<string>}  the file's name
+ */
+export async function downloadExport() {
+  const response = await fetch(`${BASE}/me/export`, {
+    headers: { Authorization: `Bearer ${session.token}`, Accept: 'application/x-ndjson' },
+  });
+  if (!response.ok) {
+    let body;
+    try {
+      body = await response.json();
+    } catch {
+      body = { code: 'bad_response', detail: `The server answered ${response.status}.` };
+    }
+    throw new ApiError(response.status, body);
+  }
+  const disposition = response.headers.get('Content-Disposition') || '';
+  const name = /filename="([^"]+)"/.exec(disposition)?.[1] || 'spider-export.ndjson';
+  const url = URL.createObjectURL(await response.blob());
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  return name;
+}
 // --- settings, history, the rulebook -----------------------------------------------------
 /**
  * @typedef {{four_colours: boolean, look: 'felt' | 'classic', one_tap: boolean,

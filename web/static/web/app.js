@@ -4,12 +4,14 @@
 // A screen is `async (root, ctx, ...params) => cleanup | null`; a new one is a line in ROUTES.
 
 import * as api from './api.js';
+import { accountScreen, tokenNewScreen } from './account.js';
 import { h, clear, toast, link } from './dom.js';
 import { playScreen } from './game.js';
 import { appsScreen, authorizeScreen } from './oauth.js';
 import { lobbyScreen, raceScreen } from './race.js';
 import { rulesScreen } from './rulebook.js';
 import * as settings from './settings.js';
+import { forgotScreen, resetScreen } from './reset.js';
 import { authScreen, dailyScreen, leaderboardScreen, playerScreen, replayScreen } from './views.js';
 
 /**
@@ -31,6 +33,10 @@ const ROUTES = [
   [new RegExp(`^/play/${UUID}$`), (root, ctx, id) => playScreen(root, ctx, id)],
   [/^\/login$/, (root, ctx) => authScreen(root, ctx, 'login')],
   [/^\/signup$/, (root, ctx) => authScreen(root, ctx, 'signup')],
+  [/^\/forgot$/, forgotScreen],
+  [/^\/reset$/, resetScreen],
+  [/^\/account$/, accountScreen],
+  [/^\/account\/tokens\/new$/, tokenNewScreen],
   [/^\/daily$/, (root, ctx) => dailyScreen(root, ctx)],
   [/^\/daily\/(\d{4}-\d{2}-\d{2})$/, (root, ctx, date) => dailyScreen(root, ctx, date)],
   [/^\/leaderboard$/, leaderboardScreen],
@@ -117,12 +123,14 @@ function renderAccount() {
     clear(el, h('span', { class: 'me guest', title: 'Games as a guest are unranked' }, 'Guest'),
       link('/signup', 'Sign up to keep your games', { class: 'claim' }), link('/login', 'Log in'));
   } else if (api.session.token && name) {
-    const logOut = () => {
+    const logOut = async () => {
+      await api.logout().catch(() => null); // revoke this device's token; gone already: fine
       api.session.clear();
       toast('Logged out.');
       ctx.navigate('/login');
     };
     clear(el, link(`/players/${encodeURIComponent(name)}`, name, { class: 'me' }),
+      link('/account', 'Account', { class: 'account-link' }),
       h('button', { type: 'button', class: 'link', onclick: logOut }, 'Log out'));
   } else {
     clear(el, link('/login', 'Log in'), link('/signup', 'Sign up'));

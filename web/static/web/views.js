@@ -83,7 +83,8 @@ export async function authScreen(root, ctx, mode) {
     h('label', { for: 'password' }, 'Password'), pass, passHelp, passError,
     errors, submit,
     h('p', { class: 'small' }, signup ? 'Have an account? ' : 'New here? ',
-      link(signup ? '/login' : '/signup', signup ? 'Log in' : 'Sign up')));
+      link(signup ? '/login' : '/signup', signup ? 'Log in' : 'Sign up')),
+    signup ? null : h('p', { class: 'small' }, link('/forgot', 'Forgot your password?')));
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     clear(errors);

@@ -1,0 +1,26 @@
+"""The settings' part of a player's export and of deleting an account (receivers of
+``spider_api.account_signals``, connected in ``PreferencesConfig.ready``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from preferences.models import PlayerSettings
+
+
+def export_settings(*, user: Any, **kwargs: Any) -> Iterator[dict[str, Any]]:
+    """One ``settings`` line if the player ever changed one (else the defaults apply)."""
+    for row in PlayerSettings.objects.filter(player=user):
+        yield {
+            "type": "settings",
+            "four_colours": row.four_colours,
+            "look": row.look,
+            "one_tap": row.one_tap,
+            "sound": row.sound,
+            "updated_at": row.updated_at.isoformat().replace("+00:00", "Z"),
+        }
+
+
+def erase_settings(*, user: Any, **kwargs: Any) -> None:
+    PlayerSettings.objects.filter(player=user).delete()
