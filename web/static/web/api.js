@@ -568,7 +568,6 @@ export const authorization = (search) =>
 export const decide = (search, allow) =>
   request('POST', `/oauth/authorization${search}`, { body: { allow }, retry: false });
 
-
 // --- the account's life (account.js, reset.js) --------------------------------------------
 /**
  * A token that acts for the player, never its secret (GET /me/tokens).
