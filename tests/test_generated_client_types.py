@@ -5,19 +5,13 @@ generated code."""
 
 from __future__ import annotations
 
-import json
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-from tests.schema_check import published_schema
+from tests.generated_client import BIN, PACKAGE, generate_client
 
 pytestmark = pytest.mark.slow
-
-BIN = Path(sys.executable).parent
-PACKAGE = "spider_generated_client"
 
 PUBLIC_CALLS = """\
 from datetime import date
@@ -64,28 +58,7 @@ games_list.sync(client=anonymous)
 
 
 def test_public_reads_take_a_plain_client_and_the_others_a_token(tmp_path):
-    schema = tmp_path / "schema.json"
-    schema.write_text(json.dumps(published_schema()))
-    config = tmp_path / "config.yaml"
-    config.write_text("post_hooks: []\n")
-    generate = subprocess.run(
-        [
-            str(BIN / "openapi-python-client"),
-            "generate",
-            "--path",
-            str(schema),
-            "--config",
-            str(config),
-            "--meta",
-            "none",
-            "--output-path",
-            str(tmp_path / PACKAGE),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert generate.returncode == 0, generate.stdout + generate.stderr
+    generate_client(tmp_path)
     (tmp_path / "public_calls.py").write_text(PUBLIC_CALLS)
     (tmp_path / "private_calls.py").write_text(PRIVATE_CALLS)
     (tmp_path / "mypy.ini").write_text("[mypy]\nstrict = True\n")
