@@ -25,6 +25,7 @@ COPY races ./races
 COPY coins ./coins
 COPY web ./web
 COPY preferences ./preferences
+COPY oauth ./oauth
 COPY docs/rules.md ./docs/rules.md
 
 # collectstatic needs settings that import; these values exist only during the build.

@@ -64,7 +64,7 @@ from spider_api.openapi import (
 )
 from spider_api.pagination import PAGE_PARAMETERS, page_json, page_request
 from spider_api.players import player_of
-from spider_api.scopes import GAME_PLAY, PROFILE_READ
+from spider_api.scopes import GAME_PLAY
 
 IDEMPOTENCY_PARAM = OpenApiParameter(
     HEADER,
@@ -149,7 +149,7 @@ class GamesApi(APIView):
     """List your games (GET: FilterSerializer, PageSerializer); start a new one (POST:
     InputSerializer, OutputSerializer)."""
 
-    required_scopes = {"GET": (PROFILE_READ,), "POST": (GAME_PLAY,)}
+    required_scopes = (GAME_PLAY,)  # listing your games (to resume one) is playing too
     FilterSerializer = GameFilterSerializer
     PageSerializer = GamePageSerializer
     InputSerializer = GameCreateSerializer

@@ -103,19 +103,13 @@ def _touch(entry: _Entry, now: float) -> None:
     entry.touch_at = now + TOUCH_SECONDS
 
 
-def _other_schemes() -> bool:
-    """Is another Bearer scheme configured after this one (django-oauth-toolkit's)? Then a key
-    that is not ours is left to it rather than refused."""
-    return apps.is_installed("oauth2_provider")
-
-
 class BearerTokenAuthentication(TokenAuthentication):
     keyword = "Bearer"
 
     def authenticate_credentials(self, key: str) -> Any:
-        if not looks_like_a_token(key):  # no query (a NUL byte would be a 500)
-            if _other_schemes():
-                return None
+        # No query for what cannot be a key (a NUL byte would be a 500). OAuth access tokens
+        # (`spa_`) are taken before this class (spider_api.oauth), so anything else is refused.
+        if not looks_like_a_token(key):
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         ttl = settings.TOKEN_CACHE_SECONDS
         monotonic = time.monotonic()

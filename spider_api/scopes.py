@@ -21,7 +21,8 @@ DAILY_PLAY: Final = "daily:play"
 SCOPES: Final[dict[str, str]] = {
     PROFILE_READ: "Read your profile, settings, statistics, coins and game history.",
     PROFILE_WRITE: "Change your settings.",
-    GAME_PLAY: "Start games and play them: moves, deals, undos, hints, resigning, analysis.",
+    GAME_PLAY: "Start games, list yours and play them: moves, deals, undos, hints, resigning, "
+    "analysis.",
     RACE_PLAY: "Create and join races, and play and watch them as you.",
     DAILY_PLAY: "Play the daily challenge as you (a ranked attempt).",
 }

@@ -50,7 +50,7 @@ def test_every_view_declares_its_scopes_or_is_public():
 # What each operation needs of a token: "account" is first-party only; absent is public.
 TABLE = {
     ("get", "/api/v1/me"): ["profile:read"],
-    ("get", "/api/v1/games"): ["profile:read"],
+    ("get", "/api/v1/games"): ["game:play"],
     ("post", "/api/v1/games"): ["game:play"],
     ("post", "/api/v1/games/{game_id}/actions"): ["game:play"],
     ("post", "/api/v1/games/{game_id}/hint"): ["game:play"],

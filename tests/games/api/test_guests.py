@@ -85,8 +85,11 @@ def test_claiming_keeps_the_token_and_the_games_which_stay_unranked():
     assert (me["username"], me["is_guest"]) == ("alice", False)
     kept = Game.objects.get(pk=game["id"])
     assert (kept.player.username, kept.ranked) == ("alice", False)
+    # The password signs in from another device: a token of its own, for the same player.
     token = ok(APIClient().post("/api/v1/auth/token", {"username": "alice", "password": PASSWORD}))
-    assert token["token"] == body["token"]
+    elsewhere = APIClient(HTTP_AUTHORIZATION=f"Bearer {token['token']}")
+    assert ok(elsewhere.get(ME_URL))["username"] == "alice"
+    assert ok(client.get(ME_URL))["username"] == "alice"  # the guest's token still works
     pooled_layout_deal(NEAR_WIN, suits=1)
     assert new_game(client, 1)["ranked"] is True  # from now on an ordinary player
 
