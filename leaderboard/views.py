@@ -46,6 +46,7 @@ from spider_api.openapi import (
     bad_request,
     error_example,
     error_response,
+    etag_parameters,
     invalid_example,
 )
 from spider_api.pagination import PAGE_PARAMETERS, page_request
@@ -61,29 +62,7 @@ DAILY_RETRY_AFTER = services.DAILY_RETRY_AFTER_SECONDS
 # Boards answer with an ETag; send it back as If-None-Match for a 304 when nothing changed.
 BOARD_PARAMETERS = [
     *PAGE_PARAMETERS,
-    OpenApiParameter(
-        "If-None-Match",
-        str,
-        OpenApiParameter.HEADER,
-        required=False,
-        description="The `ETag` of the board you hold: 304 with no body if it is unchanged.",
-    ),
-    OpenApiParameter(
-        "ETag",
-        str,
-        OpenApiParameter.HEADER,
-        required=True,
-        response=[200, 304],
-        description="The board's version; send it as `If-None-Match`.",
-    ),
-    OpenApiParameter(
-        "Cache-Control",
-        str,
-        OpenApiParameter.HEADER,
-        required=True,
-        response=[200, 304],
-        description="`public, max-age=N`: the board may be cached that long.",
-    ),
+    *etag_parameters("the board", "`public, max-age=N`: the board may be cached that long."),
 ]
 NOT_MODIFIED = OpenApiResponse(description="Not modified: the board is the one you hold.")
 NO_CHALLENGE = error_response(

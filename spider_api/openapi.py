@@ -507,3 +507,33 @@ def _error_contents(result: dict[str, Any]) -> Any:
         content = response.get("content", {}).get("application/json")
         if content:
             yield name, "", content
+
+
+def etag_parameters(what: str, cache_control: str) -> list[OpenApiParameter]:
+    """The conditional-GET headers of a cached read: ``If-None-Match`` in, ``ETag`` and
+    ``Cache-Control`` out (``what`` names the thing the ETag versions)."""
+    return [
+        OpenApiParameter(
+            "If-None-Match",
+            str,
+            OpenApiParameter.HEADER,
+            required=False,
+            description=f"The `ETag` of {what} you hold: 304 with no body if it is unchanged.",
+        ),
+        OpenApiParameter(
+            "ETag",
+            str,
+            OpenApiParameter.HEADER,
+            required=True,
+            response=[200, 304],
+            description=f"{what[0].upper()}{what[1:]}'s version; send it as `If-None-Match`.",
+        ),
+        OpenApiParameter(
+            "Cache-Control",
+            str,
+            OpenApiParameter.HEADER,
+            required=True,
+            response=[200, 304],
+            description=cache_control,
+        ),
+    ]

@@ -2,42 +2,19 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from spider_api.openapi import etag_parameters
 from web.rulebook import rulebook
 
 CACHE_SECONDS = 300
 
-RULEBOOK_PARAMETERS = [
-    OpenApiParameter(
-        "If-None-Match",
-        str,
-        OpenApiParameter.HEADER,
-        required=False,
-        description="The `ETag` of the rulebook you hold: 304 with no body if it is unchanged.",
-    ),
-    OpenApiParameter(
-        "ETag",
-        str,
-        OpenApiParameter.HEADER,
-        required=True,
-        response=[200, 304],
-        description="The rulebook's version; send it as `If-None-Match`.",
-    ),
-    OpenApiParameter(
-        "Cache-Control",
-        str,
-        OpenApiParameter.HEADER,
-        required=True,
-        response=[200, 304],
-        description=f"`public, max-age={CACHE_SECONDS}`.",
-    ),
-]
+RULEBOOK_PARAMETERS = etag_parameters("the rulebook", f"`public, max-age={CACHE_SECONDS}`.")
 
 
 class RulebookSectionSerializer(serializers.Serializer):
