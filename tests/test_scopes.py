@@ -4,6 +4,8 @@ the one the README and the schema promise."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -104,3 +106,12 @@ def test_every_operation_with_security_is_in_the_table():
         for method, operation in item.items():
             if method in METHODS and operation.get("security"):
                 assert (method, path) in listed, (method, path)
+
+
+def test_the_web_clients_token_form_describes_each_scope_as_the_api_does() -> None:
+    """account.js keeps its own copy of the scope sentences (the form is drawn before any
+    request); it must say what the approval page and the schema say."""
+    source = (Path(__file__).resolve().parent.parent / "web/static/web/account.js").read_text()
+    block = source.split("export const SCOPES = {", 1)[1].split("};", 1)[0]
+    described = dict(re.findall(r"'([a-z]+:[a-z]+)': '([^']*)'", block))
+    assert described == SCOPES

@@ -54,8 +54,8 @@ def test_the_page_reads_the_app_and_the_scopes_asked(player, user):
         "scopes": [
             {
                 "name": "game:play",
-                "description": "Start games and play them: moves, deals, undos, hints, "
-                "resigning, analysis.",
+                "description": "Start games, list yours and play them: moves, deals, undos, "
+                "hints, resigning, analysis.",
             },
             {
                 "name": "race:play",
