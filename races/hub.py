@@ -27,6 +27,7 @@ import math
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import Final
 
 import redis
 import redis.asyncio as aioredis
@@ -169,6 +170,10 @@ return false
 """
 
 
+# Connections a stream process holds for the slots (each call is one short EVAL).
+SLOT_CONNECTIONS: Final = 20
+
+
 class StreamSlots:
     """Each player's open streams: at most RACE_STREAMS_PER_PLAYER at once, across every
     stream process. A stream holds its slot for RACE_PRESENCE_STALE_SECONDS at a time and the
@@ -231,7 +236,17 @@ class StreamSlots:
         if not url:
             return None
         if self._client is None:
-            self._client = aioredis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
+            # A burst of streams opening at once (a table of racers after a restart) waits its
+            # turn for one of a few connections; redis-py's plain pool refuses the 101st
+            # concurrent call ("Too many connections"), which admitted streams unlimited.
+            pool = aioredis.BlockingConnectionPool.from_url(
+                url,
+                max_connections=SLOT_CONNECTIONS,
+                timeout=2,
+                socket_connect_timeout=2,
+                socket_timeout=2,
+            )
+            self._client = aioredis.Redis(connection_pool=pool)
         return self._client
 
 

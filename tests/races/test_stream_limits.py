@@ -174,3 +174,25 @@ def test_a_reader_that_stops_reading_costs_a_bounded_queue_and_loses_nothing(set
     assert seqs[-1] == Table.objects.get(pk=table.pk).seq
     # The stream's presence and slot are given back when it ends.
     assert not hub.SLOTS._local.get(alice.pk)
+
+
+@needs_redis
+def test_a_burst_of_streams_opening_at_once_is_counted_not_waved_through(settings, caplog):
+    """300 streams of 300 players opening at the same moment in one process (a server
+    restart: every racer reconnects): each slot is taken through Redis, none is admitted
+    uncounted because the process ran out of connections."""
+    settings.RACE_EVENTS_REDIS_URL = REDIS_URL
+    settings.RACE_EVENTS_CHANNEL = f"test-burst-{time.time_ns()}"
+    settings.RACE_STREAMS_PER_PLAYER = 1
+
+    async def run() -> tuple[list[int | None], list[int | None]]:
+        slots = hub.StreamSlots()
+        first = await asyncio.gather(*(slots.take(p, f"s{p}") for p in range(300)))
+        again = await asyncio.gather(*(slots.take(p, f"t{p}") for p in range(300)))
+        return first, again
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        first, again = pool.submit(asyncio.run, run()).result()
+    assert first == [None] * 300
+    assert all(wait is not None and wait >= 1 for wait in again)  # each player at the limit
+    assert "stream slots unavailable" not in caplog.text
