@@ -85,6 +85,11 @@ def test_past_days_list_only_real_days_both_ways_and_practise_one(
     page.wait_for_selector(".day-nav .older")
     page.locator(".day-nav .older").click()
     page.wait_for_url(re.compile(rf"/daily/{days[-3]}$"))
+    # The address changes before that day's page is drawn: until then the button shown is
+    # the previous day's, and practises that day (what the player sees is what they get).
+    page.wait_for_function(
+        "d => document.querySelector('.day-nav .newer')?.textContent === `${d} →`", arg=days[-1]
+    )
 
     page.get_by_role("button", name="Practise this deal").click()
     page.wait_for_url(re.compile(r"/play/[0-9a-f-]{36}$"))
