@@ -87,6 +87,8 @@ class HasRequiredScopes(TokenHasScope):
         user = request.user
         if not (user and user.is_authenticated):
             return False  # DRF answers 401 not_authenticated
+        if request.method.upper() not in view.allowed_methods:
+            return True  # nothing to allow: the view answers 405 method_not_allowed
         scopes = self.get_scopes(request, view)
         token = request.auth
         if not hasattr(token, "scope"):
