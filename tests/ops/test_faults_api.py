@@ -93,7 +93,14 @@ def test_one_action_sent_by_20_threads_with_one_key_is_applied_once():
 
 def test_schemathesis_finds_nothing_with_every_check(tmp_path):
     with scratch_database() as db, processes("schemathesis") as procs:
-        env = app_env(db, None, POOL_AUTOFILL="0", POOL_SYNC_VET_SECONDS="0", LOG_LEVEL="WARNING")
+        env = app_env(
+            db,
+            None,
+            POOL_AUTOFILL="0",
+            POOL_SYNC_VET_SECONDS="0",
+            LOG_LEVEL="WARNING",
+            EMAIL_URL=f"file://{tmp_path / 'mail'}",  # the password-reset mails it asks for
+        )
         manage(env, "migrate", "--noinput", "-v0")
         # Deals for every game schemathesis starts (unvetted: the API only needs their seeds).
         stock_pool(env, unvetted={1: 300, 2: 300, 4: 300})
