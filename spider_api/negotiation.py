@@ -3,7 +3,7 @@ matches, with the formats there are. DRF answered 404 "Not found." for a path th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from django.http import Http404
@@ -14,8 +14,9 @@ from rest_framework.renderers import BaseRenderer
 
 class ContentNegotiation(DefaultContentNegotiation):
     def select_renderer(
-        self, request: Any, renderers: Sequence[BaseRenderer], format_suffix: str | None = None
+        self, request: Any, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
     ) -> tuple[BaseRenderer, str]:
+        renderers = list(renderers)
         try:
             return super().select_renderer(request, renderers, format_suffix)
         except Http404 as missing:  # only raised for a format no renderer has
