@@ -164,7 +164,8 @@ def test_no_layout_refusal_counts_columns_from_0() -> None:
         with pytest.raises(LayoutError) as info:
             Layout.parse(text)
         details.append(info.value.detail)
-    for data in ({"columns": ["Ks"] + [{}] * 9}, {"columns": [{"up": "Ks"}] + [{}] * 9}):
+    bodies: list[object] = [{"columns": ["Ks"] + [{}] * 9}, {"columns": [{"up": "Ks"}] + [{}] * 9}]
+    for data in bodies:
         with pytest.raises(LayoutError) as info:
             Layout.from_json(1, data)
         details.append(info.value.detail)

@@ -16,7 +16,8 @@ import { h, clear, confirmDialog, toast, formErrors, link } from './dom.js';
 export const SCOPES = {
   'profile:read': 'Read your profile, settings, statistics, coins and game history.',
   'profile:write': 'Change your settings.',
-  'game:play': 'Start games, list yours and play them: moves, deals, undos, hints, resigning, analysis.',
+  'game:play': 'Start games, list yours and play them: moves, deals, undos, hints, resigning, '
+    + 'analysis.',
   'race:play': 'Create and join races, and play and watch them as you.',
   'daily:play': 'Play the daily challenge as you (a ranked attempt).',
 };
