@@ -547,7 +547,10 @@ class ScopesField(serializers.ListField):
             raise serializers.ValidationError(
                 f"Unknown scope {', '.join(unknown)}; choose from {', '.join(SCOPES)}."
             )
-        return sorted(set(scopes))
+        twice = sorted({s for s in scopes if scopes.count(s) > 1})
+        if twice:  # the schema says each once (uniqueItems): a doubled one is refused, not merged
+            raise serializers.ValidationError(f"Each scope once: {', '.join(twice)} is repeated.")
+        return sorted(scopes)
 
 
 # One of your tokens, never its secret.

@@ -16,6 +16,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "spider_api.settings")
 django_application = get_asgi_application()
 
 from races.stream import BACKGROUND  # noqa: E402  (the apps are loaded above)
+from spider_api.heap import freeze_startup_objects  # noqa: E402
+
+freeze_startup_objects()
 
 
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:

@@ -141,7 +141,7 @@ def _body(exc: exceptions.APIException) -> dict[str, Any]:
         errors = exc.detail
         if not isinstance(errors, dict):
             errors = {api_settings.NON_FIELD_ERRORS_KEY: errors}
-        return {"code": "invalid", "detail": _summary(errors), "errors": errors}
+        return {"code": "invalid", "detail": _summary(errors), "errors": _flat(errors)}
 
     code = getattr(exc.detail, "code", None) or exc.default_code
     detail = exc.detail if isinstance(exc.detail, str) else exc.default_detail
@@ -158,6 +158,27 @@ def _summary(errors: dict[str, Any]) -> str:
     path, message = _first_error(errors)
     where = "" if path in ("", api_settings.NON_FIELD_ERRORS_KEY) else f"{path}: "
     return f"Invalid input: {where}{message}"
+
+
+def _flat(errors: Any, path: str = "") -> dict[str, list[str]]:
+    """Each field's messages under its path, as the schema promises (a field -> a list of
+    sentences): ``{"redirect_uris": {"0": [...]}}`` is ``{"redirect_uris.0": [...]}``, a
+    list of nested objects' errors ``items[1].name``; the same paths as ``_summary``'s."""
+    if isinstance(errors, dict):
+        flat: dict[str, list[str]] = {}
+        for key, value in errors.items():
+            flat.update(_flat(value, f"{path}.{key}" if path else str(key)))
+        return flat
+    if isinstance(errors, list) and any(isinstance(value, (dict, list)) for value in errors):
+        flat = {}
+        for index, value in enumerate(errors):
+            if isinstance(value, dict):
+                flat.update(_flat(value, f"{path}[{index}]"))
+            elif value:
+                flat.update(_flat(value, path))
+        return flat
+    messages = errors if isinstance(errors, list) else [errors]
+    return {path: [str(m) for m in messages]}
 
 
 def _first_error(errors: Any, path: str = "") -> tuple[str, str]:

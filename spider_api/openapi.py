@@ -51,7 +51,8 @@ class ValidationErrorSerializer(ErrorSerializer):
     errors = serializers.DictField(  # type: ignore[assignment]  # a declared field, not .errors
         child=serializers.ListField(child=serializers.CharField()),
         required=False,
-        help_text="With code `invalid`: field name -> messages (`non_field_errors` for the body).",
+        help_text="With code `invalid`: field -> messages (`non_field_errors` for the body; "
+        "a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`).",
     )
 
 

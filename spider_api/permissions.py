@@ -87,6 +87,11 @@ class HasRequiredScopes(TokenHasScope):
         user = request.user
         if not (user and user.is_authenticated):
             return False  # DRF answers 401 not_authenticated
+        method = request.method.upper()
+        if method == "OPTIONS" or method not in view.allowed_methods:
+            # Nothing to allow: the view's description (DRF's metadata, no data of anyone's),
+            # or a method it does not have (405 method_not_allowed).
+            return True
         scopes = self.get_scopes(request, view)
         token = request.auth
         if not hasattr(token, "scope"):

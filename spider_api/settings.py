@@ -284,6 +284,8 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.JSONRenderer",
         *(["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
     ],
+    # An unknown ?format= is 406 with the formats there are, not DRF's 404.
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "spider_api.negotiation.ContentNegotiation",
     # JSON only, read through the body guard (spider_api/parsers.py: size and depth limits).
     "DEFAULT_PARSER_CLASSES": ["spider_api.parsers.JSONParser"],
     # An OAuth2 access token (its prefix tells it apart at no cost), else a first-party token.

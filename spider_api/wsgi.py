@@ -7,3 +7,7 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "spider_api.settings")
 
 application = get_wsgi_application()
+
+from spider_api.heap import freeze_startup_objects  # noqa: E402  (the apps are loaded above)
+
+freeze_startup_objects()

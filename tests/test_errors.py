@@ -181,7 +181,7 @@ def test_a_django_validation_error_is_400_invalid(api_client):
         (
             "/t/nested",
             "Invalid input: columns[1].up: Bad card.",
-            {"columns": [{}, {"up": ["Bad card."]}]},
+            {"columns[1].up": ["Bad card."]},  # flat: a field's path -> its sentences
         ),
         (
             "/t/plain",

@@ -36,7 +36,7 @@ from .cards import (
     parse_cards,
 )
 from .errors import LayoutError
-from .words import say_card
+from .words import say_card, say_column
 
 COLUMNS: Final = 10
 DEAL_SIZE: Final = COLUMNS  # one card onto each column
@@ -71,7 +71,8 @@ class Layout:
         for i, (down, up) in enumerate(self.columns):
             if down and not up:
                 raise LayoutError(
-                    BAD_LAYOUT, f"column {i} has face-down cards but no face-up card on top"
+                    BAD_LAYOUT,
+                    f"{say_column(i)} has face-down cards but no face-up card on top",
                 )
         if len(self.stock) % DEAL_SIZE:
             raise LayoutError(
@@ -156,12 +157,13 @@ class Layout:
         for i, col in enumerate(data["columns"]):
             if not isinstance(col, dict):
                 raise LayoutError(
-                    BAD_LAYOUT, f"column {i} must be an object with 'down' and 'up' lists"
+                    BAD_LAYOUT, f"columns[{i}] must be an object with 'down' and 'up' lists"
                 )
             columns.append(
                 (
-                    _card_list(col.get("down", []), f"column {i} down"),
-                    _card_list(col.get("up", []), f"column {i} up"),
+                    # the body's own path: columns[0] is the first entry of its list
+                    _card_list(col.get("down", []), f"columns[{i}].down"),
+                    _card_list(col.get("up", []), f"columns[{i}].up"),
                 )
             )
         stock = _card_list(data.get("stock", []), "stock")

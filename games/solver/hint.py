@@ -67,6 +67,7 @@ from games.engine.layout import COLUMNS
 from games.engine.moves import legal_moves, pruned_moves
 from games.engine.seen import visible_key
 
+from .collector import collector_paused
 from .model import ALL_RUNS, RANK_MASK, UNKNOWN, Columns, rank, suit, visible_move, visible_step
 
 Cols = Columns
@@ -211,7 +212,8 @@ def hints(
     """
     if level not in LEVELS:
         raise ValueError(f"unknown hint level {level!r}")
-    return _rank(visible, _as_move(last_move), level, seen)
+    with collector_paused():  # see games/solver/collector.py
+        return _rank(visible, _as_move(last_move), level, seen)
 
 
 def board_hints(board: Board, *, level: str = "default") -> list[Hint]:

@@ -132,6 +132,8 @@ def test_an_id_too_long_for_the_database_is_404(auth_client, user):
         ({"name": "x", "scopes": ["game:play"], "expires_in_days": 366}, "expires_in_days"),
         ({"name": "x", "scopes": ["game:play"], "expires_in_days": 0}, "expires_in_days"),
         ({"name": "", "scopes": ["game:play"], "expires_in_days": 9}, "name"),
+        # the schema says each scope once (uniqueItems): a repeat is refused, not merged
+        ({"name": "x", "scopes": ["game:play", "game:play"], "expires_in_days": 9}, "scopes"),
     ],
 )
 def test_bad_bodies_are_400_and_make_nothing(auth_client, user, body, field):

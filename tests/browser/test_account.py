@@ -13,14 +13,11 @@ import pytest
 from django.urls import NoReverseMatch, reverse
 
 from accounts.models import User
-from tests.browser.web import DESKTOP, NETWORK_ERROR, open_page, screenshot, sign_in
+from tests.browser.web import DEVICES, NETWORK_ERROR, open_page, screenshot, sign_in
 from tests.browser_plugin import assert_no_console_errors
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
-DEVICES = {"desktop": DESKTOP, "phone": PHONE}
 
 
 def _has(name: str) -> bool:

@@ -16,7 +16,7 @@ from django.utils import timezone
 from games import services as game_services
 from games.models import Analysis, Game
 from leaderboard import services as daily_services
-from tests.browser.web import DESKTOP, PHONE, open_page, screenshot, sign_in
+from tests.browser.web import DEVICES, open_page, screenshot, sign_in
 from tests.browser_plugin import assert_no_console_errors
 from tests.games.api.helpers import act, ok
 from tests.games.conftest import pooled_deal
@@ -25,8 +25,6 @@ from tests.races.conftest import start_race
 from tests.races.test_race_api import WIN2
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-DEVICES = {"desktop": DESKTOP, "phone": PHONE}
 
 
 @pytest.fixture(autouse=True)

@@ -15,14 +15,12 @@ from django.utils import timezone
 from games.engine import DEAL_VERSION
 from games.models import Deal, Game, seed_to_db
 from leaderboard.models import DailyChallenge
-from tests.browser.web import DESKTOP, open_page, screenshot, sign_in
+from tests.browser.web import DESKTOP, DEVICES, open_page, screenshot, sign_in
 from tests.browser_plugin import assert_no_console_errors
 from tests.games.api.helpers import layout_notation
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
-DEVICES = {"desktop": DESKTOP, "phone": PHONE}
 # A 2-suit deal with moves left but none useful (the 8s only steps between the two 9s).
 NO_USEFUL_2 = ["|9s8s", "|9s", "|Kh", "|Kh", "|Jh", "|Jh", "|5s", "|5s", "|3h", "|3h"]
 _seeds = itertools.count(30_000_000)
@@ -51,6 +49,19 @@ def challenge(offset: int, columns: list[str] | None = None) -> str:
     return day.isoformat()
 
 
+def drawn(page, day: str) -> None:
+    """Wait until the page of ``day`` is drawn: the address changes first, and until then
+    the previous day's page (its buttons and links) is still the one shown. The day's
+    navigation is the last thing drawn."""
+    page.wait_for_url(re.compile(rf"/daily/{day}$"))
+    page.wait_for_function(
+        """d => document.querySelector('.day-nav') !== null
+            && [...document.querySelectorAll('h2')]
+                .some((e) => e.textContent === `The board of ${d}`)""",
+        arg=day,
+    )
+
+
 def listed(page) -> list[str]:
     return page.eval_on_selector_all(".days li a", "links => links.map(a => a.textContent)")
 
@@ -75,16 +86,13 @@ def test_past_days_list_only_real_days_both_ways_and_practise_one(
     screenshot(page, f"daily-days-{device}")
 
     page.locator(".day-nav .older").click()  # back a day that exists (not -2)
-    page.wait_for_url(re.compile(rf"/daily/{days[-3]}$"))
-    page.wait_for_function(
-        "d => document.querySelector('.day-nav .newer')?.textContent === `${d} →`", arg=days[-1]
-    )
+    drawn(page, days[-3])
+    assert page.locator(".day-nav .newer").inner_text() == f"{days[-1]} →"
     assert listed(page) == [days[-5], days[-9]]
     page.locator(".day-nav .newer").click()  # and forward again
-    page.wait_for_url(re.compile(rf"/daily/{days[-1]}$"))
-    page.wait_for_selector(".day-nav .older")
+    drawn(page, days[-1])
     page.locator(".day-nav .older").click()
-    page.wait_for_url(re.compile(rf"/daily/{days[-3]}$"))
+    drawn(page, days[-3])
 
     page.get_by_role("button", name="Practise this deal").click()
     page.wait_for_url(re.compile(r"/play/[0-9a-f-]{36}$"))

@@ -14,6 +14,8 @@ from games.models import Game
 from preferences.models import PlayerSettings
 from tests.browser.web import (
     DESKTOP,
+    DEVICES,
+    LANDSCAPE,
     NETWORK_ERROR,
     card,
     column_cards,
@@ -30,9 +32,6 @@ from tests.conftest import PASSWORD
 from tests.games.conftest import pooled_deal
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
-DEVICES = {"desktop": DESKTOP, "phone": PHONE}
 
 
 @pytest.fixture(autouse=True)
@@ -300,9 +299,6 @@ def test_the_win_is_celebrated_unless_motion_is_reduced(live_server, new_page, m
     if motion != "reduce":
         screenshot(page, "win-celebration-desktop")
     assert_no_console_errors(page)
-
-
-LANDSCAPE = {"viewport": {"width": 844, "height": 390}, "has_touch": True, "is_mobile": True}
 
 
 def test_phone_landscape_fits_and_long_columns_stay_readable(live_server, new_page) -> None:

@@ -264,7 +264,9 @@ def test_two_players_race_each_other(site, new_page, settings) -> None:
         wait_count(bob_page, "alice", "turned", "1")
     screenshot(alice_page, "race-desktop")
     screenshot(bob_page, "race-phone")
-    assert bob_page.evaluate("document.documentElement.scrollWidth") <= 375  # fits a phone
+    assert (
+        bob_page.evaluate("document.documentElement.scrollWidth") <= bob_page.viewport_size["width"]
+    )
     assert_nothing_leaked(bob_page, games["alice"])
     assert_nothing_leaked(alice_page, games["bob"])
 
@@ -284,7 +286,9 @@ def test_two_players_race_each_other(site, new_page, settings) -> None:
         assert page.locator(".race-own .card").count() == 0
     screenshot(alice_page, "race-result-desktop")
     screenshot(bob_page, "race-result-phone")
-    assert bob_page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert (
+        bob_page.evaluate("document.documentElement.scrollWidth") <= bob_page.viewport_size["width"]
+    )
 
     # Play again: the seats rotate, the match score stays.
     alice_page.locator('[data-command="again"]').click()

@@ -18,7 +18,9 @@ from leaderboard import services as daily_services
 from preferences.models import PlayerSettings
 from tests.browser.web import (
     DESKTOP,
+    LANDSCAPE,
     NETWORK_ERROR,
+    PHONE,
     layout_deal,
     open_page,
     screenshot,
@@ -34,8 +36,6 @@ from tests.games.conftest import pooled_deal
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
-LANDSCAPE = {"viewport": {"width": 844, "height": 390}, "has_touch": True, "is_mobile": True}
 DEVICES = {"desktop": DESKTOP, "phone": PHONE, "landscape": LANDSCAPE}
 
 # A 4-suit table with one card of each suit face up, every column filled (a deal is allowed):

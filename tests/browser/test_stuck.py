@@ -10,7 +10,7 @@ import json
 import pytest
 
 from tests.browser.web import (
-    DESKTOP,
+    DEVICES,
     STUCK,
     column_cards,
     layout_deal,
@@ -24,8 +24,6 @@ from tests.browser_plugin import assert_no_console_errors
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
-DEVICES = {"desktop": DESKTOP, "phone": PHONE}
 
 # Not stuck (the 8s may step over to the other 9s and back) but nothing is useful: no card is
 # face down, the stock is out, and the step only renumbers the same cards.

@@ -12,8 +12,11 @@ from games.models import Deal
 from tests.conftest import token_of
 from tests.games.api.helpers import pooled_layout_deal
 
-PHONE = {"viewport": {"width": 375, "height": 740}, "has_touch": True, "is_mobile": True}
+# The sizes the client is tried at: a phone held upright and sideways, and a desktop.
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+LANDSCAPE = {"viewport": {"width": 844, "height": 390}, "has_touch": True, "is_mobile": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+DEVICES = {"desktop": DESKTOP, "phone": PHONE}
 
 # A 1-suit layout the hint-follower wins in four moves (turning two face-down cards).
 SHORT_WIN = ["|KsQsJsTs9s8s", "2s|7s6s5s", "As|4s3s"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from games.engine import Board, Layout, LayoutError, deal_layout, parse_card
@@ -114,7 +116,7 @@ BAD_LAYOUTS = [
     (position(1, {0: "Ah"}), "bad_layout", "A♥ appears 1 times; a 1-suit game has 0"),
     (position(2, {0: "Kc"}), "bad_layout", "a 2-suit game has 0"),
     (position(1, {}, removed="h"), "bad_layout", "suit 1 is not in a 1-suit game"),
-    (position(1, {0: "As|"}), "bad_layout", "column 0 has face-down cards but no face-up card"),
+    (position(1, {0: "As|"}), "bad_layout", "column 1 has face-down cards but no face-up card"),
     (position(4, {}, removed="x"), "bad_layout", "'x' is not a suit letter"),
     ("1 " + "/".join(["|"] * 10) + " -", "bad_layout", "notation is"),
     ("1 " + "/".join(["|"] * 10) + " - - extra", "bad_layout", "notation is"),
@@ -141,8 +143,8 @@ def test_bad_layouts_are_refused_with_a_clear_error(text: str, code: str, words:
         ([], "must be an object with a 'columns' list"),
         ({"columns": "Ks"}, "must be an object with a 'columns' list"),
         ({"columns": [{"up": ["Ks"]}] * 9}, "exactly 10 columns, not 9"),
-        ({"columns": ["Ks"] + [{}] * 9}, "column 0 must be an object"),
-        ({"columns": [{"up": "Ks"}] + [{}] * 9}, "column 0 up must be a list"),
+        ({"columns": ["Ks"] + [{}] * 9}, "columns[0] must be an object"),
+        ({"columns": [{"up": "Ks"}] + [{}] * 9}, "columns[0].up must be a list"),
         ({"columns": [{}] * 10, "stock": "AsAs"}, "stock must be a list"),
         ({"columns": [{}] * 10, "stock": ["As"] * 3}, "multiple of 10"),
     ],
@@ -152,6 +154,22 @@ def test_bad_json_layouts_are_refused(data: object, words: str) -> None:
         Layout.from_json(1, data)
     assert info.value.code == "bad_layout"
     assert words in info.value.detail
+
+
+def test_no_layout_refusal_counts_columns_from_0() -> None:
+    """Sentences name the table's columns 1-10 (docs/rules.md#how-sentences-name-things); a
+    place in the JSON body is named by its path, columns[0] being the body's first entry."""
+    details = []
+    for text, _code, _words in BAD_LAYOUTS:
+        with pytest.raises(LayoutError) as info:
+            Layout.parse(text)
+        details.append(info.value.detail)
+    for data in ({"columns": ["Ks"] + [{}] * 9}, {"columns": [{"up": "Ks"}] + [{}] * 9}):
+        with pytest.raises(LayoutError) as info:
+            Layout.from_json(1, data)
+        details.append(info.value.detail)
+    for detail in details:
+        assert all(1 <= int(n) <= 10 for n in re.findall(r"\bcolumns? (\d+)", detail)), detail
 
 
 def test_bad_card_in_json_is_refused() -> None:

@@ -58,6 +58,10 @@ def test_deleting_an_app_revokes_its_tokens(auth_client, user, api_client):
         ({"name": "x", "redirect_uris": ["not a uri"]}, "redirect_uris"),
         ({"name": "x" * 101, "redirect_uris": [REDIRECT]}, "name"),
         ({"name": "x", "redirect_uris": [REDIRECT] * 11}, "redirect_uris"),
+        (
+            {"name": "x", "redirect_uris": [REDIRECT, "https://a.example/" + "x" * 500]},
+            "redirect_uris.1",
+        ),
     ],
 )
 def test_a_bad_registration_is_refused_by_field(auth_client, user, body, field):
@@ -65,7 +69,10 @@ def test_a_bad_registration_is_refused_by_field(auth_client, user, body, field):
 
     assert response.status_code == 400, response.content
     assert response.json()["code"] == "invalid"
-    assert field in response.json()["errors"]
+    errors = response.json()["errors"]
+    assert field in errors, errors
+    # as the schema has it: each field's path -> its sentences (an item's error flattened)
+    assert all(isinstance(m, list) and all(isinstance(x, str) for x in m) for m in errors.values())
     assert not Application.objects.exists()
 
 
