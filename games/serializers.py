@@ -479,7 +479,10 @@ class SolverLineSerializer(serializers.Serializer):
 
 
 class AnalysisBudgetSerializer(serializers.Serializer):
-    probe_nodes = serializers.IntegerField(help_text="Solver positions per position searched.")
+    probe_nodes = serializers.IntegerField(
+        help_text="Solver positions per position searched (the position after the turning "
+        "point may be searched again with up to twice as many)."
+    )
     total_nodes = serializers.IntegerField(help_text="The whole analysis's bound.")
     proof_nodes = serializers.IntegerField(help_text="The exhaustive search's bound.")
 
@@ -487,7 +490,7 @@ class AnalysisBudgetSerializer(serializers.Serializer):
 class AnalysisProbeSerializer(serializers.Serializer):
     index = serializers.IntegerField()
     won = serializers.BooleanField(help_text="A win was found from this position.")
-    nodes = serializers.IntegerField()
+    nodes = serializers.IntegerField(help_text="Solver positions spent on it, every search.")
     exhaustive = serializers.BooleanField()
     inferred = serializers.BooleanField(
         help_text="Known without a search: a win found earlier (or the deal's vetted line) "

@@ -568,7 +568,7 @@ ANALYSIS_EXAMPLE = {
     "nodes": 1766982,
     "seconds": 8.4,
     "result": {
-        "version": 1,
+        "version": 2,
         "outcome": "lost",
         "line_length": 65,
         "log_length": 71,

@@ -8,13 +8,21 @@ position is the table at the end.
 
 On that line winnability is monotone: from a position that can still be won, the player's
 own next action and a win from the position after it make a win, so every earlier position
-can be won too. A binary search with the solver therefore finds the **turning point**: the
-last position from which the solver finds a win, and the action played there, after which
-it finds none within its budget (``analyse``). The solver is a beam search: "no win found"
-means that, within the positions it was allowed, unless ``exhaust`` searched every
-reachable position of the position after the turning point and so proved it lost. Every
-line reported has been replayed through the engine (``verify``): a line that does not win
-raises SolverBug, it is never stored.
+can be won too. The **turning point** is the last position from which the solver finds a
+win, and the action played there, after which it finds none within its budget
+(``analyse``). The solver is a beam search: a win it finds is a proof (replayed), "no win
+found" may be a false negative, and those come from positions with a long game still to
+play. So the search trusts wins and doubts failures (``_Search.turning_point``): it never
+goes left of a position a win was found from; it starts at the end and steps back 4, 8,
+16, ... actions until it finds a win (late positions have few cards and are cheap to
+settle), then halves only the stretch between that win and the nearest position after it
+with none. The position just after the turning point is then searched again with what the
+budget leaves (``RECHECK_PROBES`` searches' worth, carrying on with wider beams) and, if a
+win turns up, the search goes on from there. "No win found" means that, within the
+positions allowed, unless ``exhaust`` searched every reachable position of the position
+after the turning point and so proved it lost. Every line reported has been replayed
+through the engine (``verify``): a line that does not win raises SolverBug, it is never
+stored.
 
 Pure Python, like the rest of the solver: the caller (games/analysis.py) reads the deal and
 the log and stores the result.
@@ -30,11 +38,19 @@ from typing import Any, Final
 
 from games.engine import Action, Board, Layout, apply_action
 
-from .api import exhaust, polish, solve, verify
+from .api import WIDTHS, exhaust, polish, solve, verify
 
-ANALYSIS_VERSION: Final = 1
+# 2: the search from the end backwards, the boundary searched again (1: a binary search).
+ANALYSIS_VERSION: Final = 2
 # Below this many positions left, the shown line is not shortened (too few to gain).
 MIN_POLISH_NODES: Final = 1000
+# The first step back from the end: a lost game's turning point is seldom within its last
+# few actions (the hint follower's: 4 to 23 before the end), and each position searched
+# without a win costs a whole search, so the search does not walk back one by one.
+GALLOP_FIRST: Final = 4
+# The position just after the turning point is searched again with up to this many
+# searches' worth of positions (wider beams than its first search reached).
+RECHECK_PROBES: Final = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,8 +110,10 @@ class Budget:
     proof_nodes: int  # the exhaustive search after the turning point (0: none)
 
     def per_probe(self, line_length: int) -> int:
-        """The search budget of each position: ``probe_nodes``, less if the binary search
-        over ``line_length`` actions would otherwise overrun ``total_nodes``."""
+        """The search budget of each position: ``probe_nodes``, less if a binary search
+        over ``line_length`` actions would otherwise overrun ``total_nodes`` (the search
+        from the end makes about as many when the turning point is near the end, as it
+        mostly is; past ``total_nodes`` the last searches get what is left)."""
         probes = math.ceil(math.log2(line_length + 1)) + 2  # the end, the start, the halvings
         share = (self.total_nodes - 2 * self.proof_nodes) // probes
         return max(1, min(self.probe_nodes, share))
@@ -109,6 +127,9 @@ class Probe:
     exhausted: bool = False
     line: list[Action] = field(default_factory=list)
     inferred: bool = False  # won because the solver's line from an earlier probe still wins
+    proved: bool = False  # the proof budget was spent on it (``_Search.prove``)
+    rechecked: bool = False  # searched again (``_Search.recheck``)
+    widths: list[int] = field(default_factory=list)  # beam widths its search tried
 
 
 @dataclass(slots=True)
@@ -132,30 +153,8 @@ def analyse(
     """
     t0 = time.perf_counter()
     n = len(line.steps)
-    per_probe = budget.per_probe(n)
-    probes: dict[int, Probe] = {}
-    spent = 0
-
-    def probe(i: int) -> Probe:
-        nonlocal spent
-        if i in probes:
-            return probes[i]
-        for other in list(probes.values()):  # the same table met again (a move and back)
-            if line.position(other.index) == line.position(i):
-                probes[i] = Probe(i, other.won, 0, other.exhausted, list(other.line), True)
-                return probes[i]
-        allowed = min(per_probe, budget.total_nodes - spent)
-        if allowed < 1:  # the whole analysis's budget is spent: no search, no win found
-            probes[i] = Probe(i, False, 0)
-            return probes[i]
-        found = solve(line.position(i), max_nodes=allowed, shorten_ratio=0)
-        spent += found.nodes
-        p = Probe(i, found.won, found.nodes, found.exhausted, list(found.line))
-        probes[i] = p
-        if p.won:
-            _follow(line, p, probes)
-        return p
-
+    search = _Search(line, budget)
+    probes = search.probes
     result: dict[str, Any] = {
         "version": ANALYSIS_VERSION,
         "outcome": "won" if line.won else "lost",
@@ -177,16 +176,16 @@ def analyse(
                 "solver_line": None,
             }
         )
-        return _done(result, budget, per_probe, probes, spent, t0)
+        return _done(result, search, t0)
 
     first = _known_start(line, start_line)
     if first is not None:
         probes[0] = first
         _follow(line, first, probes)
-    start = probe(0)
+    start = search.probe(0)
     result["start_winnable"] = start.won
     if not start.won:
-        spent += _prove(line, start, budget)
+        search.prove(start)
         result.update(
             {
                 "winnable_actions": 0,
@@ -196,25 +195,11 @@ def analyse(
                 "start": _verdict(line, start),
             }
         )
-        return _done(result, budget, per_probe, probes, spent, t0)
-    probe(n)
-    proved: set[int] = set()
-    while True:
-        # lo: the last position a win was found from; hi: the first after it with none.
-        lo = max(i for i, p in probes.items() if p.won)
-        if lo == n:
-            break
-        hi = min(i for i, p in probes.items() if not p.won and i > lo)
-        if hi - lo > 1:
-            probe((lo + hi) // 2)
-            continue
-        if hi in proved:
-            break
-        proved.add(hi)
-        spent += _prove(line, probes[hi], budget)  # a win it finds moves lo on: go again
+        return _done(result, search, t0)
+    lo, hi = search.turning_point()
     if lo == n:  # given up (or ended) while it could still be won
-        shown = _shown_line(line, probes[n], budget, spent)
-        spent += shown[1]
+        shown = _shown_line(line, probes[n], budget, search.spent)
+        search.spent += shown[1]
         result.update(
             {
                 "winnable_actions": n,
@@ -223,11 +208,10 @@ def analyse(
                 "solver_line": _line_json(line, n, shown[0]),
             }
         )
-        return _done(result, budget, per_probe, probes, spent, t0)
+        return _done(result, search, t0)
     after = probes[hi]
-    spent += _prove(line, after, budget)
-    shown = _shown_line(line, probes[lo], budget, spent)
-    spent += shown[1]
+    shown = _shown_line(line, probes[lo], budget, search.spent)
+    search.spent += shown[1]
     step = line.steps[lo]
     result.update(
         {
@@ -244,7 +228,110 @@ def analyse(
             "solver_line": _line_json(line, lo, shown[0]),
         }
     )
-    return _done(result, budget, per_probe, probes, spent, t0)
+    return _done(result, search, t0)
+
+
+class _Search:
+    """The searches of one analysis over one line: every position searched (``probes``, by
+    index, one entry per position however often it is searched) and the positions spent."""
+
+    def __init__(self, line: FinalLine, budget: Budget) -> None:
+        self.line = line
+        self.budget = budget
+        self.per_probe = budget.per_probe(len(line.steps))
+        self.probes: dict[int, Probe] = {}
+        self.spent = 0
+
+    def left(self) -> int:
+        return self.budget.total_nodes - self.spent
+
+    def won_last(self) -> int:
+        return max(i for i, p in self.probes.items() if p.won)
+
+    def failed_after(self, lo: int) -> int | None:
+        after = [i for i, p in self.probes.items() if not p.won and i > lo]
+        return min(after) if after else None
+
+    def probe(self, i: int) -> Probe:
+        """Search position ``i`` once with the per-position budget (or what is left)."""
+        if i in self.probes:
+            return self.probes[i]
+        line = self.line
+        for other in list(self.probes.values()):  # the same table met again (a move and back)
+            if line.position(other.index) == line.position(i):
+                p = Probe(i, other.won, 0, other.exhausted, list(other.line), True)
+                p.proved, p.rechecked = other.proved, other.rechecked
+                self.probes[i] = p
+                return p
+        allowed = min(self.per_probe, self.left())
+        if allowed < 1:  # the whole analysis's budget is spent: no search, no win found
+            self.probes[i] = Probe(i, False, 0)
+            return self.probes[i]
+        found = solve(line.position(i), max_nodes=allowed, shorten_ratio=0)
+        self.spent += found.nodes
+        p = Probe(i, found.won, found.nodes, found.exhausted, list(found.line))
+        p.widths = list(found.widths)
+        self.probes[i] = p
+        if p.won:
+            _follow(line, p, self.probes)
+        return p
+
+    def recheck(self, p: Probe) -> None:
+        """Search a position again where its first search found no win, carrying on where
+        that search stopped: the beam width it had reached and wider (the narrower passes
+        are not repeated), within RECHECK_PROBES searches' worth of what is left."""
+        p.rechecked = True
+        allowed = min(RECHECK_PROBES * self.per_probe, self.left())
+        if p.won or p.exhausted or p.inferred or allowed < 1:
+            return
+        reached = p.widths[-1] if p.widths else 0
+        widths = tuple(w for w in WIDTHS if w >= reached) or (reached,)
+        found = solve(
+            self.line.position(p.index), max_nodes=allowed, widths=widths, shorten_ratio=0
+        )
+        self.spent += found.nodes
+        p.nodes += found.nodes
+        p.exhausted = found.exhausted
+        if found.won:
+            p.won, p.line = True, list(found.line)
+            _follow(self.line, p, self.probes)
+
+    def prove(self, p: Probe) -> None:
+        """Spend the proof budget, once, on settling a position no win was found from;
+        marks ``p.exhausted`` when every reachable position was searched."""
+        if p.proved:
+            return
+        p.proved = True
+        self.spent += _prove(self.line, p, self.budget)
+        if p.won:
+            _follow(self.line, p, self.probes)
+
+    def turning_point(self) -> tuple[int, int]:
+        """(lo, hi): the last position a win was found from, and the first after it with
+        none (``len(steps)`` and ``len(steps) + 1`` when the end is still won). Position 0
+        is won (searched already)."""
+        n = len(self.line.steps)
+        if not self.probe(n).won:
+            back = GALLOP_FIRST
+            while n - back > self.won_last():  # back from the end until a win is found
+                if self.probe(n - back).won:
+                    break
+                back *= 2
+        while True:
+            lo = self.won_last()
+            hi = self.failed_after(lo)
+            if hi is None:
+                return n, n + 1
+            if hi - lo > 1:  # a win at lo, none at hi: halve the stretch between
+                self.probe((lo + hi) // 2)
+                continue
+            p = self.probes[hi]
+            if not p.proved:
+                self.prove(p)  # a win it finds moves lo on: go again
+            elif not p.rechecked:
+                self.recheck(p)
+            else:
+                return lo, hi
 
 
 def _known_start(line: FinalLine, start_line: list[Action] | None) -> Probe | None:
@@ -268,14 +355,16 @@ def _follow(line: FinalLine, p: Probe, probes: dict[int, Probe]) -> None:
     while i + k < len(line.steps) and k < len(p.line) and line.steps[i + k].action == p.line[k]:
         k += 1
     j = i + k
-    if k == 0 or j in probes:
+    if k == 0 or (j in probes and probes[j].won):
         return
     rest = p.line[k:]
     try:
         verify(line.position(j), rest)
     except AssertionError:
         return
-    probes[j] = Probe(j, True, 0, line=rest, inferred=True)
+    # A search there that found no win is overruled: the replayed line wins.
+    spent = probes[j].nodes if j in probes else 0
+    probes[j] = Probe(j, True, spent, line=rest, inferred=True)
 
 
 def _prove(line: FinalLine, p: Probe, budget: Budget) -> int:
@@ -320,18 +409,11 @@ def _line_json(line: FinalLine, index: int, actions: list[Action]) -> dict[str, 
     }
 
 
-def _done(
-    result: dict[str, Any],
-    budget: Budget,
-    per_probe: int,
-    probes: dict[int, Probe],
-    spent: int,
-    t0: float,
-) -> Analysis:
+def _done(result: dict[str, Any], search: _Search, t0: float) -> Analysis:
     result["budget"] = {
-        "probe_nodes": per_probe,
-        "total_nodes": budget.total_nodes,
-        "proof_nodes": budget.proof_nodes,
+        "probe_nodes": search.per_probe,
+        "total_nodes": search.budget.total_nodes,
+        "proof_nodes": search.budget.proof_nodes,
     }
     result["probes"] = [
         {
@@ -341,7 +423,7 @@ def _done(
             "exhaustive": p.exhausted,
             "inferred": p.inferred,
         }
-        for p in sorted(probes.values(), key=lambda p: p.index)
+        for p in sorted(search.probes.values(), key=lambda p: p.index)
     ]
-    result["nodes"] = spent
-    return Analysis(result, spent, time.perf_counter() - t0)
+    result["nodes"] = search.spent
+    return Analysis(result, search.spent, time.perf_counter() - t0)

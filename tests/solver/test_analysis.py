@@ -1,5 +1,6 @@
-"""The post-game analysis (games/solver/analysis.py): the final line, the binary search for
-the turning point, and the solver's line shown from there
+"""The post-game analysis (games/solver/analysis.py): the final line, the search for the
+turning point (back from the end, trusting wins, doubting failures), and the solver's line
+shown from there
 (docs/rules.md#after-the-game-the-analysis)."""
 
 from __future__ import annotations
@@ -159,28 +160,54 @@ def random_line(seed: int, length: int) -> list[Action]:
     return log
 
 
-@pytest.mark.parametrize("where", [0.0, 0.02, 0.3, 0.5, 0.97, 0.99, 1.0])
-def test_the_binary_search_finds_a_known_turning_point(monkeypatch, where: float) -> None:
-    """With a stand-in solver that wins exactly the positions up to ``turn``, the search
-    finds that turning point in about log2(n) searches."""
+class FakeSolver:
+    """A stand-in solver over a line's positions: position ``i`` is won when a search of it
+    is given at least ``need[i]`` positions (None: never; lost), and ``searched`` records
+    the index of every search, rechecks included. Proofs settle nothing."""
+
+    def __init__(self, line: A.FinalLine, need: list[int | None]) -> None:
+        self.index = {line.position(i).notation(): i for i in range(len(line.steps) + 1)}
+        self.need = need
+        self.searched: list[int] = []
+        self.widths: list[tuple[int, ...]] = []
+
+    def solve(self, layout: Layout, *, max_nodes: int, widths=A.WIDTHS, **_: object) -> object:
+        i = self.index[layout.notation()]
+        self.searched.append(i)
+        self.widths.append(widths)
+        need = self.need[i]
+        won = need is not None and need <= max_nodes
+        nodes = need if won else max_nodes
+        fields = {"won": won, "nodes": nodes, "exhausted": False, "line": [], "widths": [400]}
+        return type("R", (), fields)
+
+    def install(self, monkeypatch) -> None:
+        lost = type("R", (), {"won": False, "nodes": 10, "exhausted": False, "line": []})
+        monkeypatch.setattr(A, "solve", self.solve)
+        monkeypatch.setattr(A, "exhaust", lambda layout, max_nodes: lost)
+        monkeypatch.setattr(A, "polish", lambda layout, line, max_nodes: (line, 0))
+        monkeypatch.setattr(A, "verify", lambda layout, line: None)
+
+
+def long_line() -> A.FinalLine:
     line = final_line(deal_layout(1, 5), random_line(5, 90))
+    assert len(line.steps) > 50
+    return line
+
+
+@pytest.mark.parametrize("where", [0.0, 0.02, 0.3, 0.5, 0.8, 0.97, 0.99, 1.0])
+def test_the_search_finds_a_known_turning_point(monkeypatch, where: float) -> None:
+    """With a stand-in solver that wins exactly the positions up to ``turn``, the search
+    finds that turning point in at most two searches per halving of the line (back from
+    the end, then between the win and the failure after it) and one more of the position
+    after it."""
+    line = long_line()
     n = len(line.steps)
-    assert n > 50
     turn = round(where * n) if where < 1 else n
     if where == 0.99:
         turn = n - 1  # lost on the last action
-    index = {line.position(i).notation(): i for i in range(n + 1)}
-    searched: list[int] = []
-
-    def fake_solve(layout: Layout, **_: object) -> object:
-        i = index[layout.notation()]
-        searched.append(i)
-        return type("R", (), {"won": i <= turn, "nodes": 10, "exhausted": False, "line": []})
-
-    monkeypatch.setattr(A, "solve", fake_solve)
-    monkeypatch.setattr(A, "polish", lambda layout, line, max_nodes: (line, 0))
-    monkeypatch.setattr(A, "verify", lambda layout, line: None)
-    monkeypatch.setattr(A, "exhaust", lambda layout, max_nodes: fake_solve(layout))
+    solver = FakeSolver(line, [10 if i <= turn else None for i in range(n + 1)])
+    solver.install(monkeypatch)
     result = analyse(line, budget=Budget(10, 10_000, 10)).result
     if turn == n:
         assert result["turning_point"] is None and result["winnable_at_end"]
@@ -188,7 +215,82 @@ def test_the_binary_search_finds_a_known_turning_point(monkeypatch, where: float
         assert result["turning_point"]["index"] == turn
         assert result["turning_point"]["seq"] == line.steps[turn].seq
         assert result["winnable_actions"] == turn
-    assert len(set(searched)) <= math.ceil(math.log2(n + 1)) + 2
+    assert len(set(solver.searched)) <= 2 * math.ceil(math.log2(n + 1)) + 1
+    assert len(solver.searched) <= len(set(solver.searched)) + 1  # one recheck at most
+
+
+def test_a_turning_point_near_the_end_costs_few_searches(monkeypatch) -> None:
+    line = long_line()
+    n = len(line.steps)
+    solver = FakeSolver(line, [10 if i <= n - 2 else None for i in range(n + 1)])
+    solver.install(monkeypatch)
+    result = analyse(line, budget=Budget(10, 10_000, 10)).result
+    assert result["turning_point"]["index"] == n - 2
+    # the end, 4 back (a win), then n - 2 and n - 1 between; n - 1 searched again
+    assert sorted(set(solver.searched)) == [0, n - 4, n - 2, n - 1, n]
+
+
+def test_a_middle_search_too_small_never_moves_the_turning_point_left(monkeypatch) -> None:
+    """Positions in the middle of the line need more than one search's budget (a long game
+    still to play), those after them not: the turning point is the last won position, not
+    one left of the middle, whatever the search probes there."""
+    line = long_line()
+    n = len(line.steps)
+    turn = n - 10
+    need: list[int | None] = [10 if i <= turn else None for i in range(n + 1)]
+    for i in range(n // 4, 3 * n // 4):
+        need[i] = 10**9  # winnable, but no search here is given enough
+    solver = FakeSolver(line, need)
+    solver.install(monkeypatch)
+    result = analyse(line, budget=Budget(100, 10_000, 10)).result
+    assert result["turning_point"]["index"] == turn
+    assert_search_trusts_its_wins(result)
+
+
+def test_the_position_after_the_turning_point_is_searched_again(monkeypatch) -> None:
+    """The last winnable positions need more than one search's budget but less than a
+    recheck's: the recheck finds them, and carries on from the width the first reached."""
+    line = long_line()
+    n = len(line.steps)
+    turn = n - 6
+    probe = 100
+    need: list[int | None] = [10 if i <= turn - 3 else None for i in range(n + 1)]
+    for i in range(turn - 2, turn + 1):
+        need[i] = probe * A.RECHECK_PROBES
+    solver = FakeSolver(line, need)
+    solver.install(monkeypatch)
+    result = analyse(line, budget=Budget(probe, 10_000, 10)).result
+    assert result["turning_point"]["index"] == turn
+    rechecks = [w for i, w in zip(solver.searched, solver.widths, strict=True) if w != A.WIDTHS]
+    assert rechecks and all(w[0] == 400 for w in rechecks)  # from the width reached on
+    assert_search_trusts_its_wins(result)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_false_negatives_anywhere_never_go_left_of_a_win(monkeypatch, seed: int) -> None:
+    """Winnable positions that no search settles, at random: the turning point is always a
+    won position with no won one after it, and never past the true one."""
+    rng = random.Random(seed)
+    line = long_line()
+    n = len(line.steps)
+    turn = rng.randrange(1, n)
+    need: list[int | None] = [
+        (10 if rng.random() < 0.6 else 10**9) if i <= turn else None for i in range(n + 1)
+    ]
+    need[0] = 10
+    solver = FakeSolver(line, need)
+    solver.install(monkeypatch)
+    result = analyse(line, budget=Budget(100, 10_000, 10)).result
+    assert result["turning_point"]["index"] <= turn
+    assert_search_trusts_its_wins(result)
+
+
+def assert_search_trusts_its_wins(result: dict) -> None:
+    won = [p["index"] for p in result["probes"] if p["won"]]
+    index = result["turning_point"]["index"]
+    assert index == max(won)
+    assert not [p for p in result["probes"] if p["index"] == index + 1 and p["won"]]
+    assert result["turning_point"]["after"]["index"] == index + 1
 
 
 def test_the_whole_analysis_stays_in_its_budget() -> None:
