@@ -654,6 +654,7 @@ def presence_sweep(*, now: datetime | None = None) -> int:
     for the grace (their last stream closed RACE_GONE_GRACE_SECONDS ago, or its process
     stopped refreshing it). Idempotent; each table in its own short transaction. Returns
     the `gone` events written."""
+    fixed = now is not None
     now = now or timezone.now()
     grace = now - timedelta(seconds=settings.RACE_GONE_GRACE_SECONDS)
     stale = now - timedelta(seconds=settings.RACE_PRESENCE_STALE_SECONDS)
@@ -664,15 +665,19 @@ def presence_sweep(*, now: datetime | None = None) -> int:
     for presence_id, table_id in owed.values_list("pk", "table_id"):
         with transaction.atomic():
             table = Table.objects.select_for_update().get(pk=table_id)
+            # Each event stamped when it is written: a pass over many tables takes a while,
+            # and a table's events must not go back in time (a progress event written
+            # meanwhile is stamped later than the pass's start).
+            at = now if fixed else timezone.now()
             presence = Presence.objects.select_related("player").get(pk=presence_id)
-            if not presence.log_present or presenters.connected(presence, now):
+            if not presence.log_present or presenters.connected(presence, at):
                 continue  # back meanwhile, or written by another sweep
             presence.log_present = False
             presence.save(update_fields=["log_present"])
             seat = _seat_number(table, presence.player)
             if seat is not None:
                 data = _seat_data(seat, presence.player)
-                event_emit(table=table, kind=EventKind.GONE, data=data, now=now)
+                event_emit(table=table, kind=EventKind.GONE, data=data, now=at)
                 written += 1
     return written
 
