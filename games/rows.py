@@ -20,6 +20,7 @@ from typing import Any
 from django.db import DEFAULT_DB_ALIAS, connections
 
 from games.models import Action, Game
+from spider_api import rows
 
 # What a move, deal, undo or hint changes on the game row (see services._store).
 ACT_FIELDS = (
@@ -70,7 +71,7 @@ def game_for_update(*, game_id: Any, player_id: int) -> Game | None:
         connection.vendor, connection.features.has_select_for_update
     )
     pk = Game._meta.pk.get_db_prep_value(game_id, connection)
-    with _cursor(connection) as cursor:
+    with rows.cursor(connection) as cursor:
         cursor.execute(sql, [pk, player_id])
         row = cursor.fetchone()
     if row is None:
@@ -110,13 +111,6 @@ def _with(insert: str, update: str, also: tuple[str, ...]) -> str:
     return f"WITH logged AS ({insert}){ctes} {update}"
 
 
-def _cursor(connection: Any) -> Any:
-    """On PostgreSQL, a cursor whose statements are prepared once per connection (these two
-    run on every action; see spider_api/postgresql); elsewhere a plain one."""
-    prepared = getattr(connection, "prepared_cursor", None)
-    return prepared() if prepared is not None else connection.cursor()
-
-
 def _column(model: Any, name: str) -> str:
     column: str = model._meta.get_field(name).column
     return column
@@ -144,7 +138,7 @@ def action_write(*, game: Game, entry: Action, also: Sequence[Statement] = ()) -
     log = _prepared(connection, Action, entry, _LOG_FIELDS)
     pk = Game._meta.pk.get_db_prep_value(game.pk, connection)
     state = [*_prepared(connection, Game, game, ACT_FIELDS), pk]
-    with _cursor(connection) as cursor:
+    with rows.cursor(connection) as cursor:
         if second:
             cursor.execute(first, log)
             cursor.execute(second, state)

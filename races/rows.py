@@ -24,38 +24,20 @@ from django.db import DEFAULT_DB_ALIAS, connections
 
 from games.models import Game
 from races.models import Race, Racer, Table
+from spider_api import rows
 
 _MODELS = (Table, Race, Racer)
 _ALIASES = {Game: "g", Table: "t", Race: "ra", Racer: "r"}
-Shape = tuple[Any, list[str], list[list[tuple[Any, Any]]]]
-
-
-def _shapes(models: tuple[Any, ...]) -> tuple[list[str], list[Shape]]:
-    """The columns to select for each model, its attnames and its columns' converters (as
-    the ORM applies them: the backend's, then the field's)."""
-    connection = connections[DEFAULT_DB_ALIAS]
-    qn = connection.ops.quote_name
-    columns: list[str] = []
-    shapes: list[Shape] = []
-    for model in models:
-        fields = model._meta.concrete_fields
-        columns += [f"{_ALIASES[model]}.{qn(f.column)}" for f in fields]
-        converters = []
-        for f in fields:
-            col = f.get_col(model._meta.db_table)
-            found = connection.ops.get_db_converters(col) + f.get_db_converters(connection)
-            converters.append([(convert, col) for convert in found])
-        shapes.append((model, [f.attname for f in fields], converters))
-    return columns, shapes
 
 
 @cache
-def _check_sql(vendor: str, for_update: bool, with_game: bool) -> tuple[str, list[Shape]]:
+def _check_sql(vendor: str, for_update: bool, with_game: bool) -> tuple[str, list[rows.Shape]]:
     """The statement (with the game row too, locked first, if ``with_game``) and the shapes
     of the models it reads."""
     qn = connections[DEFAULT_DB_ALIAS].ops.quote_name
     user = get_user_model()
-    columns, shapes = _shapes(((Game,) if with_game else ()) + _MODELS)
+    models = ((Game,) if with_game else ()) + _MODELS
+    columns, shapes = rows.shapes([(m, _ALIASES[m]) for m in models], DEFAULT_DB_ALIAS)
     g, t, ra, r = (qn(m._meta.db_table) for m in (Game, *_MODELS))
     u = qn(user._meta.db_table)
     source = (
@@ -116,25 +98,17 @@ def game_for_act(*, game_id: Any, player_id: int) -> tuple[Game, tuple[Table, Ra
 
 
 def _read(
-    connection: Any, sql: str, params: list[Any], shapes: list[Shape]
+    connection: Any, sql: str, params: list[Any], shapes: list[rows.Shape]
 ) -> tuple[list[Any], bool] | None:
     """The instances of one row, and whether its racer and race are fresh (the table's seq
     as locked is the seq of the statement's snapshot)."""
-    with _cursor(connection) as cursor:
+    with rows.cursor(connection) as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
     if row is None:
         return None
     *values, username, snapshot_seq = row
-    instances = []
-    at = 0
-    for model, names, converters in shapes:
-        own = values[at : at + len(names)]
-        at += len(names)
-        for i, found in enumerate(converters):
-            for convert, col in found:
-                own[i] = convert(own[i], col, connection)
-        instances.append(model.from_db(connection.alias, names, own))
+    instances = rows.instances(connection, values, shapes)
     table, race, racer = instances[-3:]
     user_model = get_user_model()
     player = user_model.from_db(
@@ -146,10 +120,3 @@ def _read(
     Racer.race.field.set_cached_value(racer, race)
     Racer.player.field.set_cached_value(racer, player)
     return instances, table.seq == snapshot_seq
-
-
-def _cursor(connection: Any) -> Any:
-    """On PostgreSQL a cursor whose statements are prepared once per connection (see
-    spider_api/postgresql); elsewhere a plain one."""
-    prepared = getattr(connection, "prepared_cursor", None)
-    return prepared() if prepared is not None else connection.cursor()

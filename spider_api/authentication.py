@@ -1,13 +1,14 @@
 """`Authorization: Bearer <token>` authentication, with the API tokens of `accounts.ApiToken`.
 
 A leaf module: DRF imports authentication classes while `rest_framework.views` is still loading,
-so this must not import anything that imports `rest_framework.views` (the model is imported
-when a token is first looked up).
+so this must not import anything that imports `rest_framework.views` (the models are found by
+name when a token is first looked up: the apps below accounts, which import this module, must
+not import accounts through it).
 
 A secret is looked up by its SHA-256 (spider_api.tokens); one that cannot be a token of ours (the
 wrong shape or checksum) costs no query. Every API request authenticates, so a token and its
 user are kept in a small per-process cache for ``TOKEN_CACHE_SECONDS`` (a lookup is otherwise
-one query and a third of the ORM work of a game action). The cache never outlives a change it
+one statement, ``_token_with_user``). The cache never outlives a change it
 knows of: deleting a token (revoking it, signing out) and saving its user (deactivating, a new
 password, staff rights) drop the entries of that user in this process at once (``forget_user``,
 connected to the model signals in ``AccountsConfig.ready``). Another web process notices
@@ -26,14 +27,18 @@ import threading
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from typing import Any
 
 from django.apps import apps
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 
+from spider_api import rows
 from spider_api.tokens import looks_like_a_token, secret_hash
 
 BEARER_CHALLENGE = 'Bearer realm="api"'
@@ -79,9 +84,44 @@ def _fresh_copy(user: Any) -> Any:
     return clone
 
 
+@cache
+def _token_sql(vendor: str) -> tuple[str, list[rows.Shape]]:
+    """SELECT a token by its hash, with its user (the models by name: see the docstring)."""
+    token_model, user_model = apps.get_model("accounts", "ApiToken"), get_user_model()
+    qn = connections[DEFAULT_DB_ALIAS].ops.quote_name
+    columns, shapes = rows.shapes(((token_model, "t"), (user_model, "u")), DEFAULT_DB_ALIAS)
+    user_id = qn(token_model._meta.get_field("user").column)
+    key_hash = qn(token_model._meta.get_field("key_hash").column)
+    sql = (
+        f"SELECT {', '.join(columns)} FROM {qn(token_model._meta.db_table)} t "
+        f"JOIN {qn(user_model._meta.db_table)} u ON u.{qn(user_model._meta.pk.column)} = "
+        f"t.{user_id} WHERE t.{key_hash} = %s"
+    )
+    return sql, shapes
+
+
+def _token_with_user(key_hash: str) -> Any:
+    """The token whose secret hashes to ``key_hash``, ``token.user`` loaded; None if none.
+    One statement written once per process (spider_api/rows.py): a player acting every few
+    seconds across several web processes is often not in the cache of the one serving them
+    (a racer at a 2-second pace on five workers: by chance about a third of their requests),
+    and compiled
+    by the ORM the lookup cost more CPU than the rest of a game action
+    (bench/token_lookup.py)."""
+    connection: Any = connections[DEFAULT_DB_ALIAS]
+    sql, shapes = _token_sql(connection.vendor)
+    with rows.cursor(connection) as cursor:
+        cursor.execute(sql, [key_hash])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    token, user = rows.instances(connection, row, shapes)
+    type(token).user.field.set_cached_value(token, user)
+    return token
+
+
 def _lookup(key: str, until: float) -> _Entry:
-    model = apps.get_model("accounts", "ApiToken")
-    token = model.objects.select_related("user").filter(key_hash=secret_hash(key)).first()
+    token = _token_with_user(secret_hash(key))
     if token is None or not token.user.is_active:
         raise exceptions.AuthenticationFailed(_("Invalid token."))
     last = token.last_used.timestamp() if token.last_used else 0.0

@@ -190,3 +190,23 @@ def test_another_process_refuses_a_revoked_token_within_the_bound(user):
     finally:
         checker.stdin.close()
         checker.wait(timeout=10)
+
+
+def test_a_lookup_reads_what_the_orm_reads_in_one_statement(user):
+    """The cache's lookup is a statement of its own (spider_api.rows): it builds the token
+    and its user as the ORM would, every field, with the user loaded."""
+    issued = device_token_issue(user=user, device="lookup")
+    authentication.forget_all()
+    key_hash = issued.token.key_hash
+    with CaptureQueriesContext(connection) as captured:
+        token = authentication._token_with_user(key_hash)
+    assert len(captured.captured_queries) == 1
+    orm = ApiToken.objects.select_related("user").get(key_hash=key_hash)
+    for field in ApiToken._meta.concrete_fields:
+        assert getattr(token, field.attname) == getattr(orm, field.attname), field.name
+    with CaptureQueriesContext(connection) as captured:
+        loaded = token.user  # no second query: it came with the token
+    assert not captured.captured_queries
+    for field in type(orm.user)._meta.concrete_fields:
+        assert getattr(loaded, field.attname) == getattr(orm.user, field.attname), field.name
+    assert authentication._token_with_user("0" * 64) is None
