@@ -8,6 +8,7 @@ behind them for over a second (bench/NOTES.md, the race sweep)."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import itertools
 import math
 import threading
@@ -22,6 +23,13 @@ from races.models import Table, TableEvent
 from races.services import presence_close, presence_open, presence_sweep
 from races.stream import Background
 from tests.races.conftest import open_table
+
+
+def run(coroutine) -> None:
+    """``asyncio.run`` on a thread of its own: the browser tests' Playwright may hold a running
+    loop in this thread, where asyncio.run() refuses to start."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, coroutine).result()
 
 
 class Sweeps:
@@ -73,7 +81,7 @@ def test_streams_closing_in_the_same_second_share_one_sweep(settings, monkeypatc
         while background._sweeps:
             await asyncio.sleep(0.01)
 
-    asyncio.run(two_hundred_closes())
+    run(two_hundred_closes())
     assert sweeps.calls == 1
 
 
@@ -90,7 +98,7 @@ def test_closes_a_second_apart_each_get_their_sweep(settings, monkeypatch):
         background.sweep_presence_later()  # later: its own sweep, not the first one's
         await asyncio.sleep(3.5)
 
-    asyncio.run(closes())
+    run(closes())
     assert sweeps.calls == 2
 
 
@@ -103,7 +111,7 @@ def test_a_process_runs_one_sweep_at_a_time(monkeypatch):
     async def three_at_once() -> None:
         await asyncio.gather(*(background._sweep_presence() for _ in range(3)))
 
-    asyncio.run(three_at_once())
+    run(three_at_once())
     # The first ran; the two that came meanwhile made it go round once more, after it.
     assert (sweeps.calls, sweeps.most_at_once) == (2, 1)
 

@@ -134,8 +134,9 @@ def test_the_idle_sweep_finds_idle_games_without_an_index_on_last_action_at(
 
 @pytest.mark.postgres
 def test_the_two_statements_of_an_action_are_prepared_once_per_connection(player_client):
-    """PostgreSQL parses and plans them once per connection, not on every action; the
-    ORM's own queries are never prepared."""
+    """PostgreSQL parses and plans them once per connection, not on every action (with the
+    token lookup's, which this connection ran once, signing the player in); the ORM's own
+    queries are never prepared."""
     gid = new_game(player_client, 1)["id"]
     version = 0
     for n in range(4):
@@ -144,9 +145,11 @@ def test_the_two_statements_of_an_action_are_prepared_once_per_connection(player
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements WHERE NOT from_sql")
         prepared = [row[0] for row in cursor.fetchall()]
-    assert len(prepared) == 2, prepared
-    assert any(s.startswith("SELECT") and s.endswith("FOR UPDATE") for s in prepared)
-    assert any(s.startswith("WITH logged AS (INSERT INTO") for s in prepared)
+    lock = [s for s in prepared if s.startswith("SELECT") and s.endswith("FOR UPDATE")]
+    write = [s for s in prepared if s.startswith("WITH logged AS (INSERT INTO")]
+    lookup = [s for s in prepared if s.startswith("SELECT t.") and '"key_hash" = $1' in s]
+    assert (len(lock), len(write), len(lookup)) == (1, 1, 1), prepared
+    assert len(prepared) == 3, prepared  # nothing else: no ORM query
 
 
 @pytest.mark.postgres
