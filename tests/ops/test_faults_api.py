@@ -1,7 +1,8 @@
 """Against a real gunicorn on a scratch PostgreSQL database: one action sent by 20 threads
 with one Idempotency-Key is applied once; schemathesis, with every check but one (and one
-check off for one operation: tests/ops/schemathesis.toml) and its stateful phase, finds no 5xx, no response that disagrees with the schema and no request the
-schema forbids that the server accepts. (`make faults`)"""
+check off for one operation: tests/ops/schemathesis.toml) and its stateful phase, finds no
+5xx, no response that disagrees with the schema and no request the schema forbids that the
+server accepts. (`make faults`)"""
 
 from __future__ import annotations
 
