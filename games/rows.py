@@ -43,43 +43,31 @@ Statement = tuple[str, list[Any]]
 
 
 @cache
-def _select_sql(vendor: str, for_update: bool) -> tuple[str, list[str], list[tuple[int, Any, Any]]]:
-    """SELECT every Game column by id and player; the attnames; each column's converters."""
-    connection = connections[DEFAULT_DB_ALIAS]
-    qn = connection.ops.quote_name
-    fields = Game._meta.concrete_fields
-    table = Game._meta.db_table
+def _select_sql(vendor: str, for_update: bool) -> tuple[str, list[rows.Shape]]:
+    """SELECT every Game column by id and player, and the row's shape."""
+    qn = connections[DEFAULT_DB_ALIAS].ops.quote_name
+    columns, shapes = rows.shapes([(Game, "g")], DEFAULT_DB_ALIAS)
     sql = (
-        f"SELECT {', '.join(qn(f.column) for f in fields)} FROM {qn(table)} "
-        f"WHERE {qn('id')} = %s AND {qn('player_id')} = %s" + (" FOR UPDATE" if for_update else "")
+        f"SELECT {', '.join(columns)} FROM {qn(Game._meta.db_table)} g "
+        f"WHERE g.{qn('id')} = %s AND g.{qn('player_id')} = %s"
+        + (" FOR UPDATE" if for_update else "")
     )
-    # As the ORM applies them (SQLCompiler.get_converters): the backend's, then the field's.
-    converters = []
-    for i, f in enumerate(fields):
-        col = f.get_col(table)
-        field_converters = f.get_db_converters(connection)  # type: ignore[attr-defined]
-        for convert in connection.ops.get_db_converters(col) + field_converters:
-            converters.append((i, convert, col))
-    return sql, [f.attname for f in fields], converters
+    return sql, shapes
 
 
 def game_for_update(*, game_id: Any, player_id: int) -> Game | None:
     """The player's game ``game_id``, its row locked until the transaction ends; None if there
     is no such game of theirs. Only the game row is read: its deal is loaded lazily."""
     connection = connections[DEFAULT_DB_ALIAS]  # once: the proxy costs a lookup per access
-    sql, names, converters = _select_sql(
-        connection.vendor, connection.features.has_select_for_update
-    )
+    sql, shapes = _select_sql(connection.vendor, connection.features.has_select_for_update)
     pk = Game._meta.pk.get_db_prep_value(game_id, connection)
     with rows.cursor(connection) as cursor:
         cursor.execute(sql, [pk, player_id])
         row = cursor.fetchone()
     if row is None:
         return None
-    values = list(row)
-    for i, convert, col in converters:
-        values[i] = convert(values[i], col, connection)
-    return Game.from_db(connection.alias, names, values)
+    (game,) = rows.instances(connection, row, shapes)
+    return game
 
 
 @cache

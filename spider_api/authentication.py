@@ -105,8 +105,7 @@ def _token_with_user(key_hash: str) -> Any:
     One statement written once per process (spider_api/rows.py): a player acting every few
     seconds across several web processes is often not in the cache of the one serving them
     (a racer at a 2-second pace on five workers: by chance about a third of their requests),
-    and compiled
-    by the ORM the lookup cost more CPU than the rest of a game action
+    and compiled by the ORM the lookup cost more CPU than the rest of a game action
     (bench/token_lookup.py)."""
     connection: Any = connections[DEFAULT_DB_ALIAS]
     sql, shapes = _token_sql(connection.vendor)

@@ -14,8 +14,9 @@ from typing import Any
 
 from django.db import connections
 
-# A model's place in a row: the model, its attnames, each column's converters.
-Shape = tuple[Any, list[str], list[list[tuple[Any, Any]]]]
+# A model's place in a row: the model, its attnames, and each converter with its column's
+# index (only the columns that have any: most have none).
+Shape = tuple[Any, list[str], list[tuple[int, Any, Any]]]
 
 
 def shapes(models: Sequence[tuple[Any, str]], alias: str) -> tuple[list[str], list[Shape]]:
@@ -28,10 +29,10 @@ def shapes(models: Sequence[tuple[Any, str]], alias: str) -> tuple[list[str], li
         fields = model._meta.concrete_fields
         columns += [f"{table_alias}.{qn(f.column)}" for f in fields]
         converters = []
-        for f in fields:
+        for i, f in enumerate(fields):
             col = f.get_col(model._meta.db_table)
-            convert = connection.ops.get_db_converters(col) + f.get_db_converters(connection)
-            converters.append([(c, col) for c in convert])
+            for convert in connection.ops.get_db_converters(col) + f.get_db_converters(connection):
+                converters.append((i, convert, col))
         found.append((model, [f.attname for f in fields], converters))
     return columns, found
 
@@ -43,9 +44,8 @@ def instances(connection: Any, values: Sequence[Any], found: Sequence[Shape]) ->
     for model, names, converters in found:
         own = list(values[at : at + len(names)])
         at += len(names)
-        for i, column in enumerate(converters):
-            for convert, col in column:
-                own[i] = convert(own[i], col, connection)
+        for i, convert, col in converters:
+            own[i] = convert(own[i], col, connection)
         out.append(model.from_db(connection.alias, names, own))
     return out
 

@@ -55,22 +55,27 @@ class Sweeps:
 
 
 @pytest.fixture
-def no_database(monkeypatch):
-    """The sweep's stand-in runs on a thread of its own, as the stream process's database
-    calls do, without the database (their threads may hold another test's connection)."""
+def stand_in(monkeypatch):
+    """``stand_in(seconds)``: a fresh Background whose presence sweeps are a ``Sweeps``,
+    run on a thread of their own as the stream process's database calls are, without the
+    database (those threads may hold another test's connection)."""
 
     async def on_a_thread(fn, /, **kwargs):
         return await asyncio.to_thread(fn, **kwargs)
 
     monkeypatch.setattr(stream, "db", on_a_thread)
 
+    def make(seconds: float = 0.0) -> tuple[Sweeps, Background]:
+        sweeps = Sweeps(seconds)
+        monkeypatch.setattr(services, "presence_sweep", sweeps)
+        return sweeps, Background()
 
-@pytest.mark.usefixtures("no_database")
-def test_streams_closing_in_the_same_second_share_one_sweep(settings, monkeypatch):
+    return make
+
+
+def test_streams_closing_in_the_same_second_share_one_sweep(settings, stand_in):
     settings.RACE_GONE_GRACE_SECONDS = 0
-    sweeps = Sweeps()
-    monkeypatch.setattr(services, "presence_sweep", sweeps)
-    background = Background()
+    sweeps, background = stand_in()
 
     async def two_hundred_closes() -> None:
         loop = asyncio.get_running_loop()
@@ -85,12 +90,9 @@ def test_streams_closing_in_the_same_second_share_one_sweep(settings, monkeypatc
     assert sweeps.calls == 1
 
 
-@pytest.mark.usefixtures("no_database")
-def test_closes_a_second_apart_each_get_their_sweep(settings, monkeypatch):
+def test_closes_a_second_apart_each_get_their_sweep(settings, stand_in):
     settings.RACE_GONE_GRACE_SECONDS = 0
-    sweeps = Sweeps()
-    monkeypatch.setattr(services, "presence_sweep", sweeps)
-    background = Background()
+    sweeps, background = stand_in()
 
     async def closes() -> None:
         background.sweep_presence_later()
@@ -102,11 +104,8 @@ def test_closes_a_second_apart_each_get_their_sweep(settings, monkeypatch):
     assert sweeps.calls == 2
 
 
-@pytest.mark.usefixtures("no_database")
-def test_a_process_runs_one_sweep_at_a_time(monkeypatch):
-    sweeps = Sweeps(seconds=0.3)
-    monkeypatch.setattr(services, "presence_sweep", sweeps)
-    background = Background()
+def test_a_process_runs_one_sweep_at_a_time(stand_in):
+    sweeps, background = stand_in(seconds=0.3)
 
     async def three_at_once() -> None:
         await asyncio.gather(*(background._sweep_presence() for _ in range(3)))
