@@ -6,13 +6,15 @@ import time
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from games.engine import DEAL, Action, Board, Layout, replay
+from games.engine import DEAL, Action, Board, Layout, Move, replay
 
+from .goals import Goal, Goals, columns_map, finish
 from .search import (
     ALT_WEIGHTS,
     DEFAULT_WEIGHTS,
     TAIL_WEIGHTS,
     Budget,
+    Node,
     Weights,
     beam_pass,
     root_node,
@@ -127,6 +129,7 @@ def solve(
     widths: tuple[int, ...] = WIDTHS,
     heuristics: tuple[Weights, ...] | None = None,
     shorten_ratio: float | None = None,
+    goals: Goals | None = None,
 ) -> SolveResult:
     """Search for a winning line of ``layout`` with every card known.
 
@@ -143,7 +146,9 @@ def solve(
     reachable position (small endgames; see ``exhaust`` for a search that aims to).
     ``heuristics`` (None: SEARCH_HEURISTICS for the
     layout's suit mode, else HEURISTICS) are the search's; the shortening re-searches with
-    them when given, else with HEURISTICS.
+    them when given, else with HEURISTICS. ``goals``: positions of the same game known to
+    be won (``goals.Goals``); a pass that meets one has found a win (its line there, then
+    the goal's).
     """
     t0 = time.perf_counter()
     board = Board(layout)
@@ -167,17 +172,29 @@ def solve(
     budget = Budget(max_nodes, max_seconds)
     cards = sum(len(c) for c in board.cols) + len(stock) - board.dealt
     depth = PASS_DEPTH_PER_CARD * cards
+    keyed = goals.keyed(len(stock)) if goals else None
     for width, k in _schedule(widths, len(heuristics)):
         if budget.spent():
             break
         result.widths.append(width)
         cuts = [0]
-        node = beam_pass(roots[k], stock, width, budget, heuristics[k], depth, cuts=cuts)
-        if node is None and not cuts[0] and not budget.spent():
+        reached: list[object] = []
+        node = beam_pass(
+            roots[k],
+            stock,
+            width,
+            budget,
+            heuristics[k],
+            depth,
+            cuts=cuts,
+            goals=keyed,
+            reached=reached,
+        )
+        moves = _line_to(node, reached, cuts)
+        if moves is None and not cuts[0] and not budget.spent():
             result.exhausted = True  # nothing was left out: a wider pass finds no more
             break
-        if node is not None:
-            moves = node.line()
+        if moves is not None:
             result.found_par = len(moves)
             if shorten_ratio > 0:
                 polish = Budget(
@@ -198,14 +215,17 @@ def solve(
     return result
 
 
-def exhaust(layout: Layout, *, max_nodes: int, max_seconds: float | None = None) -> SolveResult:
+def exhaust(
+    layout: Layout, *, max_nodes: int, max_seconds: float | None = None, goals: Goals | None = None
+) -> SolveResult:
     """Try to settle ``layout`` for certain: one breadth-first pass over every position
     reachable under the pruned move list (no beam width, no progress rule), within
     ``max_nodes`` positions. ``won`` (the shortest win, replayed through the engine), or
     ``unknown`` with ``exhausted`` when every reachable position was searched and none is
     a win (the layout is lost), or ``unknown`` alone when the budget ran out first. Only
     small positions (an endgame, a stuck table) fit; memory grows with the positions kept,
-    so keep ``max_nodes`` to a few hundred thousand."""
+    so keep ``max_nodes`` to a few hundred thousand. ``goals`` as in ``solve`` (the win is
+    then the first found, not the shortest)."""
     t0 = time.perf_counter()
     board = Board(layout)
     result = SolveResult("unknown")
@@ -218,9 +238,21 @@ def exhaust(layout: Layout, *, max_nodes: int, max_seconds: float | None = None)
     )
     budget = Budget(max_nodes, seconds_cap(max_nodes) if max_seconds is None else max_seconds)
     cuts = [0]
-    node = beam_pass(root, stock, UNBOUNDED, budget, DEFAULT_WEIGHTS, progress=False, cuts=cuts)
-    if node is not None:
-        result.line = to_actions(node.line())
+    reached: list[object] = []
+    node = beam_pass(
+        root,
+        stock,
+        UNBOUNDED,
+        budget,
+        DEFAULT_WEIGHTS,
+        progress=False,
+        cuts=cuts,
+        goals=goals.keyed(len(stock)) if goals else None,
+        reached=reached,
+    )
+    moves = _line_to(node, reached, cuts)
+    if moves is not None:
+        result.line = to_actions(moves)
         verify(layout, result.line)
         result.status = "won"
     else:
@@ -279,6 +311,24 @@ def improve(
     result.timed_out = budget.timed_out
     result.seconds = time.perf_counter() - t0
     return result
+
+
+def _line_to(node: Node | None, reached: list[object], cuts: list[int]) -> list[Move] | None:
+    """The winning line a pass ended with: to its won node, or to a goal it met and on with
+    the goal's win; None when it found neither, or met a goal only by a key collision (the
+    pass then counts as cut short, so it proves nothing)."""
+    if node is None:
+        return None
+    moves = node.line()
+    if not reached:
+        return moves
+    goal = reached[0]
+    assert isinstance(goal, Goal)
+    where = columns_map(node, goal)
+    if where is None:
+        cuts[0] += 1
+        return None
+    return moves + [a.as_move for a in finish(where, goal)]
 
 
 def seconds_cap(max_nodes: int) -> float:

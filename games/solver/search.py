@@ -32,6 +32,7 @@ fail on different deals. Everything is deterministic for a given node budget.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from operator import itemgetter
 from typing import Final, NamedTuple
 
@@ -224,6 +225,8 @@ def beam_pass(
     hits: list[Shortcut] | None = None,
     cuts: list[int] | None = None,
     progress: bool = True,
+    goals: Mapping[int, object] | None = None,
+    reached: list[object] | None = None,
 ) -> Node | None:
     """One beam pass at ``width`` per deal group; returns a won node or None.
 
@@ -239,8 +242,17 @@ def beam_pass(
     sideways moves the progress rule left out): a pass that returns None with nothing cut
     and the budget not spent has searched every position reachable from ``root`` under the
     pruned move list, so the position has no win (``api.exhaust``). ``progress=False`` drops
-    the progress rule (``_expand``), for such a search of everything."""
-    seen = {position_key(root.hsum, root.dealt)}
+    the progress rule (``_expand``), for such a search of everything.
+
+    ``goals`` maps position keys to positions known to be won (``goals.Goals.keyed``): the
+    first one met ends the pass, its node returned (not itself won) and the goal put in
+    ``reached``, whose caller finishes the line (``goals.finish``)."""
+    root_key = position_key(root.hsum, root.dealt)
+    if goals is not None and root_key in goals:
+        assert reached is not None
+        reached.append(goals[root_key])
+        return root
+    seen = {root_key}
     beam = [root]
     seq = 0
     depth = 0
@@ -257,7 +269,11 @@ def beam_pass(
             kids, seq, won = _expand(node, stock, w, seen, seq, budget, cuts, progress)
             if won is not None:
                 return won
-            _admit(kids, seen, groups, depth, targets, hits)
+            met = _admit(kids, seen, groups, depth, targets, hits, goals)
+            if met is not None:
+                assert goals is not None and reached is not None
+                reached.append(goals[met[KEY]])
+                return materialise(met)
         beam = _next_beam(groups, width, cuts)
     return None
 
@@ -421,15 +437,19 @@ def _admit(
     depth: int,
     targets: dict[int, int] | None,
     hits: list[Shortcut] | None,
-) -> None:
+    goals: Mapping[int, object] | None = None,
+) -> Candidate | None:
     """Mark the candidates seen and put each into its deal group; keep the best shortcut
-    to a target position met (``beam_pass``'s ``targets`` and ``hits``)."""
+    to a target position met (``beam_pass``'s ``targets`` and ``hits``). Returns the first
+    candidate that is one of ``goals``, if any (the rest are then left out)."""
     track = targets if hits is not None else None
     for cand in kids:
         key = cand[KEY]
         if key in seen:
             continue
         seen.add(key)
+        if goals is not None and key in goals:
+            return cand
         if track is not None:
             far = track.get(key)
             if far is not None:
@@ -442,6 +462,7 @@ def _admit(
             groups[g] = [cand]
         else:
             grp.append(cand)
+    return None
 
 
 def _next_beam(
