@@ -150,6 +150,11 @@ def row(
         "cpu_s": round(cpu, 2),
         "nodes": nodes,
         "probes": len(result["probes"]),
+        # every position searched: index, won, positions spent ("x": proved lost)
+        "searched": [
+            [p["index"], "x" if p["exhaustive"] else int(p["won"]), p["nodes"]]
+            for p in result["probes"]
+        ],
         "budget": result["budget"],
     }
 

@@ -16,11 +16,14 @@ play. So the search trusts wins and doubts failures (``_Search.turning_point``):
 goes left of a position a win was found from; it starts at the end and steps back 4, 8,
 16, ... actions until it finds a win (late positions have few cards and are cheap to
 settle), then halves only the stretch between that win and the nearest position after it
-with none. The position just after the turning point is then searched again with what the
-budget leaves (``RECHECK_PROBES`` searches' worth, carrying on with wider beams) and, if a
-win turns up, the search goes on from there. "No win found" means that, within the
-positions allowed, unless ``exhaust`` searched every reachable position of the position
-after the turning point and so proved it lost. Every line reported has been replayed
+with none. The position just after the turning point is then searched again
+(``RECHECK_PROBES`` searches' worth, carrying on with wider beams), then once more with all
+the budget has left but one search's worth (a win after it would mean a win there, so no
+other position repays more search) and, if a win turns up, the search goes on from there.
+Every win found is kept as a goal of the searches after it (games/solver/goals.py): a
+search that meets a position along a known win has found one. "No win found" means that,
+within the positions allowed, unless ``exhaust`` searched every reachable position of the
+position after the turning point and so proved it lost. Every line reported has been replayed
 through the engine (``verify``): a line that does not win raises SolverBug, it is never
 stored.
 
@@ -39,9 +42,11 @@ from typing import Any, Final
 from games.engine import Action, Board, Layout, apply_action
 
 from .api import WIDTHS, exhaust, polish, solve, verify
+from .goals import Goals
 
-# 2: the search from the end backwards, the boundary searched again (1: a binary search).
-ANALYSIS_VERSION: Final = 2
+# 3: wins found so far are goals of the later searches (2: the search from the end
+# backwards, the boundary searched again; 1: a binary search).
+ANALYSIS_VERSION: Final = 3
 # Below this many positions left, the shown line is not shortened (too few to gain).
 MIN_POLISH_NODES: Final = 1000
 # The first step back from the end: a lost game's turning point is seldom within its last
@@ -129,6 +134,7 @@ class Probe:
     inferred: bool = False  # won because the solver's line from an earlier probe still wins
     proved: bool = False  # the proof budget was spent on it (``_Search.prove``)
     rechecked: bool = False  # searched again (``_Search.recheck``)
+    final: bool = False  # searched again with what the analysis had left (``recheck``)
     widths: list[int] = field(default_factory=list)  # beam widths its search tried
 
 
@@ -241,6 +247,17 @@ class _Search:
         self.per_probe = budget.per_probe(len(line.steps))
         self.probes: dict[int, Probe] = {}
         self.spent = 0
+        # Every position along the wins found so far: a later search that meets one has
+        # found a win (games/solver/goals.py).
+        self.goals = Goals()
+        self._learned: set[int] = set()
+
+    def learn(self) -> None:
+        """Take the wins found since the last call as goals of the searches to come."""
+        for p in self.probes.values():
+            if p.won and p.line and p.index not in self._learned:
+                self._learned.add(p.index)
+                self.goals.add(self.line.position(p.index), p.line)
 
     def left(self) -> int:
         return self.budget.total_nodes - self.spent
@@ -260,14 +277,15 @@ class _Search:
         for other in list(self.probes.values()):  # the same table met again (a move and back)
             if line.position(other.index) == line.position(i):
                 p = Probe(i, other.won, 0, other.exhausted, list(other.line), True)
-                p.proved, p.rechecked = other.proved, other.rechecked
+                p.proved, p.rechecked, p.final = other.proved, other.rechecked, other.final
                 self.probes[i] = p
                 return p
         allowed = min(self.per_probe, self.left())
         if allowed < 1:  # the whole analysis's budget is spent: no search, no win found
             self.probes[i] = Probe(i, False, 0)
             return self.probes[i]
-        found = solve(line.position(i), max_nodes=allowed, shorten_ratio=0)
+        self.learn()
+        found = solve(line.position(i), max_nodes=allowed, shorten_ratio=0, goals=self.goals)
         self.spent += found.nodes
         p = Probe(i, found.won, found.nodes, found.exhausted, list(found.line))
         p.widths = list(found.widths)
@@ -276,18 +294,28 @@ class _Search:
             _follow(line, p, self.probes)
         return p
 
-    def recheck(self, p: Probe) -> None:
+    def recheck(self, p: Probe, *, final: bool = False) -> None:
         """Search a position again where its first search found no win, carrying on where
         that search stopped: the beam width it had reached and wider (the narrower passes
-        are not repeated), within RECHECK_PROBES searches' worth of what is left."""
-        p.rechecked = True
-        allowed = min(RECHECK_PROBES * self.per_probe, self.left())
+        are not repeated), within RECHECK_PROBES searches' worth of what is left; ``final``:
+        with all that is left but one search's worth (kept for the line shown)."""
+        if final:
+            p.final = True
+            allowed = self.left() - self.per_probe
+        else:
+            p.rechecked = True
+            allowed = min(RECHECK_PROBES * self.per_probe, self.left())
         if p.won or p.exhausted or p.inferred or allowed < 1:
             return
         reached = p.widths[-1] if p.widths else 0
         widths = tuple(w for w in WIDTHS if w >= reached) or (reached,)
+        self.learn()
         found = solve(
-            self.line.position(p.index), max_nodes=allowed, widths=widths, shorten_ratio=0
+            self.line.position(p.index),
+            max_nodes=allowed,
+            widths=widths,
+            shorten_ratio=0,
+            goals=self.goals,
         )
         self.spent += found.nodes
         p.nodes += found.nodes
@@ -302,7 +330,8 @@ class _Search:
         if p.proved:
             return
         p.proved = True
-        self.spent += _prove(self.line, p, self.budget)
+        self.learn()
+        self.spent += _prove(self.line, p, self.budget, self.goals)
         if p.won:
             _follow(self.line, p, self.probes)
 
@@ -330,6 +359,10 @@ class _Search:
                 self.prove(p)  # a win it finds moves lo on: go again
             elif not p.rechecked:
                 self.recheck(p)
+            elif not p.final and self.left() >= 2 * self.per_probe:
+                # The boundary is where more search pays most: a win anywhere after it
+                # would mean one here, so what the budget has left goes here.
+                self.recheck(p, final=True)
             else:
                 return lo, hi
 
@@ -367,12 +400,12 @@ def _follow(line: FinalLine, p: Probe, probes: dict[int, Probe]) -> None:
     probes[j] = Probe(j, True, spent, line=rest, inferred=True)
 
 
-def _prove(line: FinalLine, p: Probe, budget: Budget) -> int:
+def _prove(line: FinalLine, p: Probe, budget: Budget, goals: Goals | None = None) -> int:
     """Spend the proof budget on settling a position the search found no win from; marks
     ``p.exhausted`` when every reachable position was searched. Returns positions spent."""
     if p.won or p.exhausted or budget.proof_nodes <= 0:
         return 0
-    found = exhaust(line.position(p.index), max_nodes=budget.proof_nodes)
+    found = exhaust(line.position(p.index), max_nodes=budget.proof_nodes, goals=goals)
     if found.won:  # a win the beam search missed: the position was winnable after all
         p.won, p.line = True, list(found.line)
     p.exhausted = found.exhausted

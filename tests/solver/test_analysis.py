@@ -184,7 +184,7 @@ class FakeSolver:
     def install(self, monkeypatch) -> None:
         lost = type("R", (), {"won": False, "nodes": 10, "exhausted": False, "line": []})
         monkeypatch.setattr(A, "solve", self.solve)
-        monkeypatch.setattr(A, "exhaust", lambda layout, max_nodes: lost)
+        monkeypatch.setattr(A, "exhaust", lambda layout, max_nodes, **_: lost)
         monkeypatch.setattr(A, "polish", lambda layout, line, max_nodes: (line, 0))
         monkeypatch.setattr(A, "verify", lambda layout, line: None)
 
@@ -200,7 +200,8 @@ def test_the_search_finds_a_known_turning_point(monkeypatch, where: float) -> No
     """With a stand-in solver that wins exactly the positions up to ``turn``, the search
     finds that turning point in at most two searches per halving of the line (back from
     the end, then between the win and the failure after it) and one more of the position
-    after it."""
+    after it, searched again twice at most (the recheck, and the final one with what is
+    left)."""
     line = long_line()
     n = len(line.steps)
     turn = round(where * n) if where < 1 else n
@@ -216,7 +217,7 @@ def test_the_search_finds_a_known_turning_point(monkeypatch, where: float) -> No
         assert result["turning_point"]["seq"] == line.steps[turn].seq
         assert result["winnable_actions"] == turn
     assert len(set(solver.searched)) <= 2 * math.ceil(math.log2(n + 1)) + 1
-    assert len(solver.searched) <= len(set(solver.searched)) + 1  # one recheck at most
+    assert len(solver.searched) <= len(set(solver.searched)) + 2  # two rechecks at most
 
 
 def test_a_turning_point_near_the_end_costs_few_searches(monkeypatch) -> None:
@@ -263,6 +264,28 @@ def test_the_position_after_the_turning_point_is_searched_again(monkeypatch) -> 
     assert result["turning_point"]["index"] == turn
     rechecks = [w for i, w in zip(solver.searched, solver.widths, strict=True) if w != A.WIDTHS]
     assert rechecks and all(w[0] == 400 for w in rechecks)  # from the width reached on
+    assert_search_trusts_its_wins(result)
+
+
+def test_what_the_budget_leaves_goes_to_the_position_after_the_turning_point(
+    monkeypatch,
+) -> None:
+    """The last winnable positions need more than a recheck's worth: the final recheck,
+    with all the analysis has left but one search's worth, finds them; no search ever
+    runs past the analysis's budget."""
+    line = long_line()
+    n = len(line.steps)
+    turn = n - 6
+    probe = 100
+    total = 10_000
+    need: list[int | None] = [10 if i <= turn - 3 else None for i in range(n + 1)]
+    for i in range(turn - 2, turn + 1):
+        need[i] = probe * A.RECHECK_PROBES * 10
+    solver = FakeSolver(line, need)
+    solver.install(monkeypatch)
+    result = analyse(line, budget=Budget(probe, total, 10)).result
+    assert result["turning_point"]["index"] == turn
+    assert result["nodes"] <= total
     assert_search_trusts_its_wins(result)
 
 
