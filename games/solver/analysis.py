@@ -331,7 +331,10 @@ class _Search:
             return
         p.proved = True
         self.learn()
-        self.spent += _prove(self.line, p, self.budget, self.goals)
+        # Within what is left: a win found by the last search moves the search on to a
+        # position whose proof would otherwise run past the analysis's budget.
+        allowed = min(self.budget.proof_nodes, self.left())
+        self.spent += _prove(self.line, p, allowed, self.goals)
         if p.won:
             _follow(self.line, p, self.probes)
 
@@ -400,12 +403,12 @@ def _follow(line: FinalLine, p: Probe, probes: dict[int, Probe]) -> None:
     probes[j] = Probe(j, True, spent, line=rest, inferred=True)
 
 
-def _prove(line: FinalLine, p: Probe, budget: Budget, goals: Goals | None = None) -> int:
-    """Spend the proof budget on settling a position the search found no win from; marks
+def _prove(line: FinalLine, p: Probe, max_nodes: int, goals: Goals | None = None) -> int:
+    """Spend up to ``max_nodes`` on settling a position the search found no win from; marks
     ``p.exhausted`` when every reachable position was searched. Returns positions spent."""
-    if p.won or p.exhausted or budget.proof_nodes <= 0:
+    if p.won or p.exhausted or max_nodes <= 0:
         return 0
-    found = exhaust(line.position(p.index), max_nodes=budget.proof_nodes, goals=goals)
+    found = exhaust(line.position(p.index), max_nodes=max_nodes, goals=goals)
     if found.won:  # a win the beam search missed: the position was winnable after all
         p.won, p.line = True, list(found.line)
     p.exhausted = found.exhausted

@@ -270,20 +270,32 @@ def test_the_position_after_the_turning_point_is_searched_again(monkeypatch) -> 
 def test_what_the_budget_leaves_goes_to_the_position_after_the_turning_point(
     monkeypatch,
 ) -> None:
-    """The last winnable positions need more than a recheck's worth: the final recheck,
-    with all the analysis has left but one search's worth, finds them; no search ever
-    runs past the analysis's budget."""
+    """The last winnable position needs more than a recheck's worth: the final recheck,
+    with all the analysis has left but one search's worth, finds it; the proof after it
+    stays within what is left (no analysis runs past its budget)."""
     line = long_line()
     n = len(line.steps)
     turn = n - 6
     probe = 100
     total = 10_000
-    need: list[int | None] = [10 if i <= turn - 3 else None for i in range(n + 1)]
-    for i in range(turn - 2, turn + 1):
-        need[i] = probe * A.RECHECK_PROBES * 10
+    need: list[int | None] = [10 if i < turn else None for i in range(n + 1)]
+    need[turn] = probe * A.RECHECK_PROBES * 10
     solver = FakeSolver(line, need)
     solver.install(monkeypatch)
-    result = analyse(line, budget=Budget(probe, total, 10)).result
+
+    def spending(layout, *, max_nodes, **kw):  # every search spends all it is given
+        found = solver.solve(layout, max_nodes=max_nodes, **kw)
+        found.nodes = max_nodes
+        return found
+
+    monkeypatch.setattr(A, "solve", spending)
+    spends_all = {"won": False, "exhausted": False, "line": []}
+    monkeypatch.setattr(  # a proof that spends all it is given (and settles nothing)
+        A,
+        "exhaust",
+        lambda layout, max_nodes, **_: type("R", (), spends_all | {"nodes": max_nodes}),
+    )
+    result = analyse(line, budget=Budget(probe, total, 1000)).result
     assert result["turning_point"]["index"] == turn
     assert result["nodes"] <= total
     assert_search_trusts_its_wins(result)
