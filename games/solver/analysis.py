@@ -18,8 +18,9 @@ goes left of a position a win was found from; it starts at the end and steps bac
 settle), then halves only the stretch between that win and the nearest position after it
 with none. The position just after the turning point is then searched again
 (``RECHECK_PROBES`` searches' worth, carrying on with wider beams), then once more with all
-the budget has left but one search's worth (a win after it would mean a win there, so no
-other position repays more search) and, if a win turns up, the search goes on from there.
+the budget has left but one search's worth (a win anywhere after it would mean a win there;
+positions further on can be cheaper to win, bench/NOTES.md) and, if a win turns up, the
+search goes on from there.
 Every win found is kept as a goal of the searches after it (games/solver/goals.py): a
 search that meets a position along a known win has found one. "No win found" means that,
 within the positions allowed, unless ``exhaust`` searched every reachable position of the
@@ -363,8 +364,8 @@ class _Search:
             elif not p.rechecked:
                 self.recheck(p)
             elif not p.final and self.left() >= 2 * self.per_probe:
-                # The boundary is where more search pays most: a win anywhere after it
-                # would mean one here, so what the budget has left goes here.
+                # A win anywhere after the boundary would mean one here, so what the
+                # budget has left goes here (not always the cheapest: bench/NOTES.md).
                 self.recheck(p, final=True)
             else:
                 return lo, hi

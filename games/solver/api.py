@@ -328,7 +328,7 @@ def _line_to(node: Node | None, reached: list[object], cuts: list[int]) -> list[
     if where is None:
         cuts[0] += 1
         return None
-    return moves + [a.as_move for a in finish(where, goal)]
+    return moves + finish(where, goal)
 
 
 def seconds_cap(max_nodes: int) -> float:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from games.engine import Action, Board, Layout, apply_action
+from games.engine import DEAL, Action, Board, Layout, Move, apply_action
 
 from .model import Column
 from .search import Node, col_hash, position_key
@@ -101,13 +101,11 @@ def columns_map(node: Node, goal: Goal) -> list[int] | None:
     return where
 
 
-def finish(where: list[int], goal: Goal) -> list[Action]:
-    """The rest of the goal's win in the search's column numbers (``columns_map``)."""
+def finish(where: list[int], goal: Goal) -> list[Move]:
+    """The rest of the goal's win as the search's moves, in its column numbers
+    (``columns_map``)."""
     out = []
     for action in goal.rest:
-        if action.kind == "move":
-            src, dst, count = action.as_move
-            out.append(Action.move(where[src], where[dst], count))
-        else:
-            out.append(action)
+        src, dst, count = move = action.as_move
+        out.append(move if move == DEAL else (where[src], where[dst], count))
     return out
