@@ -16,11 +16,13 @@ play. So the search trusts wins and doubts failures (``_Search.turning_point``):
 goes left of a position a win was found from; it starts at the end and steps back 4, 8,
 16, ... actions until it finds a win (late positions have few cards and are cheap to
 settle), then halves only the stretch between that win and the nearest position after it
-with none. The position just after the turning point is then searched again
-(``RECHECK_PROBES`` searches' worth, carrying on with wider beams), then once more with all
-the budget has left but one search's worth (a win anywhere after it would mean a win there;
-positions further on can be cheaper to win, bench/NOTES.md) and, if a win turns up, the
-search goes on from there.
+with none. What the budget has left then goes to the positions after the turning point
+up to the first one proved lost (``widen``): a win at any of them would mean a win at every
+position before it, and one further on, with fewer cards, can be cheaper to win than the
+boundary (bench/NOTES.md). They are searched again in rounds, the least searched first and
+the furthest first among equals, each given as much again as it has had; the middle of a
+long stretch between two of them is searched too, and one whose search ran out of positions
+is proved instead. If a win turns up, the search goes on from there.
 Every win found is kept as a goal of the searches after it (games/solver/goals.py): a
 search that meets a position along a known win has found one. "No win found" means that,
 within the positions allowed, unless ``exhaust`` searched every reachable position of the
@@ -34,6 +36,7 @@ the log and stores the result.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import Iterable
@@ -45,18 +48,20 @@ from games.engine import Action, Board, Layout, apply_action
 from .api import WIDTHS, exhaust, polish, solve, verify
 from .goals import Goals
 
-# 3: wins found so far are goals of the later searches (2: the search from the end
-# backwards, the boundary searched again; 1: a binary search).
-ANALYSIS_VERSION: Final = 3
+# 4: what is left spread over the failures after the boundary (3: wins found so far are
+# goals of the later searches; 2: the search from the end backwards, the boundary searched
+# again; 1: a binary search).
+ANALYSIS_VERSION: Final = 4
 # Below this many positions left, the shown line is not shortened (too few to gain).
 MIN_POLISH_NODES: Final = 1000
 # The first step back from the end: a lost game's turning point is seldom within its last
 # few actions (the hint follower's: 4 to 23 before the end), and each position searched
 # without a win costs a whole search, so the search does not walk back one by one.
 GALLOP_FIRST: Final = 4
-# The position just after the turning point is searched again with up to this many
-# searches' worth of positions (wider beams than its first search reached).
-RECHECK_PROBES: Final = 2
+# After the boundary, a stretch of at least this many actions between two positions with
+# no win found has its middle searched too (``_Search.widen``); narrower stretches would
+# make the spreading a scan of every position (measured: bench/NOTES.md).
+SPREAD_MIN_GAP: Final = 2 * GALLOP_FIRST
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,9 +139,10 @@ class Probe:
     line: list[Action] = field(default_factory=list)
     inferred: bool = False  # won because the solver's line from an earlier probe still wins
     proved: bool = False  # the proof budget was spent on it (``_Search.prove``)
-    rechecked: bool = False  # searched again (``_Search.recheck``)
-    final: bool = False  # searched again with what the analysis had left (``recheck``)
-    widths: list[int] = field(default_factory=list)  # beam widths its search tried
+    # Its last search stopped at its allowance, not for want of positions to search: more
+    # positions may find a win (``_Search.widen``); else only a proof can settle it.
+    spent_all: bool = True
+    widths: list[int] = field(default_factory=list)  # beam widths its searches tried
 
 
 @dataclass(slots=True)
@@ -278,7 +284,7 @@ class _Search:
         for other in list(self.probes.values()):  # the same table met again (a move and back)
             if line.position(other.index) == line.position(i):
                 p = Probe(i, other.won, 0, other.exhausted, list(other.line), True)
-                p.proved, p.rechecked, p.final = other.proved, other.rechecked, other.final
+                p.proved = other.proved
                 self.probes[i] = p
                 return p
         allowed = min(self.per_probe, self.left())
@@ -290,22 +296,16 @@ class _Search:
         self.spent += found.nodes
         p = Probe(i, found.won, found.nodes, found.exhausted, list(found.line))
         p.widths = list(found.widths)
+        p.spent_all = found.nodes >= allowed
         self.probes[i] = p
         if p.won:
             _follow(line, p, self.probes)
         return p
 
-    def recheck(self, p: Probe, *, final: bool = False) -> None:
-        """Search a position again where its first search found no win, carrying on where
-        that search stopped: the beam width it had reached and wider (the narrower passes
-        are not repeated), within RECHECK_PROBES searches' worth of what is left; ``final``:
-        with all that is left but one search's worth (kept for the line shown)."""
-        if final:
-            p.final = True
-            allowed = self.left() - self.per_probe
-        else:
-            p.rechecked = True
-            allowed = min(RECHECK_PROBES * self.per_probe, self.left())
+    def recheck(self, p: Probe, allowed: int) -> None:
+        """Search a position again where its searches found no win, carrying on where the
+        last one stopped: the beam width it had reached and wider (the narrower passes are
+        not repeated), within ``allowed`` positions."""
         if p.won or p.exhausted or p.inferred or allowed < 1:
             return
         reached = p.widths[-1] if p.widths else 0
@@ -321,9 +321,51 @@ class _Search:
         self.spent += found.nodes
         p.nodes += found.nodes
         p.exhausted = found.exhausted
+        p.spent_all = found.nodes >= allowed
+        if found.widths:
+            p.widths = list(found.widths)
         if found.won:
             p.won, p.line = True, list(found.line)
             _follow(self.line, p, self.probes)
+
+    def widen(self, lo: int) -> bool:
+        """One more search after the boundary ``lo``, within what the budget has left but
+        one search's worth (kept for the line shown); False when there is nothing left to
+        do. A win at any position after ``lo`` would mean a win at every position before it,
+        and one further on, with fewer cards, can be cheaper to win than the boundary
+        (bench/NOTES.md), so the positions up to the first one proved lost are searched
+        again in rounds: a position whose last search ran out of positions to search is
+        proved (more of the same search would find nothing); else the least searched one,
+        the furthest first, is given as much again as it has had, so shares grow round by
+        round; the middle of a stretch of ``SPREAD_MIN_GAP`` actions or more between two of
+        them is searched as if it had had one search already."""
+        spare = self.left() - self.per_probe
+        if spare < self.per_probe:
+            return False
+        lost = min((i for i, p in self.probes.items() if i > lo and p.exhausted), default=None)
+        end = len(self.line.steps) + 1 if lost is None else lost
+        open_ = sorted(
+            (p for i, p in self.probes.items() if lo < i < end and not (p.won or p.inferred)),
+            key=lambda p: p.index,
+        )
+        settle = [p for p in open_ if not p.spent_all and not p.proved]
+        if settle:
+            self.prove(settle[-1])
+            return True
+        grow = [p for p in open_ if p.spent_all]
+        ends = [p.index for p in grow] + ([] if lost is None else [lost])
+        middles = [(a + b) // 2 for a, b in itertools.pairwise(ends) if b - a >= SPREAD_MIN_GAP]
+        choices = [(p.nodes, -p.index) for p in grow]
+        choices += [(self.per_probe, -i) for i in middles if i not in self.probes]
+        if not choices:
+            return False
+        i = -min(choices)[1]
+        if i not in self.probes:
+            self.probe(i)
+            return True
+        p = self.probes[i]
+        self.recheck(p, min(max(p.nodes, self.per_probe), spare))
+        return True
 
     def prove(self, p: Probe) -> None:
         """Spend the proof budget, once, on settling a position no win was found from;
@@ -361,13 +403,7 @@ class _Search:
             p = self.probes[hi]
             if not p.proved:
                 self.prove(p)  # a win it finds moves lo on: go again
-            elif not p.rechecked:
-                self.recheck(p)
-            elif not p.final and self.left() >= 2 * self.per_probe:
-                # A win anywhere after the boundary would mean one here, so what the
-                # budget has left goes here (not always the cheapest: bench/NOTES.md).
-                self.recheck(p, final=True)
-            else:
+            elif not self.widen(lo):
                 return lo, hi
 
 

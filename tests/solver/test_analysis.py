@@ -163,7 +163,8 @@ def random_line(seed: int, length: int) -> list[Action]:
 class FakeSolver:
     """A stand-in solver over a line's positions: position ``i`` is won when a search of it
     is given at least ``need[i]`` positions (None: never; lost), and ``searched`` records
-    the index of every search, rechecks included. Proofs settle nothing."""
+    the index of every search, rechecks included. Proofs settle nothing, unless installed
+    with ``proves``: then a proof settles a lost position (None) as lost."""
 
     def __init__(self, line: A.FinalLine, need: list[int | None]) -> None:
         self.index = {line.position(i).notation(): i for i in range(len(line.steps) + 1)}
@@ -181,10 +182,13 @@ class FakeSolver:
         fields = {"won": won, "nodes": nodes, "exhausted": False, "line": [], "widths": [400]}
         return type("R", (), fields)
 
-    def install(self, monkeypatch) -> None:
-        lost = type("R", (), {"won": False, "nodes": 10, "exhausted": False, "line": []})
+    def install(self, monkeypatch, *, proves: bool = False) -> None:
+        def exhaust(layout: Layout, max_nodes: int, **_: object) -> object:
+            settled = proves and self.need[self.index[layout.notation()]] is None
+            return type("R", (), {"won": False, "nodes": 10, "exhausted": settled, "line": []})
+
         monkeypatch.setattr(A, "solve", self.solve)
-        monkeypatch.setattr(A, "exhaust", lambda layout, max_nodes, **_: lost)
+        monkeypatch.setattr(A, "exhaust", exhaust)
         monkeypatch.setattr(A, "polish", lambda layout, line, max_nodes: (line, 0))
         monkeypatch.setattr(A, "verify", lambda layout, line: None)
 
@@ -197,18 +201,18 @@ def long_line() -> A.FinalLine:
 
 @pytest.mark.parametrize("where", [0.0, 0.02, 0.3, 0.5, 0.8, 0.97, 0.99, 1.0])
 def test_the_search_finds_a_known_turning_point(monkeypatch, where: float) -> None:
-    """With a stand-in solver that wins exactly the positions up to ``turn``, the search
-    finds that turning point in at most two searches per halving of the line (back from
-    the end, then between the win and the failure after it) and one more of the position
-    after it, searched again twice at most (the recheck, and the final one with what is
-    left)."""
+    """With a stand-in solver that wins exactly the positions up to ``turn`` and proves the
+    others lost, the search finds that turning point in at most two searches per halving of
+    the line (back from the end, then between the win and the failure after it) and one
+    more of the position after it, and searches no position twice: once the position after
+    the turning point is proved lost, nothing after it can be won."""
     line = long_line()
     n = len(line.steps)
     turn = round(where * n) if where < 1 else n
     if where == 0.99:
         turn = n - 1  # lost on the last action
     solver = FakeSolver(line, [10 if i <= turn else None for i in range(n + 1)])
-    solver.install(monkeypatch)
+    solver.install(monkeypatch, proves=True)
     result = analyse(line, budget=Budget(10, 10_000, 10)).result
     if turn == n:
         assert result["turning_point"] is None and result["winnable_at_end"]
@@ -216,19 +220,39 @@ def test_the_search_finds_a_known_turning_point(monkeypatch, where: float) -> No
         assert result["turning_point"]["index"] == turn
         assert result["turning_point"]["seq"] == line.steps[turn].seq
         assert result["winnable_actions"] == turn
+        assert result["turning_point"]["after"]["exhaustive"]
     assert len(set(solver.searched)) <= 2 * math.ceil(math.log2(n + 1)) + 1
-    assert len(solver.searched) <= len(set(solver.searched)) + 2  # two rechecks at most
+    assert len(solver.searched) == len(set(solver.searched))
 
 
 def test_a_turning_point_near_the_end_costs_few_searches(monkeypatch) -> None:
     line = long_line()
     n = len(line.steps)
     solver = FakeSolver(line, [10 if i <= n - 2 else None for i in range(n + 1)])
-    solver.install(monkeypatch)
+    solver.install(monkeypatch, proves=True)
     result = analyse(line, budget=Budget(10, 10_000, 10)).result
     assert result["turning_point"]["index"] == n - 2
-    # the end, 4 back (a win), then n - 2 and n - 1 between; n - 1 searched again
-    assert sorted(set(solver.searched)) == [0, n - 4, n - 2, n - 1, n]
+    # the start, the end, 4 back (a win), then n - 2 and n - 1 between, n - 1 proved lost
+    assert solver.searched == [0, n, n - 4, n - 2, n - 1]
+
+
+def test_what_the_budget_leaves_goes_after_the_turning_point(monkeypatch) -> None:
+    """Where nothing after the turning point can be proved lost, the rest of the budget is
+    spent searching the positions after it, and only those; the turning point stays the
+    last won position and the analysis within its budget."""
+    line = long_line()
+    n = len(line.steps)
+    turn = n // 2
+    solver = FakeSolver(line, [10 if i <= turn else None for i in range(n + 1)])
+    solver.install(monkeypatch)
+    total = 10_000
+    result = analyse(line, budget=Budget(100, total, 10)).result
+    assert result["turning_point"]["index"] == turn
+    assert total - 200 <= result["nodes"] <= total  # all of it, but for the line shown
+    first_after = solver.searched.index(turn + 1)
+    assert all(i > turn for i in solver.searched[first_after:])
+    assert len(solver.searched) > len(set(solver.searched))  # searched again, in rounds
+    assert_search_trusts_its_wins(result)
 
 
 def test_a_middle_search_too_small_never_moves_the_turning_point_left(monkeypatch) -> None:
@@ -248,18 +272,19 @@ def test_a_middle_search_too_small_never_moves_the_turning_point_left(monkeypatc
     assert_search_trusts_its_wins(result)
 
 
-def test_the_position_after_the_turning_point_is_searched_again(monkeypatch) -> None:
-    """The last winnable positions need more than one search's budget but less than a
-    recheck's: the recheck finds them, and carries on from the width the first reached."""
+def test_the_positions_after_the_turning_point_are_searched_again(monkeypatch) -> None:
+    """The last winnable positions need twice a search's budget: searched again, each
+    given as much again as it has had, they are found, and each search carries on from
+    the width the last one reached."""
     line = long_line()
     n = len(line.steps)
     turn = n - 6
     probe = 100
     need: list[int | None] = [10 if i <= turn - 3 else None for i in range(n + 1)]
     for i in range(turn - 2, turn + 1):
-        need[i] = probe * A.RECHECK_PROBES
+        need[i] = 2 * probe
     solver = FakeSolver(line, need)
-    solver.install(monkeypatch)
+    solver.install(monkeypatch, proves=True)
     result = analyse(line, budget=Budget(probe, 10_000, 10)).result
     assert result["turning_point"]["index"] == turn
     rechecks = [w for i, w in zip(solver.searched, solver.widths, strict=True) if w != A.WIDTHS]
@@ -267,23 +292,24 @@ def test_the_position_after_the_turning_point_is_searched_again(monkeypatch) -> 
     assert_search_trusts_its_wins(result)
 
 
-def test_what_the_budget_leaves_goes_to_the_position_after_the_turning_point(
-    monkeypatch,
-) -> None:
-    """The last winnable position needs more than a recheck's worth: the final recheck,
-    with all the analysis has left but one search's worth, finds it; the proof after it
-    stays within what is left (no analysis runs past its budget)."""
+def test_wins_far_after_the_boundary_are_found_in_growing_rounds(monkeypatch) -> None:
+    """Everything from the middle of the line to near its end is winnable, but only with
+    three times a search's budget, and no proof settles anything: the rounds after the
+    boundary, the furthest first, reach the true turning point (giving all that is left
+    to the position after the boundary would crawl one action at a time), while every
+    search spends all it is given, and the analysis stays within its budget."""
     line = long_line()
     n = len(line.steps)
     turn = n - 6
     probe = 100
-    total = 10_000
-    need: list[int | None] = [10 if i < turn else None for i in range(n + 1)]
-    need[turn] = probe * A.RECHECK_PROBES * 10
+    total = 12_000
+    need: list[int | None] = [
+        10 if i <= n // 2 else 3 * probe if i <= turn else None for i in range(n + 1)
+    ]
     solver = FakeSolver(line, need)
     solver.install(monkeypatch)
 
-    def spending(layout, *, max_nodes, **kw):  # every search spends all it is given
+    def spending(layout, *, max_nodes, **kw):
         found = solver.solve(layout, max_nodes=max_nodes, **kw)
         found.nodes = max_nodes
         return found
@@ -295,7 +321,7 @@ def test_what_the_budget_leaves_goes_to_the_position_after_the_turning_point(
         "exhaust",
         lambda layout, max_nodes, **_: type("R", (), spends_all | {"nodes": max_nodes}),
     )
-    result = analyse(line, budget=Budget(probe, total, 1000)).result
+    result = analyse(line, budget=Budget(probe, total, 100)).result
     assert result["turning_point"]["index"] == turn
     assert result["nodes"] <= total
     assert_search_trusts_its_wins(result)
