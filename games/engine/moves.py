@@ -75,12 +75,20 @@ def pruned_moves(
     hints' placeholder for a card turned over but not yet known) never moves and takes
     nothing.
     """
-    tops = [c[-1] & RANK_MASK if c else 0 for c in cols]
-    first_empty = -1
+    # at[r]: the columns whose top card has rank r, in column order (at[0]: the empty
+    # ones): a run of ranks low..high-1 goes only onto tops low+1..high, so each source
+    # looks up those few ranks instead of testing all ten columns.
+    at: dict[int, list[int]] = {}
     for i in range(COLUMNS):
-        if not tops[i]:
-            first_empty = i
-            break
+        c = cols[i]
+        t = c[-1] & RANK_MASK if c else 0
+        found = at.get(t)
+        if found is None:
+            at[t] = [i]
+        else:
+            found.append(i)
+    empties = at.get(0)
+    first_empty = empties[0] if empties else -1
     out: list[Move] = []
     fillers = 0  # runs with cards under them: moved whole, each fills an empty column
     splits: list[tuple[int, int]] = []  # (src, liftable run length) of the runs to split
@@ -98,20 +106,29 @@ def pruned_moves(
         while j > lim and c[j - 1] == c[j] + 1:
             j -= 1
         k = n - j
-        high = low + k
-        suit = last >> 4
-        for dst in range(COLUMNS):
-            t = tops[dst]
-            if low < t <= high and dst != src:
-                cnt = t - low
-                if cnt < k and (cols[dst][-1] >> 4) != suit:
-                    continue
-                out.append((src, dst, cnt))
+        if k == 1:  # one card: onto any top one rank higher (never its own column)
+            onto = at.get(low + 1)
+            if onto:
+                for dst in onto:
+                    out.append((src, dst, 1))
+        else:
+            suit = last >> 4
+            found_moves: list[Move] = []
+            for cnt in range(1, k + 1):
+                onto = at.get(low + cnt)
+                if onto:
+                    for dst in onto:
+                        # A run split only onto its own suit.
+                        if cnt == k or cols[dst][-1] >> 4 == suit:
+                            found_moves.append((src, dst, cnt))
+            if len(found_moves) > 1:
+                found_moves.sort()  # by destination, as the legal list orders them
+            out.extend(found_moves)
         if first_empty >= 0 and (j > 0 or (hidden is not None and hidden[src])):
             out.append((src, first_empty, k))
             fillers += 1
         if k > 1:
             splits.append((src, k))
-    if deal_pending and first_empty >= 0 and tops.count(0) > fillers:
+    if deal_pending and empties and len(empties) > fillers:
         out.extend((src, first_empty, cnt) for src, k in splits for cnt in range(1, k))
     return out

@@ -186,3 +186,61 @@ def test_pruned_moves_split_runs_into_an_empty_column_only_when_a_deal_needs_it(
     # Every move listed is legal.
     board = board_of(2, cols)
     assert _pruned(cols, deal_pending=True) <= set(board.legal_moves())
+
+
+def _pruned_by_the_rules(
+    cols: list[list[int]], down: list[int], hidden: list[int] | None, deal_pending: bool
+) -> list[tuple[int, int, int]]:
+    """``pruned_moves`` as its docstring states it: a filter of ``legal_moves``, in the
+    order the search expands them (per source: onto cards by destination, then the whole
+    run into the first empty column; the splits into it last)."""
+    from games.engine.moves import legal_moves
+
+    empties = [i for i, c in enumerate(cols) if not c]
+    first = empties[0] if empties else -1
+    onto, into, splits = [], [], []
+    for src, dst, cnt in legal_moves(cols, down):
+        c = cols[src]
+        run = 1
+        while len(c) - run > down[src] and c[-run - 1] == c[-run] + 1:
+            run += 1
+        if cols[dst]:
+            if cnt == run or cols[dst][-1] >> 4 == c[-1] >> 4:
+                onto.append((src, dst, cnt))
+        elif dst == first and cnt == run and (len(c) > run or (hidden and hidden[src])):
+            into.append((src, dst, cnt))
+        elif dst == first and cnt < run:
+            splits.append((src, dst, cnt))
+    out = []
+    for src in range(len(cols)):
+        out += [m for m in onto if m[0] == src] + [m for m in into if m[0] == src]
+    if deal_pending and len(empties) > len(into):
+        out += splits
+    return out
+
+
+@pytest.mark.parametrize("suits", [1, 2, 4])
+def test_pruned_moves_is_the_rules_filter_of_legal_moves_in_order(suits: int) -> None:
+    # The search's order is part of its determinism (ties go to the earlier move), so the
+    # list must match move for move, not only as a set. Random play reaches empty columns,
+    # runs to split and buried cards; ``hidden`` stands for the hints' face-down counts.
+    from games.engine.moves import pruned_moves
+
+    rng = random.Random(suits)
+    checked = 0
+    for seed in range(1, 13):
+        board = Board(deal_layout(suits, seed))
+        for _ in range(250):
+            cols = [list(c) for c in board.cols]
+            down = list(board.down)
+            hidden = [rng.randint(0, 1) for _ in cols]
+            for pending in (False, True):
+                for hide in (None, hidden):
+                    want = _pruned_by_the_rules(cols, down, hide, pending)
+                    assert pruned_moves(cols, down, hide, deal_pending=pending) == want
+                    checked += 1
+            actions = board.legal_actions()
+            if not actions:
+                break
+            board.push(rng.choice(actions))
+    assert checked > 1000
