@@ -47,11 +47,16 @@ from games.engine import Action, Board, Layout, apply_action
 
 from .api import WIDTHS, exhaust, polish, solve, verify
 from .goals import Goals
+from .transplant import carry
 
-# 4: what is left spread over the failures after the boundary (3: wins found so far are
-# goals of the later searches; 2: the search from the end backwards, the boundary searched
-# again; 1: a binary search).
-ANALYSIS_VERSION: Final = 4
+# 5: a win found is carried past the player's next actions (transplant.py); 4: what is
+# left spread over the failures after the boundary; 3: wins found so far are goals of the
+# later searches; 2: the search from the end backwards, the boundary searched again; 1: a
+# binary search.
+ANALYSIS_VERSION: Final = 5
+# A win found is carried this many positions on at most (a replay per position tried, each
+# a few hundred steps; the player's actions a win absorbs are mostly a few in a row).
+CARRY_REACH: Final = 6
 # Below this many positions left, the shown line is not shortened (too few to gain).
 MIN_POLISH_NODES: Final = 1000
 # The first step back from the end: a lost game's turning point is seldom within its last
@@ -428,16 +433,38 @@ def _follow(line: FinalLine, p: Probe, probes: dict[int, Probe]) -> None:
     while i + k < len(line.steps) and k < len(p.line) and line.steps[i + k].action == p.line[k]:
         k += 1
     j = i + k
-    if k == 0 or (j in probes and probes[j].won):
-        return
-    rest = p.line[k:]
+    if k > 0 and not (j in probes and probes[j].won):
+        _infer(line, j, p.line[k:], probes)
+    _carry(line, probes)
+
+
+def _carry(line: FinalLine, probes: dict[int, Probe]) -> None:
+    """The furthest win known, carried on past the player's next actions (a replay of it
+    with its moves taken from where their cards are now, no search: transplant.py), to
+    the furthest of the next ``CARRY_REACH`` positions it wins from, and again from there."""
+    while True:
+        w = max(i for i, q in probes.items() if q.won)
+        src = probes[w]
+        frm = line.position(w)
+        for j in range(min(w + CARRY_REACH, len(line.steps)), w, -1):
+            carried = carry(frm, src.line, line.position(j))
+            if carried is not None and _infer(line, j, carried, probes):
+                break
+        else:
+            return
+
+
+def _infer(line: FinalLine, j: int, rest: list[Action], probes: dict[int, Probe]) -> bool:
+    """Record ``rest``, a line replayed from an earlier win, as position ``j``'s win if it
+    wins from there."""
     try:
         verify(line.position(j), rest)
     except AssertionError:
-        return
+        return False
     # A search there that found no win is overruled: the replayed line wins.
     spent = probes[j].nodes if j in probes else 0
     probes[j] = Probe(j, True, spent, line=rest, inferred=True)
+    return True
 
 
 def _prove(line: FinalLine, p: Probe, max_nodes: int, goals: Goals | None = None) -> int:

@@ -126,6 +126,23 @@ def test_the_vetted_line_is_followed_without_a_search() -> None:
     assert 0 in inferred and 6 in inferred
 
 
+def test_a_win_is_carried_past_the_players_own_moves_without_a_search() -> None:
+    # The player puts the 2 into another empty column than the vetted line does: the vetted
+    # line, its moves taken from where the cards are now, wins from there with no search
+    # (games/solver/transplant.py), where a search would have cost positions.
+    log = [M(0, 6, 1)]
+    tiny = Budget(probe_nodes=50, total_nodes=1000, proof_nodes=0)
+    result = analyse(final_line(layout(), log), budget=tiny, start_line=WIN).result
+    assert result["turning_point"] is None and result["winnable_actions"] == 1
+    end = next(p for p in result["probes"] if p["index"] == 1)
+    assert end["inferred"] and end["nodes"] == 0
+    assert_line_wins(result)
+    # Nothing is carried onto the lost position after the losing move.
+    lost = analyse(final_line(layout(), [*log, M(6, 0, 1), LOSE]), budget=tiny, start_line=WIN)
+    assert lost.result["turning_point"]["index"] == 2
+    assert_line_wins(lost.result)
+
+
 def test_no_win_from_the_start_says_so() -> None:
     result = analyse(final_line(layout(), [LOSE]), budget=Budget(50, 1000, 0)).result
     assert result["start_winnable"] is False and result["turning_point"] is None
