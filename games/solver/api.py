@@ -9,6 +9,7 @@ from typing import Final, Literal
 from games.engine import DEAL, Action, Board, Layout, Move, replay
 
 from .goals import Goal, Goals, columns_map, finish
+from .model import start as model_start
 from .search import (
     ALT_WEIGHTS,
     DEFAULT_WEIGHTS,
@@ -268,9 +269,7 @@ def polish(layout: Layout, line: list[Action], *, max_nodes: int) -> tuple[list[
     positions and replayed through the engine, and the positions spent; raises SolverBug if
     ``line`` does not win."""
     verify(layout, line)
-    board = Board(layout)
-    stock = tuple(board.stock)
-    start = (tuple(tuple(c) for c in board.cols), tuple(board.down), board.dealt)
+    start, stock = model_start(layout)
     budget = Budget(max_nodes, seconds_cap(max_nodes))
     moves = shorten(start, [a.as_move for a in line], stock, HEURISTICS, budget)
     shorter = to_actions(moves)
@@ -296,13 +295,11 @@ def improve(
     given line's length. Raises SolverBug if ``line`` is not a win of ``layout``."""
     t0 = time.perf_counter()
     verify(layout, line)
-    board = Board(layout)
-    stock = tuple(board.stock)
+    start, stock = model_start(layout)
     moves = [a.as_move for a in line]
     if max_seconds is None:
         max_seconds = seconds_cap(max_nodes)
     budget = Budget(max_nodes, max_seconds)
-    start = (tuple(tuple(c) for c in board.cols), tuple(board.down), board.dealt)
     reserve = int(max_nodes * IMPROVE_POLISH_SHARE)
     best = deepen(start, moves, stock, HEURISTICS, widths, budget, reserve)
     result = SolveResult("won", nodes=budget.nodes, found_par=len(line), widths=list(widths))

@@ -24,9 +24,10 @@ from __future__ import annotations
 from typing import Final
 
 from games.engine.actions import Move
+from games.engine.board import Board
 from games.engine.cards import ACE, DECK_SIZE, KING, RANK_MASK, RUN_LENGTH, SETS_PER_GAME
 from games.engine.deal import TABLEAU_CARDS
-from games.engine.layout import COLUMNS, DEAL_SIZE
+from games.engine.layout import COLUMNS, DEAL_SIZE, Layout
 
 __all__ = [
     "ACE",
@@ -70,6 +71,13 @@ Columns = tuple[Column, ...]
 # (cols, down, dealt): every column (face-down cards included), the face-down counts, and
 # how many stock cards have gone out. A plain tuple: the searches build millions of them.
 Position = tuple[Columns, tuple[int, ...], int]
+
+
+def start(layout: Layout) -> tuple[Position, tuple[int, ...]]:
+    """``layout`` as the model's position (none of its own stock dealt yet) and its stock."""
+    board = Board(layout)
+    cols = tuple(tuple(c) for c in board.cols)
+    return (cols, tuple(board.down), board.dealt), tuple(board.stock)
 
 
 # -- cards ----------------------------------------------------------------------------------

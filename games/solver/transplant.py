@@ -19,22 +19,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.engine import DEAL, Action, Board, Layout, Move
+from games.engine import DEAL, Action, Layout, Move
 from games.engine.layout import COLUMNS, DEAL_SIZE
 
-from .model import Position, step, won
-
-
-def _start(layout: Layout) -> tuple[Position, tuple[int, ...]]:
-    board = Board(layout)
-    cols = tuple(tuple(c) for c in board.cols)
-    return (cols, tuple(board.down), 0), tuple(board.stock)
+from .model import Position, start, step, won
 
 
 def carry(frm: Layout, line: Sequence[Action], to: Layout) -> list[Action] | None:
     """The win ``line`` of ``frm`` played from ``to`` (a later position of the same game),
     its moves moved to where their cards are now: the line played, if it wins; else None."""
-    pos, stock = _start(frm)
+    pos, stock = start(frm)
     before: list[Position] = []  # the position each move of ``line`` was played from
     for action in line:
         before.append(pos)
@@ -52,7 +46,7 @@ def carry(frm: Layout, line: Sequence[Action], to: Layout) -> list[Action] | Non
 def _replay(
     to: Layout, line: Sequence[Action], before: list[Position], stock_len: int, by_cards: bool
 ) -> list[Action] | None:
-    pos, stock = _start(to)
+    pos, stock = start(to)
     dealt_already = (stock_len - len(stock)) // DEAL_SIZE
     played: list[Move] = []
     for action, was in zip(line, before, strict=True):
