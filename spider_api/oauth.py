@@ -9,6 +9,10 @@ token reused, an app deleted, the admin) and saving its user drop the entries in
 at once (signals connected in ``oauth.apps``); another web process refuses it within
 ``TOKEN_CACHE_SECONDS`` at the latest. An entry never outlives the token's own expiry.
 
+Only a token issued to a player acts on the API: one with no user (the client-credentials
+grant's, were one ever issued; a registration access token) is refused with 401 and never
+cached, so every entry has a user and the invalidation above cannot trip over one.
+
 Our access tokens start with ``ACCESS_PREFIX`` (the generators below), so a first-party token
 is told apart by its first characters and passed on to the next authentication class without
 a lookup; a token with the prefix that does not check out is 401 `invalid_token` at once.
@@ -95,7 +99,7 @@ class OAuthTokenAuthentication(OAuth2Authentication):
         if hit is not None and hit[0] > now:
             return _fresh_copy(hit[1]), hit[2]
         found = super().authenticate(request)  # oauthlib: known, unexpired, active user
-        if found is None:
+        if found is None or found[0] is None:  # unknown, expired, or no player's token
             raise exceptions.AuthenticationFailed("Invalid token.")
         user, token = found
         if ttl > 0:
@@ -113,8 +117,9 @@ class OAuthTokenAuthentication(OAuth2Authentication):
 
 class FirstPartyRegistration:
     """DOT's DCR_REGISTRATION_PERMISSION_CLASSES: RFC 7591 registration by a signed-in
-    player, with a first-party token (`Authorization: Bearer`), within the per-player limit;
-    the app is theirs (DOT takes ``request.user``)."""
+    player, with their own sign-in token (`Authorization: Bearer`; never a personal access
+    token or an app's, as for `POST /api/v1/apps`), within the per-player limit; the app is
+    theirs (DOT takes ``request.user``)."""
 
     def has_permission(self, request: Any) -> bool:
         from oauth2_provider.models import Application
@@ -128,7 +133,7 @@ class FirstPartyRegistration:
             found = BearerTokenAuthentication().authenticate(Request(request))
         except exceptions.AuthenticationFailed:
             return False
-        if found is None or not found[0].is_active:
+        if found is None or not found[0].is_active or not found[1].is_first_party:
             return False
         if Application.objects.filter(user=found[0]).count() >= settings.OAUTH_APPS_PER_PLAYER:
             return False
