@@ -15,6 +15,8 @@ class OAuthConfig(AppConfig):
         from django.db.models.signals import post_delete, post_save
         from oauth2_provider.models import AccessToken
 
+        from oauth import account
+        from spider_api.account_signals import account_erasing
         from spider_api.oauth import forget_token, forget_user
 
         # A cached access token must not outlive its revocation (deleted: the revocation
@@ -31,3 +33,4 @@ class OAuthConfig(AppConfig):
         post_delete.connect(on_token, sender=AccessToken, weak=False, dispatch_uid="oauth_tok_del")
         post_save.connect(on_user, sender=User, weak=False, dispatch_uid="oauth_user_save")
         post_delete.connect(on_user, sender=User, weak=False, dispatch_uid="oauth_user_del")
+        account_erasing.connect(account.erase_apps, dispatch_uid="oauth.erase")

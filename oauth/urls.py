@@ -10,6 +10,7 @@ device flow, introspection and application pages are not mounted.
 from django.urls import include, path
 from oauth2_provider import views as dot
 
+from oauth import endpoints
 from oauth.views import AppDetailApi, AppsApi, AuthorizationApi
 from web.views import index
 
@@ -23,13 +24,13 @@ urlpatterns = [
 
 _provider = [
     path("oauth/authorize", index, name="authorize"),  # the web client's page
-    path("oauth/token", dot.TokenView.as_view(), name="token"),
-    path("oauth/revoke", dot.RevokeTokenView.as_view(), name="revoke-token"),
+    path("oauth/token", endpoints.TokenView.as_view(), name="token"),
+    path("oauth/revoke", endpoints.RevokeTokenView.as_view(), name="revoke-token"),
     # RFC 7591/7592 dynamic registration (DCR_ENABLED; spider_api.oauth.FirstPartyRegistration)
-    path("oauth/register", dot.DynamicClientRegistrationView.as_view(), name="dcr-register"),
+    path("oauth/register", endpoints.RegistrationView.as_view(), name="dcr-register"),
     path(
         "oauth/register/<str:client_id>",
-        dot.DynamicClientRegistrationManagementView.as_view(),
+        endpoints.RegistrationManagementView.as_view(),
         name="dcr-register-management",
     ),
     path(

@@ -11,10 +11,12 @@ validation and response (OAuthLibMixin: `validate_authorization_request`,
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from oauth2_provider.exceptions import OAuthToolkitError
 from oauth2_provider.models import Application
+from oauth2_provider.settings import oauth2_settings
 from oauth2_provider.views.mixins import OAuthLibMixin
 from oauthlib import oauth2
 from rest_framework import serializers, status
@@ -23,6 +25,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from oauth import selectors, services
+from oauth.validator import REDIRECT_NAMED
 from spider_api.errors import DomainError
 from spider_api.openapi import (
     ErrorSerializer,
@@ -242,6 +245,8 @@ class _AuthorizationApi(OAuthLibMixin, APIView):
                     state=credentials.get("state"),
                 )
                 raise OAuthToolkitError(error, redirect_uri=credentials["redirect_uri"])
+            # The token request must then name it too (oauth.validator).
+            credentials[REDIRECT_NAMED] = "redirect_uri" in request.query_params
             return scopes, credentials
         except OAuthToolkitError as exc:
             refusal = self.refused(exc)
@@ -250,12 +255,23 @@ class _AuthorizationApi(OAuthLibMixin, APIView):
     def refused(self, exc: OAuthToolkitError) -> AuthorizationRefused:
         """The refusal of a request DOT found invalid: its OAuth2 error, and where to tell the
         app (never for an unknown client or a redirect URI it did not register)."""
-        redirect, info = self.error_response(exc)
+        redirect_to = self.error_redirect(exc)
         error = exc.oauthlib_error
         return AuthorizationRefused(
             detail=error.description or AuthorizationRefused.detail,
-            extra={"error": error.error, "redirect_to": info["url"] if redirect else None},
+            extra={"error": error.error, "redirect_to": redirect_to},
         )
+
+    def error_redirect(self, exc: OAuthToolkitError) -> str | None:
+        """Where to send the browser with the error, ``iss`` included (RFC 9207 asks it of
+        error responses too; DOT adds it to the code's only); None where never to redirect."""
+        redirect, info = self.error_response(exc)
+        if not redirect:
+            return None
+        parts = urlsplit(info["url"])
+        query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "iss"]
+        query.append(("iss", oauth2_settings.oauth2_authorization_server_issuer(self.request)))
+        return urlunsplit(parts._replace(query=urlencode(query)))
 
 
 class AuthorizationApi(_AuthorizationApi):
@@ -331,6 +347,7 @@ class AuthorizationApi(_AuthorizationApi):
             if exc.oauthlib_error.error != "access_denied":
                 refusal = self.refused(exc)
                 raise AuthorizationRefused(detail=refusal.detail, extra=refusal.extra) from None
-            _redirect, info = self.error_response(exc)
-            uri = info["url"]
+            denied = self.error_redirect(exc)
+            assert denied is not None  # a denial always goes back to the app
+            uri = denied
         return Response(self.DecisionSerializer({"redirect_to": uri}).data)

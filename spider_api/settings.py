@@ -206,6 +206,13 @@ OAUTH2_PROVIDER = {
     # RFC 7591 dynamic registration, for signed-in players (first-party token) only.
     "DCR_ENABLED": True,
     "DCR_REGISTRATION_PERMISSION_CLASSES": ("spider_api.oauth.FirstPartyRegistration",),
+    # A registration access token (RFC 7592) lasts this long, and dies sooner with the
+    # player's other tokens (signing out everywhere, a new password, the account deleted).
+    "DCR_REGISTRATION_TOKEN_EXPIRE_SECONDS": env_int(
+        "OAUTH_REGISTRATION_TOKEN_SECONDS", 30 * 24 * 3600, minimum=60
+    ),
+    # Only the advertised grants, a redirect URI named twice, a code reused revokes its tokens.
+    "OAUTH2_VALIDATOR_CLASS": "oauth.validator.Validator",
 }
 # How many apps one player may register (API, page, dynamic registration alike).
 OAUTH_APPS_PER_PLAYER = env_int("OAUTH_APPS_PER_PLAYER", 20, minimum=1)
@@ -303,6 +310,10 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_THROTTLE_RATES": {
         "auth": env_rate("THROTTLE_RATE_AUTH", "20/min"),
+        # /oauth/token and /oauth/revoke, per client address and per client id: a
+        # confidential client's secret is checked against its hash on every request.
+        "oauth_token": env_rate("THROTTLE_RATE_OAUTH_TOKEN", "30/min"),
+        "oauth_client": env_rate("THROTTLE_RATE_OAUTH_CLIENT", "60/min"),
         # Password reset emails asked for, per client address (and one per address a minute).
         "password_reset": env_rate("THROTTLE_RATE_PASSWORD_RESET", "5/hour"),
         "game_create": env_rate("THROTTLE_RATE_GAME_CREATE", "30/min"),
@@ -580,7 +591,10 @@ LOG_FORMAT = env_choice("LOG_FORMAT", "plain" if DEBUG else "json", ("json", "pl
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "spider_api.logging.RequestIdFilter"}},
+    "filters": {
+        "request_id": {"()": "spider_api.logging.RequestIdFilter"},
+        "redact": {"()": "spider_api.logging.RedactSecretsFilter"},
+    },
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s]: %(message)s"},
         "json": {"()": "spider_api.logging.JsonFormatter"},
@@ -589,7 +603,7 @@ LOGGING = {
         "console": {
             "class": "logging.StreamHandler",
             "formatter": LOG_FORMAT,
-            "filters": ["request_id"],
+            "filters": ["request_id", "redact"],
         }
     },
     "root": {"handlers": ["console"], "level": env_choice("LOG_LEVEL", "INFO", _LOG_LEVELS)},

@@ -21,6 +21,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from django.http.request import HttpHeaders
 from rest_framework import throttling
 from rest_framework.settings import api_settings
 
@@ -152,17 +153,35 @@ class _Bare:
 
     def __init__(self, user: Any, meta: dict[str, Any], request: Any) -> None:
         self.user, self.META = user, meta
+        self.headers = HttpHeaders(meta)  # the address: X-Forwarded-For behind NUM_PROXIES
         if request is not None:
             self._request = request
 
 
+class _Keyed(ScopedRateThrottle):
+    """A count of its own name (``ident``) rather than a player's or an address's."""
+
+    def __init__(self, ident: str) -> None:
+        super().__init__()
+        self.ident = ident
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.ident}
+
+
 def throttle_wait(
-    *, scope: str, user: Any, meta: dict[str, Any] | None = None, request: Any = None
+    *,
+    scope: str,
+    user: Any,
+    meta: dict[str, Any] | None = None,
+    request: Any = None,
+    ident: str | None = None,
 ) -> float | None:
-    """Count one request of ``user`` in ``scope`` as the views' throttles do (the same cache
-    key, so a view and this share the count); None if admitted, else the seconds to wait.
+    """Count one request of ``user`` (None: the client's address, from ``meta``) in ``scope``
+    as the views' throttles do (the same cache key, so a view and this share the count), or of
+    ``ident`` when given (a client id, say); None if admitted, else the seconds to wait.
     Given the Django ``request``, its answer carries the RateLimit-* fields."""
-    throttle = ScopedRateThrottle()
+    throttle = ScopedRateThrottle() if ident is None else _Keyed(ident)
     view = type("View", (), {"throttle_scope": scope})()
     if throttle.allow_request(_Bare(user, meta or {}, request), view):
         return None

@@ -66,7 +66,7 @@ def test_the_page_reads_the_app_and_the_scopes_asked(player, user):
     }
 
 
-def test_approved_the_code_buys_a_token_once_with_the_right_verifier(player, api_client):
+def test_approved_the_code_buys_a_token_once(player, api_client):
     app = register_app(player)
     verifier, challenge = pkce()
     back = approve(player, authorization_query(app["client_id"], challenge, state="s-1"))
@@ -75,9 +75,6 @@ def test_approved_the_code_buys_a_token_once_with_the_right_verifier(player, api
     answer = query_of(back)
     assert answer["state"] == "s-1" and answer["code"]
     assert answer["iss"] == "http://testserver"  # RFC 9207: which server answered
-
-    wrong = exchange(api_client, app["client_id"], answer["code"], pkce()[0])
-    assert wrong.status_code == 400 and wrong.json()["error"] == "invalid_grant"
 
     right = exchange(api_client, app["client_id"], answer["code"], verifier)
     assert right.status_code == 200, right.content
