@@ -63,6 +63,7 @@ from spider_api.openapi import (
     invalid_example,
 )
 from spider_api.pagination import PAGE_PARAMETERS, page_json, page_request
+from spider_api.permissions import READ_METHODS
 from spider_api.players import player_of
 from spider_api.scopes import GAME_PLAY
 
@@ -265,7 +266,8 @@ class GameActionsApi(APIView):
     OutputSerializer = ActedGameStateSerializer
 
     def get_permissions(self) -> list[Any]:
-        return [AllowAny()] if self.request.method == "GET" else list(super().get_permissions())
+        public = self.request.method in READ_METHODS
+        return [AllowAny()] if public else list(super().get_permissions())
 
     @property
     def throttle_scope(self) -> str | None:
@@ -636,7 +638,8 @@ class GameAnalysisApi(APIView):
     required_scopes = {"POST": (GAME_PLAY,)}  # reading it (GET) is public
 
     def get_permissions(self) -> list[Any]:
-        return [AllowAny()] if self.request.method == "GET" else list(super().get_permissions())
+        public = self.request.method in READ_METHODS
+        return [AllowAny()] if public else list(super().get_permissions())
 
     @property
     def throttle_scope(self) -> str | None:

@@ -11,8 +11,9 @@ SSE (``text/event-stream``): ``id: <seq>`` and ``data: <event JSON>`` (the defau
 ``message`` type, so one ``onmessage`` handler sees them all). NDJSON
 (``Accept: application/x-ndjson``): one event object a line; a keep-alive is an empty line.
 
-Auth: ``Authorization: Bearer <token>``, or ``?ticket=`` from POST /races/{code}/ticket
-(single use, short-lived) for a browser's EventSource, which cannot send headers.
+Auth: ``Authorization: Bearer <token>`` (a sign-in, a personal or an app's access token that
+allows ``race:play``), or ``?ticket=`` from POST /races/{code}/ticket (single use,
+short-lived) for a browser's EventSource, which cannot send headers.
 
 Limits: opening a stream is throttled per player (scope ``streams``, shared with tickets: a
 stream opened with a ticket was counted when the ticket was issued), and a player holds at
@@ -50,11 +51,16 @@ from races.events import EventKind
 from races.hub import HUB, SLOTS
 from spider_api.authentication import BEARER_CHALLENGE, BearerTokenAuthentication
 from spider_api.errors import DomainError
+from spider_api.oauth import OAuthTokenAuthentication
+from spider_api.permissions import InsufficientScope, token_allows
+from spider_api.scopes import RACE_PLAY
 from spider_api.throttling import throttle_wait
 
 log = logging.getLogger(__name__)
 
 NDJSON = "application/x-ndjson"
+# What a token must allow to open a stream (the operation's required_scopes, races.views).
+STREAM_SCOPES = (RACE_PLAY,)
 TICKET_KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what secrets.token_urlsafe gives
 SSE = "text/event-stream"
 CATCH_UP_PAGE = 1000  # rows read at a time (selectors.events_after's limit)
@@ -152,13 +158,23 @@ def _authenticate(request: HttpRequest, code: str) -> Any:
         raise DomainError(
             "not_authenticated", "Send Authorization: Bearer <token>, or ?ticket=.", 401
         )
-    try:  # the API's own check: the same cache, expiry and last use
-        found = BearerTokenAuthentication().authenticate_credentials(key.strip())
+    try:  # the API's own checks, in its order: an app's access token, else a sign-in's
+        found = OAuthTokenAuthentication().authenticate(request)
+        if found is None:
+            found = BearerTokenAuthentication().authenticate_credentials(key.strip())
     except AuthenticationFailed as exc:
         raise DomainError("invalid_token", str(exc.detail), 401) from None
-    if found is None:  # not a token of ours (an OAuth one): not taken here
-        raise DomainError("invalid_token", "Invalid token.", 401)
-    return found[0]
+    user, token = found
+    if not token_allows(token, STREAM_SCOPES):  # as every other operation checks its scopes
+        refusal = InsufficientScope(STREAM_SCOPES)
+        raise DomainError(
+            refusal.default_code,
+            str(refusal.detail),
+            403,
+            extra=refusal.extra,
+            headers={"WWW-Authenticate": refusal.auth_header},
+        )
+    return user
 
 
 def _frame(seq: int, body: str, ndjson: bool) -> bytes:

@@ -28,6 +28,7 @@ from races.serializers import (
     TableSettingsSerializer,
     TicketSerializer,
 )
+from races.stream import STREAM_SCOPES
 from spider_api.errors import DomainError
 from spider_api.openapi import (
     NOT_FOUND,
@@ -395,7 +396,7 @@ class RaceTicketApi(APIView):
 class RaceEventsApi(APIView):
     """Documentation only: the stream is served by races.stream.race_events (async)."""
 
-    required_scopes = (RACE_PLAY,)
+    required_scopes = STREAM_SCOPES
 
     @extend_schema(
         operation_id="races_events",

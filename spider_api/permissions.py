@@ -36,6 +36,8 @@ FIRST_PARTY: Final = (ACCOUNT,)
 FIRST_PARTY_ONLY: Final = "first_party_only"  # the code of a refusal for ACCOUNT
 
 ScopeDeclaration = Sequence[str] | Mapping[str, Sequence[str]]
+# A read: GET, and HEAD (GET without its body). A view whose reads are public tests this.
+READ_METHODS: Final = frozenset({"GET", "HEAD"})
 
 
 class InsufficientScope(exceptions.PermissionDenied):
@@ -62,14 +64,22 @@ class InsufficientScope(exceptions.PermissionDenied):
 
 
 def declared_scopes(view: Any, method: str) -> tuple[str, ...] | None:
-    """What ``view`` declares for ``method``; None if it declares nothing for it."""
+    """What ``view`` declares for ``method``; None if it declares nothing for it. HEAD is
+    GET without the body, so it needs what GET needs."""
     declared: ScopeDeclaration | None = getattr(view, "required_scopes", None)
     if declared is None:
         return None
     if isinstance(declared, Mapping):
-        scopes = declared.get(method.upper())
+        method = method.upper()
+        scopes = declared.get("GET" if method == "HEAD" else method)
         return None if scopes is None else tuple(scopes)
     return tuple(declared)
+
+
+def token_allows(token: Any, scopes: Sequence[str]) -> bool:
+    """Whether ``token`` (what authenticated a request) allows every one of ``scopes``:
+    unexpired and granted each (``is_valid``, DOT's and ours alike)."""
+    return bool(token is not None and token.is_valid(list(scopes)))
 
 
 class HasRequiredScopes(TokenHasScope):
@@ -93,9 +103,6 @@ class HasRequiredScopes(TokenHasScope):
             # or a method it does not have (405 method_not_allowed).
             return True
         scopes = self.get_scopes(request, view)
-        token = request.auth
-        if not hasattr(token, "scope"):
-            return True  # a first-party sign-in token: every scope
-        if super().has_permission(request, view):  # token.is_valid(scopes)
+        if token_allows(request.auth, scopes):
             return True
         raise InsufficientScope(scopes)

@@ -69,6 +69,7 @@ def stream_server(
         f"--port={port}",
         f"--lifespan={lifespan}",
         "--no-access-log",
+        "--no-proxy-headers",
         "--timeout-graceful-shutdown=2",
     ]
     proc = Proc(name, cmd, environ, tmp_path)
