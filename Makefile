@@ -42,7 +42,7 @@ run: install
 	# every event in memory (no Redis); from its start (ASGI lifespan) its in-process loop
 	# fires the timers beat would (race countdowns, time limits, the daily close).
 	$(RUN_ENV) $(BIN)/uvicorn spider_api.asgi:application --host 127.0.0.1 --port 8000 \
-	  --lifespan on --no-access-log --timeout-graceful-shutdown 2
+	  --lifespan on --no-access-log --no-proxy-headers --timeout-graceful-shutdown 2
 
 # The browser tests drive the system Chromium (Debian's package). As root with apt-get (CI, a
 # fresh machine) it is installed here; elsewhere those tests are skipped with a note.

@@ -70,32 +70,38 @@ if not _access:
 
 _debug = os.environ.get("DEBUG", "").strip().lower() in ("1", "true", "yes", "on")
 _json = os.environ.get("LOG_FORMAT", "plain" if _debug else "json").strip().lower() == "json"
-if _json:
-    # Gunicorn's own lines (boot, worker restarts, timeouts) as JSON too, like the app's.
-    logconfig_dict = {
-        "version": 1,
-        "disable_existing_loggers": False,
-        "formatters": {"json": {"()": "spider_api.logging.JsonFormatter"}},
-        "filters": {"request_id": {"()": "spider_api.logging.RequestIdFilter"}},
-        "handlers": {
-            "console": {
-                "class": "logging.StreamHandler",
-                "formatter": "json",
-                "filters": ["request_id"],
-                "stream": "ext://sys.stderr",
-            }
+# Gunicorn's own lines (boot, worker restarts, timeouts, the access log when on) in the app's
+# format, and through its filter that redacts secrets (an access line has the query string).
+logconfig_dict = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "json": {"()": "spider_api.logging.JsonFormatter"},
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s]: %(message)s"},
+    },
+    "filters": {
+        "request_id": {"()": "spider_api.logging.RequestIdFilter"},
+        "redact": {"()": "spider_api.logging.RedactSecretsFilter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "json" if _json else "plain",
+            "filters": ["request_id", "redact"],
+            "stream": "ext://sys.stderr",
+        }
+    },
+    "root": {"level": "INFO", "handlers": []},
+    "loggers": {
+        "gunicorn.error": {
+            "level": loglevel.upper(),
+            "handlers": ["console"],
+            "propagate": False,
         },
-        "root": {"level": "INFO", "handlers": []},
-        "loggers": {
-            "gunicorn.error": {
-                "level": loglevel.upper(),
-                "handlers": ["console"],
-                "propagate": False,
-            },
-            "gunicorn.access": {
-                "level": "INFO",
-                "handlers": ["console"] if _access else [],
-                "propagate": False,
-            },
+        "gunicorn.access": {
+            "level": "INFO",
+            "handlers": ["console"] if _access else [],
+            "propagate": False,
         },
-    }
+    },
+}

@@ -46,6 +46,47 @@ def new_request_id(incoming: str | None = None) -> str:
     return uuid.uuid4().hex
 
 
+# Secrets no log line may carry: ours by their shape (spider_api.tokens, spider_api.oauth),
+# anyone's by where they stand (a query parameter or form field that holds one, a Bearer
+# header). A client that puts a token in a URL must not get it written down.
+_SECRET_SHAPES = re.compile(r"spd_(?:dev|pat)_[0-9A-Za-z]{46}|\bsp[ar]_[A-Za-z0-9_-]{20,}")
+_SECRET_FIELDS = re.compile(
+    r"(?i)\b(access_token|refresh_token|token|code|code_verifier|client_secret|ticket|password"
+    r"|registration_access_token)=([^&\s\"']+)"
+)
+_BEARER = re.compile(r"(?i)\b(Bearer\s+)(?!realm=)[^\s\"',]+")
+REDACTED = "[redacted]"
+
+
+def redact(text: str) -> str:
+    """``text`` with every secret it holds replaced by REDACTED."""
+    text = _SECRET_FIELDS.sub(lambda m: f"{m.group(1)}={REDACTED}", text)
+    text = _BEARER.sub(lambda m: m.group(1) + REDACTED, text)
+    return _SECRET_SHAPES.sub(REDACTED, text)
+
+
+class RedactSecretsFilter(logging.Filter):
+    """On every handler: the message, and each string field a record carries, redacted
+    (``redact``). Libraries log URLs and request bodies at DEBUG (oauthlib does), a proxy's
+    access line has the query string: whatever the source, the line is cleaned here."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except Exception:  # noqa: BLE001 - a bad format is the handler's to report, not ours
+            return True
+        clean = redact(message)
+        if clean != message:
+            record.msg, record.args = clean, ()
+        for key, value in list(vars(record).items()):
+            if key in _STANDARD or key.startswith("_") or isinstance(value, int | float | None):
+                continue
+            # Written as text by the formatter anyway (django.request's `request` shows its
+            # URL, query string and all): cleaned as text here.
+            setattr(record, key, redact(value if isinstance(value, str) else str(value)))
+        return True
+
+
 class RequestIdFilter(logging.Filter):
     """Adds ``request_id`` (and ``task`` inside a Celery task) to every record."""
 

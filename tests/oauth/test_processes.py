@@ -9,7 +9,7 @@ import time
 import httpx
 import pytest
 
-from tests.conftest import token_of
+from tests.conftest import PASSWORD, token_of
 from tests.oauth.helpers import REDIRECT, authorization_query, pkce, query_of
 from tests.races.streams import stream_server
 
@@ -71,3 +71,60 @@ def test_a_revoked_token_is_refused_by_every_process_within_the_bound(tmp_path, 
         assert statuses[-1] == 401, statuses
         assert refused_after <= BOUND + 1, refused_after  # + a poll and a request
         assert statuses[0] == 200  # the cache is why it took that long: b had not asked again
+
+
+def test_no_secret_reaches_the_log(tmp_path, user):
+    """A whole run against a real server logging at DEBUG (oauthlib logs requests there):
+    sign-ins, an app's code, tokens and refresh, a token put in a query string, a stream
+    ticket, a revocation. No secret it handed out or was sent appears in its log."""
+    secrets_seen: list[str] = [token_of(user)]
+    env = {"LOG_LEVEL": "DEBUG", "LOG_FORMAT": "json"}
+    with stream_server(tmp_path, name="logs", **env) as base:
+        client_id, access = _tokens(base, token_of(user))
+        secrets_seen.append(access)
+        with httpx.Client(base_url=base, timeout=10) as http:
+            joined = http.post(
+                "/api/v1/auth/register", json={"username": "logged", "password": PASSWORD}
+            )
+            assert joined.status_code == 201, joined.text
+            signed_in = http.post(
+                "/api/v1/auth/token", json={"username": "logged", "password": PASSWORD}
+            )
+            assert signed_in.status_code in (200, 201), signed_in.text
+            secrets_seen += [signed_in.json()["token"], PASSWORD]
+            assert http.get(f"/api/v1/me?access_token={access}").status_code == 401
+            assert http.get(f"/api/v1/me?token={token_of(user)}").status_code == 401
+            table = http.post(
+                "/api/v1/races",
+                json={"suits": 1},
+                headers={"Authorization": f"Bearer {token_of(user)}"},
+            ).json()
+            ticket = http.post(
+                f"/api/v1/races/{table['code']}/ticket",
+                headers={"Authorization": f"Bearer {token_of(user)}"},
+            ).json()["ticket"]
+            secrets_seen.append(ticket)
+            bad = http.get(f"/api/v1/races/{table['code']}/events?ticket={ticket}x")
+            assert bad.status_code == 401
+            revoked = http.post("/oauth/revoke", data={"token": access, "client_id": client_id})
+            assert revoked.status_code == 200
+    log = (tmp_path / "logs.log").read_text()
+    assert "oauthlib" in log or "DEBUG" in log  # the run did log at DEBUG
+    for secret in secrets_seen:
+        assert secret not in log, secret[:8]
+
+
+def test_a_forwarded_for_header_does_not_choose_the_throttled_address(tmp_path):
+    """Under uvicorn as `make run` starts it, a client on loopback sending X-Forwarded-For is
+    still counted at its own address (NUM_PROXIES is 0)."""
+    env = {"THROTTLE_RATE_AUTH": "2/min"}
+    with stream_server(tmp_path, name="xff", **env) as base:
+        answers = [
+            httpx.post(
+                f"{base}/api/v1/auth/register",
+                json={"username": f"xff{i}", "password": PASSWORD},
+                headers={"X-Forwarded-For": f"203.0.113.{i}"},
+            ).status_code
+            for i in range(3)
+        ]
+    assert answers == [201, 201, 429], answers

@@ -90,6 +90,27 @@ def test_the_procfile_runs_web_stream_worker_and_beat():
     assert "--queues" not in processes["worker"]
 
 
+def test_no_uvicorn_takes_the_client_address_from_a_header():
+    """uvicorn trusts X-Forwarded-For from loopback unless told not to, so a client on the
+    same machine (or behind a proxy it can talk past) would choose its throttling address.
+    The address is the app's to read, by NUM_PROXIES, as under gunicorn."""
+    sources = {
+        "Makefile": (ROOT / "Makefile").read_text(),
+        "Procfile": (ROOT / "Procfile").read_text(),
+        "docker-compose.yml": (ROOT / "docker-compose.yml").read_text(),
+    }
+    for name, text in sources.items():
+        assert "uvicorn" in text, name
+        assert "--no-proxy-headers" in text, name
+        assert "--proxy-headers" not in text.replace("--no-proxy-headers", ""), name
+
+
+def test_gunicorn_redacts_secrets_from_its_lines(monkeypatch):
+    conf = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    handler = conf["logconfig_dict"]["handlers"]["console"]
+    assert "redact" in handler["filters"]
+
+
 def test_gunicorn_reads_its_settings_from_the_environment(monkeypatch):
     monkeypatch.setenv("PORT", "8123")
     monkeypatch.setenv("WEB_CONCURRENCY", "3")
