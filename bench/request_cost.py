@@ -191,6 +191,24 @@ def bench_api(base: str, pid: int, args: argparse.Namespace, out: dict[str, list
         r = measured(pid, partial(http.post, "/auth/token", json=body), out["token"])
         assert r.status_code == 200, r.text
     player = {"Authorization": f"Bearer {r.json()['token']}"}
+    app = http.post(
+        "/apps",
+        json={"name": "cost", "redirect_uris": ["https://app.example/cb"], "confidential": True},
+        headers=player,
+    ).json()
+    wrong = {"grant_type": "refresh_token", "refresh_token": "spr_x", "client_id": app["client_id"]}
+    for _ in range(args.oauth):  # a confidential client's wrong secret: the hash is checked
+        r = measured(
+            pid,
+            partial(
+                httpx.post,
+                base + "/oauth/token",
+                data=wrong,
+                auth=(app["client_id"], "not-the-secret"),
+            ),
+            out["oauth_token_wrong_secret"],
+        )
+        assert r.status_code == 401, r.text
     for _ in range(args.creates):
         r = measured(
             pid,
@@ -261,6 +279,7 @@ def main() -> None:
     parser.add_argument("--creates", type=int, default=20)
     parser.add_argument("--inline-creates", type=int, default=2)
     parser.add_argument("--streams", type=int, default=20)
+    parser.add_argument("--oauth", type=int, default=10, help="token requests, wrong secret")
     parser.add_argument("--games", type=int, default=3, help="games per suit mode")
     parser.add_argument("--steps", type=int, default=40, help="hints per game at most")
     args = parser.parse_args()
@@ -271,6 +290,7 @@ def main() -> None:
         for k in (
             "register",
             "token",
+            "oauth_token_wrong_secret",
             "game_create_empty_pool",
             "game_create_empty_pool_inline_vet",
             "stream_open",

@@ -4,13 +4,17 @@ for a confidential app) and deletes one, which revokes every token it holds."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 from oauth2_provider.generators import generate_client_secret
-from oauth2_provider.models import Application
+from oauth2_provider.models import Application, get_grant_model
+
+from oauth.models import IssuedCode
 
 from spider_api.errors import DomainError
 
@@ -77,3 +81,13 @@ def apps_delete_all(*, user: User) -> int:
     for app in apps:
         app.delete()  # one by one: each token's deletion reaches the token cache (signals)
     return len(apps)
+
+
+def oauth_prune(*, now: datetime | None = None) -> dict[str, int]:
+    """Delete the authorization codes past their expiry and the records of codes that can no
+    longer matter (oauth.models.IssuedCode). Tokens are left to expire where they are: a
+    revoked refresh token is what recognises its family's replay."""
+    now = now or timezone.now()
+    codes, _ = get_grant_model().objects.filter(expires__lt=now).delete()
+    records, _ = IssuedCode.objects.filter(expires__lt=now).delete()
+    return {"codes": codes, "records": records}

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import dj_database_url
 from corsheaders.defaults import default_headers as cors_default_headers
+from django.conf import global_settings
 from django.core.exceptions import ImproperlyConfigured
 
 from spider_api.converters import SCHEMAS as PATH_CONVERTER_SCHEMAS
@@ -162,6 +163,12 @@ PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 3600, minimum=60)
 WEB_CLIENT_URL = env_str("WEB_CLIENT_URL", "http://127.0.0.1:8000").rstrip("/")
 if not WEB_CLIENT_URL.startswith(("http://", "https://")):
     raise ImproperlyConfigured("WEB_CLIENT_URL must be an http:// or https:// URL.")
+# Passwords: Django's hashers (PBKDF2 first). Apps' client secrets: a fast one, as strong for
+# a secret the server made (spider_api/hashers.py); listed last, it hashes no password.
+PASSWORD_HASHERS = [
+    *global_settings.PASSWORD_HASHERS,
+    "spider_api.hashers.ClientSecretHasher",
+]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -213,6 +220,7 @@ OAUTH2_PROVIDER = {
     ),
     # Only the advertised grants, a redirect URI named twice, a code reused revokes its tokens.
     "OAUTH2_VALIDATOR_CLASS": "oauth.validator.Validator",
+    "CLIENT_SECRET_HASHER": "sha256_secret",
 }
 # How many apps one player may register (API, page, dynamic registration alike).
 OAUTH_APPS_PER_PLAYER = env_int("OAUTH_APPS_PER_PLAYER", 20, minimum=1)
@@ -452,6 +460,7 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.prune_idempotent_requests",
         "schedule": 3600,
     },
+    "prune-oauth": {"task": "oauth.tasks.prune_oauth", "schedule": 3600},
     "top-up-deal-pools": {
         "task": "games.tasks.top_up_pools",
         "schedule": env_int("POOL_TOP_UP_SECONDS", 60, minimum=1),

@@ -6,7 +6,8 @@ the stream processes running them too only makes a timer fire sooner. Each is id
 and finds only what is due (a few index reads when idle).
 
 Without a broker the process also does beat's housekeeping (``HOUSEKEEPING``): idle games
-expire, stored Idempotency-Key answers and abandoned race tables are pruned, each once a
+expire, stored Idempotency-Key answers, abandoned race tables and spent OAuth codes are
+pruned, each once a
 period, the first time one period after the start."""
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from django.conf import settings
 
 from games.idempotency import idempotent_requests_prune
 from games.services import games_close_past_days, games_expire_idle
+from oauth.services import oauth_prune
 from races.services import presence_sweep, races_prune, races_tick
 
 DAILY_CLOSE_EVERY_SECONDS = 30.0  # an action after the close ends the attempt anyway
@@ -38,12 +40,18 @@ def _prune_idempotent_requests(now: datetime | None) -> Any:
     return idempotent_requests_prune(now=now)
 
 
+def _prune_oauth(now: datetime | None) -> Any:
+    return oauth_prune(now=now)
+
+
 # name -> (the job, its period in seconds): beat's schedule for the same work
-# (CELERY_BEAT_SCHEDULE: expire-idle-games, prune-races, prune-idempotent-requests).
+# (CELERY_BEAT_SCHEDULE: expire-idle-games, prune-races, prune-idempotent-requests,
+# prune-oauth).
 HOUSEKEEPING: dict[str, tuple[Callable[[datetime | None], Any], Callable[[], float]]] = {
     "expire_idle_games": (_expire_idle_games, lambda: 15 * 60),
     "prune_races": (_prune_races, lambda: settings.RACE_PRUNE_SECONDS),
     "prune_idempotent_requests": (_prune_idempotent_requests, lambda: 3600),
+    "prune_oauth": (_prune_oauth, lambda: 3600),
 }
 _last_run: dict[str, float] = {}  # name -> monotonic time of its last run (or the start)
 

@@ -74,7 +74,10 @@ def _responses_match_the_schema() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = [
+        "django.contrib.auth.hashers.MD5PasswordHasher",
+        "spider_api.hashers.ClientSecretHasher",  # apps' client secrets, as in production
+    ]
 
 
 @pytest.fixture(autouse=True)

@@ -116,3 +116,57 @@ def test_the_web_clients_token_form_describes_each_scope_as_the_api_does() -> No
     block = re.sub(r"'\s*\+\s*'", "", block)  # a sentence split over lines with +
     described = dict(re.findall(r"'([a-z]+:[a-z]+)': '([^']*)'", block))
     assert described == SCOPES
+
+
+def _readme_scope_table() -> dict[tuple[str, str], list[str]]:
+    """(method, path) -> what the README's scope table says the operation needs: a scope,
+    ``["account"]`` (the player's own sign-in only) or ``[]`` (any token)."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    table = readme.split("| Scope | Operations |", 1)[1].split("\n\n", 1)[0]
+    found: dict[tuple[str, str], list[str]] = {}
+    for line in table.splitlines()[2:]:
+        scope_cell, operations = line.strip().strip("|").split("|")
+        scope = re.findall(r"`([a-z]+:[a-z]+)`", scope_cell)
+        needs = scope or (["account"] if "sign-in only" in scope_cell else [])
+        for method, path in re.findall(r"`([A-Z]+) (/[^`]+)`", operations):
+            found[(method.lower(), "/api/v1" + path)] = needs
+    return found
+
+
+def test_the_readme_scope_table_is_the_servers():
+    said = _readme_scope_table()
+    assert said == TABLE | {
+        ("post", f"/api/v1/races/{{code}}/{c}"): ["race:play"] for c in RACE_COMMANDS
+    }
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("method", "path", "scopes"),
+    [(m, p, s) for (m, p), s in TABLE.items() if s and s != ["account"]],
+)
+def test_a_token_without_the_scope_is_refused(api_client, user, method, path, scopes):
+    """The server's own answer, operation by operation: a personal token holding every scope
+    but the one the table names is refused for it, before anything else is looked at."""
+    from accounts.services import personal_token_create
+
+    others = [s for s in SCOPES if s not in scopes]
+    token = personal_token_create(user=user, name="t", scopes=others, expires_in_days=1)
+    api_client.credentials(HTTP_AUTHORIZATION=f"Bearer {token.secret}")
+    concrete = path.format(game_id="00000000-0000-0000-0000-000000000000", code="ABCDEFGH")
+
+    if path.endswith("/events"):  # the stream is an async view of its own
+        from django.test import RequestFactory
+
+        from races.stream import _authenticate
+        from spider_api.errors import DomainError
+
+        request = RequestFactory().get(concrete, HTTP_AUTHORIZATION=f"Bearer {token.secret}")
+        with pytest.raises(DomainError) as refused:
+            _authenticate(request, "ABCDEFGH")
+        status, body = refused.value.status, refused.value.as_dict()
+    else:
+        response = getattr(api_client, method)(concrete, {}, format="json")
+        status, body = response.status_code, response.json()
+    assert status == 403, body
+    assert body["code"] == "insufficient_scope" and body["scopes"] == scopes

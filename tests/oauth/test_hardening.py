@@ -430,3 +430,56 @@ def test_a_deleted_players_apps_go_with_them(player, api_client, make_user):
     assert not Application.objects.filter(client_id=app["client_id"]).exists()
     assert not RefreshToken.objects.filter(application__client_id=app["client_id"]).exists()
     assert Application.objects.filter(client_id=theirs["client_id"]).exists()
+
+
+# -- housekeeping --------------------------------------------------------------------------
+
+
+def test_spent_codes_are_pruned_by_beat_and_by_the_serving_process(player, api_client, settings):
+    from django.conf import settings as django_settings
+
+    from oauth.models import IssuedCode
+    from oauth.tasks import prune_oauth
+    from spider_api import sweeps
+
+    app = register_app(player)
+    code, verifier = _code(player, app["client_id"])
+    unused, _ = _code(player, app["client_id"])
+    assert exchange(api_client, app["client_id"], code, verifier).status_code == 200
+    assert IssuedCode.objects.count() == 2
+
+    later = timezone.now() + timedelta(minutes=5)  # the unused code has expired
+    assert sweeps.HOUSEKEEPING["prune_oauth"][0](later) == {"codes": 1, "records": 1}
+    assert IssuedCode.objects.count() == 1  # the exchanged one: its family may yet be replayed
+
+    schedule = {e["task"]: e["schedule"] for e in django_settings.CELERY_BEAT_SCHEDULE.values()}
+    assert schedule["oauth.tasks.prune_oauth"] == sweeps.HOUSEKEEPING["prune_oauth"][1]()
+    assert prune_oauth.delay().get() == {"codes": 0, "records": 0}
+
+
+def test_a_client_secret_is_kept_with_a_fast_hash_and_still_checked(player, api_client):
+    """A secret the server made cannot be guessed, so a slow hash only makes each wrong
+    secret cost the server (spider_api/hashers.py): it is kept salted SHA-256, and checked."""
+    app = register_app(player, confidential=True)
+    stored = Application.objects.get(client_id=app["client_id"]).client_secret
+    assert stored.startswith("sha256_secret$") and app["client_secret"] not in stored
+    code, verifier = _code(player, app["client_id"])
+    wrong = exchange(
+        api_client, app["client_id"], code, verifier, HTTP_AUTHORIZATION=_basic(app, "nope")
+    )
+    assert wrong.status_code == 401, wrong.content
+    code, verifier = _code(player, app["client_id"])
+    right = exchange(
+        api_client,
+        app["client_id"],
+        code,
+        verifier,
+        HTTP_AUTHORIZATION=_basic(app, app["client_secret"]),
+    )
+    assert right.status_code == 200, right.content
+
+
+def _basic(app: dict[str, Any], secret: str) -> str:
+    import base64
+
+    return "Basic " + base64.b64encode(f"{app['client_id']}:{secret}".encode()).decode()
