@@ -22,6 +22,8 @@ from typing import Any
 from urllib.parse import unquote
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.decorators import method_decorator
+from django.views.decorators.csrf import csrf_exempt
 from oauth2_provider import views as dot
 from oauth2_provider.models import get_grant_model
 from oauth2_provider.settings import oauth2_settings
@@ -115,11 +117,31 @@ def _throttled(request: HttpRequest, *, client_id: str | None, scope: str) -> Js
     return response
 
 
+FORM = "application/x-www-form-urlencoded"
+
+
+def _admitted(request: HttpRequest) -> JsonResponse | None:
+    """The refusal of a token or revocation request before the provider sees it: not a form
+    post (RFC 6749 3.2; Django would fail on a multipart body without a boundary), or one
+    past its throttles; None to go on."""
+    if request.content_type != FORM:
+        return _refusal("invalid_request", f"Send the parameters as {FORM}.")
+    return _throttled(request, client_id=_client_id(request), scope="oauth_token")
+
+
 class TokenView(dot.TokenView):
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        throttled = _throttled(request, client_id=_client_id(request), scope="oauth_token")
-        if throttled is not None:
-            return throttled
+        refused = _admitted(request)
+        if refused is not None:
+            return refused
+        grant = request.POST.get("grant_type")
+        if grant is not None and grant not in oauth2_settings.OAUTH2_GRANT_TYPES_SUPPORTED:
+            # Refused before DOT: its device-code grant reads fields it never checked (a 500),
+            # and no grant outside the metadata is ever worth a lookup.
+            return _refusal(
+                "unsupported_grant_type",
+                f"This server grants {', '.join(oauth2_settings.OAUTH2_GRANT_TYPES_SUPPORTED)}.",
+            )
         response = super().post(request, *args, **kwargs)
         code = request.POST.get("code")
         if (
@@ -131,7 +153,12 @@ class TokenView(dot.TokenView):
         return response
 
 
+@method_decorator(csrf_exempt, name="dispatch")
+class MetadataView(dot.OAuthServerMetadataView):
+    """RFC 8414's metadata: a public read that takes no cookie. Exempt from CSRF, so a method
+    it does not have is its 405 rather than CSRF's HTML 403."""
+
+
 class RevokeTokenView(dot.RevokeTokenView):
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        throttled = _throttled(request, client_id=_client_id(request), scope="oauth_token")
-        return throttled or super().post(request, *args, **kwargs)
+        return _admitted(request) or super().post(request, *args, **kwargs)

@@ -15,7 +15,6 @@ from oauth2_provider.generators import generate_client_secret
 from oauth2_provider.models import Application, get_grant_model
 
 from oauth.models import IssuedCode
-
 from spider_api.errors import DomainError
 
 if TYPE_CHECKING:

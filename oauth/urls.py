@@ -8,7 +8,6 @@ device flow, introspection and application pages are not mounted.
 """
 
 from django.urls import include, path
-from oauth2_provider import views as dot
 
 from oauth import endpoints
 from oauth.views import AppDetailApi, AppsApi, AuthorizationApi
@@ -35,7 +34,7 @@ _provider = [
     ),
     path(
         ".well-known/oauth-authorization-server",
-        dot.OAuthServerMetadataView.as_view(),
+        endpoints.MetadataView.as_view(),
         name="oauth-server-metadata",
     ),
 ]

@@ -19,7 +19,7 @@ DAILY_PLAY: Final = "daily:play"
 
 # name -> what the approval page and the schema say it allows
 SCOPES: Final[dict[str, str]] = {
-    PROFILE_READ: "Read your profile, settings, statistics, coins and game history.",
+    PROFILE_READ: "Read your profile, settings, statistics and coins.",
     PROFILE_WRITE: "Change your settings.",
     GAME_PLAY: "Start games, list yours and play them: moves, deals, undos, hints, resigning, "
     "analysis.",

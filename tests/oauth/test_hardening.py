@@ -483,3 +483,30 @@ def _basic(app: dict[str, Any], secret: str) -> str:
     import base64
 
     return "Basic " + base64.b64encode(f"{app['client_id']}:{secret}".encode()).decode()
+
+
+@pytest.mark.parametrize(
+    "grant",
+    ["urn:ietf:params:oauth:grant-type:device_code", "client_credentials", "password", "implicit"],
+)
+def test_a_grant_the_server_does_not_offer_is_refused_before_any_lookup(api_client, grant):
+    """The device-code grant was a 500 (DOT reads its fields unchecked): schemathesis."""
+    response = form_post(api_client, "/oauth/token", {"grant_type": grant, "client_id": "any"})
+
+    assert response.status_code == 400, response.content
+    assert response.json()["error"] == "unsupported_grant_type"
+
+
+def test_the_metadata_answers_a_method_it_lacks_with_405(api_client):
+    response = api_client.generic("QUERY", "/.well-known/oauth-authorization-server")
+
+    assert response.status_code == 405, response.content
+
+
+@pytest.mark.parametrize("path", ["/oauth/token", "/oauth/revoke"])
+@pytest.mark.parametrize("content_type", ["multipart/form-data", "application/json", "text/plain"])
+def test_a_token_request_that_is_not_a_form_is_a_json_400(api_client, path, content_type):
+    response = api_client.generic("POST", path, "grant_type=x", content_type=content_type)
+
+    assert response.status_code == 400, response.content
+    assert response.json()["error"] == "invalid_request"

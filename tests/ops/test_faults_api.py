@@ -1,8 +1,10 @@
 """Against a real gunicorn on a scratch PostgreSQL database: one action sent by 20 threads
-with one Idempotency-Key is applied once; schemathesis, with every check but one (and one
-check off for one operation: tests/ops/schemathesis.toml) and its stateful phase, finds no
+with one Idempotency-Key is applied once; schemathesis, with every check but two
+(EXCLUDED_CHECKS says why) and its stateful phase, finds no
 5xx, no response that disagrees with the schema and no request the schema forbids that the
-server accepts. (`make faults`)"""
+server accepts; and the same of the OAuth2 provider's endpoints against their own
+description (tests/ops/oauth_openapi.yaml), with the grants the server does not offer among
+what it sends. (`make faults`)"""
 
 from __future__ import annotations
 
@@ -101,6 +103,9 @@ def test_schemathesis_finds_nothing_with_every_check(tmp_path):
             POOL_SYNC_VET_SECONDS="0",
             LOG_LEVEL="WARNING",
             EMAIL_URL=f"file://{tmp_path / 'mail'}",  # the password-reset mails it asks for
+            # The OAuth run below fuzzes the token endpoint; its throttle is tested elsewhere.
+            THROTTLE_RATE_OAUTH_TOKEN="100000/min",
+            THROTTLE_RATE_OAUTH_CLIENT="100000/min",
         )
         manage(env, "migrate", "--noinput", "-v0")
         # Deals for every game schemathesis starts (unvetted: the API only needs their seeds).
@@ -124,10 +129,22 @@ def test_schemathesis_finds_nothing_with_every_check(tmp_path):
                 own.headers["Authorization"],
                 tmp_path,
                 [f"--include-operation-id={op}"],
-                exclude_checks="positive_data_acceptance,unsupported_method",
+                exclude_checks=f"{EXCLUDED_CHECKS},unsupported_method",
             )
             output += out
             failed += [code] if code else []
+        # The OAuth2 provider's own endpoints (not in /api/schema/: OAuth2's shapes, described
+        # in oauth_openapi.yaml), grants the server does not offer among what is sent.
+        out, code = _schemathesis(
+            base,
+            register(base, "st-oauth").headers["Authorization"],
+            tmp_path,
+            [],
+            schema=str(OAUTH_SCHEMA),
+            phases="examples,coverage,fuzzing",
+        )
+        output += out
+        failed += [code] if code else []
         web_log = procs.started[0].output()
         assert "Traceback" not in web_log, web_log[-4000:]
         assert not failed, "schemathesis found problems (see above)"
@@ -139,6 +156,14 @@ def test_schemathesis_finds_nothing_with_every_check(tmp_path):
 
 # What a check cannot know of this API, operation by operation (read by every run below).
 CONFIG = Path(__file__).with_name("schemathesis.toml")
+OAUTH_SCHEMA = Path(__file__).with_name("oauth_openapi.yaml")
+# positive_data_acceptance: its 422s are the rules refusing well-formed moves (a column with no
+# run to move, say), as they must. ensure_resource_availability: a game's analysis is 404
+# `no_analysis` until someone asks for it, as documented; the per-operation override in
+# schemathesis.toml turns the check off for that read in the phases that honour it, but the
+# stateful phase runs the run's global list of checks (schemathesis 4.32), so one run in a few
+# followed POST /games to the analysis and failed on a documented answer.
+EXCLUDED_CHECKS = "positive_data_acceptance,ensure_resource_availability"
 
 # Operations that revoke the token they are called with (or the account behind it).
 SESSION_ENDING = (
@@ -155,19 +180,21 @@ def _schemathesis(
     authorization: str,
     cwd: Path,
     extra: list[str],
-    exclude_checks: str = "positive_data_acceptance",
+    exclude_checks: str = EXCLUDED_CHECKS,
+    schema: str | None = None,
+    phases: str = "examples,coverage,fuzzing,stateful",
 ) -> tuple[str, int]:
-    """One schemathesis run as the player holding ``authorization``; (its output, its code)."""
+    """One schemathesis run as the player holding ``authorization``, of the API's schema or
+    of ``schema`` (a file, against ``base``); (its output, its code)."""
     result = subprocess.run(
         [
             str(BIN / "schemathesis"),
             "--config-file",
             str(CONFIG),
             "run",
-            f"{base}/api/schema/?format=json",
+            *([f"{base}/api/schema/?format=json"] if schema is None else [schema, "--url", base]),
             # Every check, the negative ones included (a request the schema forbids must be
-            # refused), but positive_data_acceptance: its 422s are the rules refusing
-            # well-formed moves (a column with no run to move, say), as they must.
+            # refused), but EXCLUDED_CHECKS.
             "--checks",
             "all",
             "--exclude-checks",
@@ -177,7 +204,7 @@ def _schemathesis(
             "--max-examples",
             "25",
             "--phases",
-            "examples,coverage,fuzzing,stateful",
+            phases,
             "--workers",
             "2",
             "--seed",

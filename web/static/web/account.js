@@ -14,7 +14,7 @@ import { h, clear, confirmDialog, toast, formErrors, link } from './dom.js';
 
 /** The API's scopes (spider_api/scopes.py): name -> what the creation form says of it. */
 export const SCOPES = {
-  'profile:read': 'Read your profile, settings, statistics, coins and game history.',
+  'profile:read': 'Read your profile, settings, statistics and coins.',
   'profile:write': 'Change your settings.',
   'game:play': 'Start games, list yours and play them: moves, deals, undos, hints, resigning, '
     + 'analysis.',
