@@ -92,6 +92,10 @@ def test_no_secret_reaches_the_log(tmp_path, user):
             )
             assert signed_in.status_code in (200, 201), signed_in.text
             secrets_seen += [signed_in.json()["token"], PASSWORD]
+            head = http.head("/api/v1/me/settings", headers={"Authorization": f"Bearer {access}"})
+            assert head.status_code == 200 and head.content == b""  # HEAD: GET's answer, no body
+            mine = http.head("/api/v1/me", headers={"Authorization": f"Bearer {token_of(user)}"})
+            assert mine.status_code == 200 and mine.content == b"", mine.content
             assert http.get(f"/api/v1/me?access_token={access}").status_code == 401
             assert http.get(f"/api/v1/me?token={token_of(user)}").status_code == 401
             table = http.post(
