@@ -20,7 +20,11 @@ would run them. For each suit mode:
    read back (status ``done``, its result).
 3. Agreement: the first ``--sample`` of those games per mode (default: all) are analysed
    again by ``analysis_compute`` (what ``analysis_run`` computes) with every budget x10;
-   the turning point agrees when both find one at the same action (or neither does).
+   they agree when both find their last win at the same action.
+4. Claims: every answer's claims are checked apart from the analysis (``wrong_claims``):
+   the way through from the last win replays to a win through the engine, a proved loss
+   rests on an exhaustive search with no win recorded from it on, and a turning point is
+   named only where the two meet.
 
 Seconds are CPU seconds of this process around the request (``time.process_time``: one
 core), so they do not count waiting for a core on a shared machine; positions are the
@@ -28,10 +32,11 @@ solver's nodes. "Winnable until its last action": the turning point is the line'
 action (or there is none: given up while still winnable). Each analysis prints one JSON
 line (``"scale": 1`` or ``10``) as it ends; ``--summarise`` reads such lines back from
 files (runs of one mode each) and summarises them together. The LAST line is one JSON
-object: per mode ``games``, ``turning_points``, ``median_s``, ``p95_s``, ``median_nodes``,
-``p95_nodes``, ``winnable_to_last_share``, ``exhaustive_share`` (turning points proved
-lost), ``sample``, ``agreement``, ``agreement_share``, ``median_s_10x``, ``disagreements``
-(seed, actions, turning point at 1x and at 10x); and the budget used.
+object: per mode ``games``, ``turning_points``, ``median_s``, ``median_unsettled``,
+``wrong_claims``, ``p95_s``, ``median_nodes``, ``p95_nodes``, ``winnable_to_last_share``,
+``exhaustive_share`` (turning points proved lost), ``sample``, ``agreement``,
+``agreement_share``, ``median_s_10x``, ``disagreements`` (seed, actions, last win at 1x and
+at 10x); and the budget used.
 """
 
 from __future__ import annotations
@@ -54,7 +59,7 @@ try:
 except ImportError:  # run as a script: bench/ itself is on sys.path
     from hint import ServicePath, follow, quantile  # type: ignore[import-not-found,no-redef]
 
-from games.engine import deal_layout  # noqa: E402
+from games.engine import Action, Layout, deal_layout, replay  # noqa: E402
 from games.solver import solve  # noqa: E402
 
 SCALE = 10  # the agreement check's budget, times the service's
@@ -132,11 +137,39 @@ def analyse_wider(game_id: str) -> tuple[dict, int, float]:
     return computed.result, computed.nodes, cpu
 
 
+def wrong_claims(result: dict) -> int:
+    """The answer's claims that do not hold, checked apart from the analysis: the way
+    through must start at ``last_win`` and win when the engine replays it; ``proved_loss``
+    must rest on an exhaustive search and no win may be recorded from it or after it, nor
+    after ``last_win``; a turning point only where the two meet."""
+    wrong = 0
+    win, loss, turn = result["last_win"], result["proved_loss"], result["turning_point"]
+    line = result["solver_line"]
+    if win is not None and result["outcome"] == "lost":
+        if line is None or line["from_index"] != win["index"]:
+            wrong += 1
+        else:
+            board = replay(
+                Layout.parse(line["position"]), [Action.from_json(a) for a in line["actions"]]
+            )
+            wrong += not board.won or line["position"] != win["position"]
+    probes = {p["index"]: p for p in result["probes"]}
+    if loss is not None:
+        wrong += not probes.get(loss["index"], {}).get("exhaustive", False)
+        wrong += any(p["won"] for i, p in probes.items() if i >= loss["index"])
+    if win is not None:
+        wrong += any(p["won"] and not p["inferred"] for i, p in probes.items() if i > win["index"])
+    meet = win is not None and loss is not None and loss["index"] == win["index"] + 1
+    wrong += (turn is not None) != meet
+    return wrong
+
+
 def row(
     suits: int, seed: int, scale: int, result: dict, nodes: int, cpu: float, blunder: int
 ) -> dict:
     turn = result["turning_point"]
     n = result["line_length"]
+    win = result["last_win"]
     return {
         "suits": suits,
         "blunder": blunder,
@@ -144,6 +177,10 @@ def row(
         "scale": scale,
         "actions": n,
         "turn": None if turn is None else turn["index"],
+        "last_win": None if win is None else win["index"],
+        "proved_loss": None if result["proved_loss"] is None else result["proved_loss"]["index"],
+        "unsettled": result["unsettled"],
+        "wrong_claims": wrong_claims(result),
         "exhaustive": bool(turn and turn["after"]["exhaustive"]),
         "to_last": turn is None or turn["index"] == n - 1,
         "start_winnable": result.get("start_winnable"),
@@ -166,7 +203,8 @@ def summarise(results: list[dict]) -> dict[str, Any]:
         base = [r for r in mine if r["scale"] == 1]
         wide = {r["seed"]: r for r in mine if r["scale"] == SCALE}
         paired = [r for r in base if r["seed"] in wide]
-        agree = [r for r in paired if wide[r["seed"]]["turn"] == r["turn"]]
+        # The same last action a win is found from, at 1x and at 10x.
+        agree = [r for r in paired if wide[r["seed"]]["last_win"] == r["last_win"]]
         secs = [r["cpu_s"] for r in base]
         nodes = [r["nodes"] for r in base]
         found = [r for r in base if r["turn"] is not None]
@@ -175,6 +213,8 @@ def summarise(results: list[dict]) -> dict[str, Any]:
             "games": len(base),
             "turning_points": len(found),
             "median_s": round(statistics.median(secs), 2) if secs else None,
+            "median_unsettled": statistics.median(r["unsettled"] for r in base) if base else None,
+            "wrong_claims": sum(r["wrong_claims"] for r in mine),
             "p95_s": round(quantile(secs, 0.95), 2) if secs else None,
             "median_nodes": int(statistics.median(nodes)) if nodes else None,
             "p95_nodes": int(quantile(nodes, 0.95)) if nodes else None,
@@ -191,7 +231,7 @@ def summarise(results: list[dict]) -> dict[str, Any]:
             if paired
             else None,
             "disagreements": [
-                [r["seed"], r["actions"], r["turn"], wide[r["seed"]]["turn"]]
+                [r["seed"], r["actions"], r["last_win"], wide[r["seed"]]["last_win"]]
                 for r in paired
                 if r not in agree
             ],

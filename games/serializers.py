@@ -498,6 +498,16 @@ class AnalysisProbeSerializer(serializers.Serializer):
     )
 
 
+class LinePlaceSerializer(serializers.Serializer):
+    index = serializers.IntegerField(
+        help_text="The position's index in the final line (0-based; `line_length`: the end)."
+    )
+    step = serializers.IntegerField(
+        help_text="The replay step showing it (`/games/{id}/positions/{step}`)."
+    )
+    position = serializers.CharField()
+
+
 class AnalysisResultSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     outcome = serializers.ChoiceField(choices=["won", "lost"])
@@ -519,7 +529,26 @@ class AnalysisResultSerializer(serializers.Serializer):
     winnable_at_end = serializers.BooleanField(
         help_text="The game was won, or given up while a win was still found."
     )
-    turning_point = TurningPointSerializer(allow_null=True)
+    last_win = LinePlaceSerializer(
+        allow_null=True,
+        help_text="Certain: the last position of the final line the solver found a win from "
+        "(the win was replayed through the engine), so every position before it could be won "
+        "too. Null when none was found, not even from the deal.",
+    )
+    proved_loss = LinePlaceSerializer(
+        allow_null=True,
+        help_text="Certain: the first position proved lost (an exhaustive search found no "
+        "win from it, so none from any later one). Null when no loss was proved.",
+    )
+    unsettled = serializers.IntegerField(
+        help_text="Positions between `last_win` and `proved_loss` (or the end) that the "
+        "budget did not settle either way: 0 when they meet."
+    )
+    turning_point = TurningPointSerializer(
+        allow_null=True,
+        help_text="Named only where the two meet: the action played from `last_win` led to "
+        "`proved_loss`. Null otherwise (the analysis does not guess).",
+    )
     solver_line = SolverLineSerializer(
         allow_null=True, help_text="The solver's win from the turning point (or from the end)."
     )

@@ -570,7 +570,7 @@ ANALYSIS_EXAMPLE = {
     "nodes": 1766982,
     "seconds": 8.4,
     "result": {
-        "version": 2,
+        "version": 6,
         "outcome": "lost",
         "line_length": 65,
         "log_length": 71,
@@ -579,6 +579,17 @@ ANALYSIS_EXAMPLE = {
         "start_winnable": True,
         "winnable_actions": 43,
         "winnable_at_end": False,
+        "last_win": {
+            "index": 43,
+            "step": 46,
+            "position": "4 |6d5s4h5h/7dTd9c9h|KdQd5d4d/... 3h8hThKhJhTsJhAs4d7c -",
+        },
+        "proved_loss": {
+            "index": 44,
+            "step": 47,
+            "position": "4 |6d5s4h5h/... 3h8hThKhJhTsJhAs4d7c -",
+        },
+        "unsettled": 0,
         "turning_point": {
             "index": 43,
             "seq": 47,
@@ -589,7 +600,7 @@ ANALYSIS_EXAMPLE = {
                 "index": 44,
                 "position": "4 |6d5s4h5h/... 3h8hThKhJhTsJhAs4d7c -",
                 "nodes": 300000,
-                "exhaustive": False,
+                "exhaustive": True,
             },
         },
         "solver_line": {

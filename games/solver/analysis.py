@@ -30,6 +30,11 @@ position after the turning point and so proved it lost. Every line reported has 
 through the engine (``verify``): a line that does not win raises SolverBug, it is never
 stored.
 
+The answer claims only what is certain (``_claims``): the last position a win was found
+from, the first one proved lost (if any), and how many between them stay unsettled. The
+turning point is named only where the two meet; otherwise it is None and the stretch is
+reported as open, never guessed.
+
 Pure Python, like the rest of the solver: the caller (games/analysis.py) reads the deal and
 the log and stores the result.
 """
@@ -49,11 +54,13 @@ from .api import WIDTHS, exhaust, polish, solve, verify
 from .goals import Goals
 from .transplant import carry
 
+# 6: the answer states what is certain (``last_win``, ``proved_loss``) and the stretch left
+# unsettled between them; a turning point is named only where the two meet.
 # 5: a win found is carried past the player's next actions (transplant.py); 4: what is
 # left spread over the failures after the boundary; 3: wins found so far are goals of the
 # later searches; 2: the search from the end backwards, the boundary searched again; 1: a
 # binary search.
-ANALYSIS_VERSION: Final = 5
+ANALYSIS_VERSION: Final = 6
 # A win found is carried this many positions on at most (a replay per position tried, each
 # a few hundred steps; the player's actions a win absorbs are mostly a few in a row).
 CARRY_REACH: Final = 6
@@ -192,6 +199,7 @@ def analyse(
                 "start_winnable": True,
                 "turning_point": None,
                 "solver_line": None,
+                **_claims(line, last_win=n, proved_loss=None),
             }
         )
         return _done(result, search, t0)
@@ -211,6 +219,7 @@ def analyse(
                 "turning_point": None,
                 "solver_line": None,
                 "start": _verdict(line, start),
+                **_claims(line, last_win=None, proved_loss=0 if start.exhausted else None),
             }
         )
         return _done(result, search, t0)
@@ -224,26 +233,34 @@ def analyse(
                 "winnable_at_end": True,
                 "turning_point": None,
                 "solver_line": _line_json(line, n, shown[0]),
+                **_claims(line, last_win=n, proved_loss=None),
             }
         )
         return _done(result, search, t0)
     after = probes[hi]
+    # Winnability is monotone along the line: the first position proved lost settles every
+    # position after it; the positions between it and the last win stay open.
+    proved = min((i for i, p in probes.items() if i > lo and p.exhausted), default=None)
     shown = _shown_line(line, probes[lo], budget, search.spent)
     search.spent += shown[1]
     step = line.steps[lo]
+    turning_point = None
+    if proved == lo + 1:  # the last win and the first proved loss meet: that action lost it
+        turning_point = {
+            "index": lo,
+            "seq": step.seq,
+            "step": step.seq - 1,
+            "position": step.before.notation(),
+            "action": step.action.to_json(),
+            "after": _verdict(line, after),
+        }
     result.update(
         {
             "winnable_actions": lo,
             "winnable_at_end": False,
-            "turning_point": {
-                "index": lo,
-                "seq": step.seq,
-                "step": step.seq - 1,
-                "position": step.before.notation(),
-                "action": step.action.to_json(),
-                "after": _verdict(line, after),
-            },
+            "turning_point": turning_point,
             "solver_line": _line_json(line, lo, shown[0]),
+            **_claims(line, last_win=lo, proved_loss=proved),
         }
     )
     return _done(result, search, t0)
@@ -488,6 +505,26 @@ def _shown_line(line: FinalLine, p: Probe, budget: Budget, spent: int) -> tuple[
         verify(layout, p.line)
         return p.line, 0
     return polish(layout, p.line, max_nodes=left)
+
+
+def _claims(line: FinalLine, *, last_win: int | None, proved_loss: int | None) -> dict[str, Any]:
+    """What the analysis knows, and no more: the last position of the line a win was found
+    from (certain: the win was replayed through the engine), the first one proved lost (an
+    exhaustive search), and how many positions between them stay unsettled within the
+    budget (after the last win up to the end when no loss was proved)."""
+    n = len(line.steps)
+    upto = n + 1 if proved_loss is None else proved_loss
+    return {
+        "last_win": None if last_win is None else _position_json(line, last_win),
+        "proved_loss": None if proved_loss is None else _position_json(line, proved_loss),
+        "unsettled": upto - (-1 if last_win is None else last_win) - 1,
+    }
+
+
+def _position_json(line: FinalLine, i: int) -> dict[str, Any]:
+    """Position ``i`` of the line: its index, the replay step showing it, its notation."""
+    step = line.steps[i].seq - 1 if i < len(line.steps) else line.log_length
+    return {"index": i, "step": step, "position": line.position(i).notation()}
 
 
 def _verdict(line: FinalLine, p: Probe) -> dict[str, Any]:

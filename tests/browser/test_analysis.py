@@ -1,4 +1,4 @@
-"""The post-game analysis in a real browser (issue 24): from a lost game's end, "Analyse";
+"""The post-game analysis in a real browser: from a lost game's end, "Analyse";
 the replay jumps to the turning point with the move that lost it marked, and the solver's
 way through is stepped with the replay's own controls to a win
 (docs/rules.md#after-the-game-the-analysis)."""
@@ -149,4 +149,36 @@ def test_a_failed_analysis_says_why(live_server, new_page, make_user) -> None:
     )
     assert status.inner_text() == "The analysis failed: solver_bug: a test's reason."
     caption_starts(page, "The deal")  # the replay stays where it was
+    assert_no_console_errors(page)
+
+
+def test_an_unsettled_stretch_is_said_and_no_move_is_blamed(
+    live_server, new_page, make_user
+) -> None:
+    """Where the budget proved no loss right after the last win, the page names no move: it
+    says where a win was found, where (if anywhere) a loss was proved, and how many
+    positions between stayed open."""
+    page = new_page(**DESKTOP)
+    sign_in(page, live_server.url, make_user())
+    game_id = lose_the_trap(page, live_server.url)
+    open_page(page, f"{live_server.url}/replay/{game_id}")
+
+    def unsettled(route) -> None:  # the real answer, as a budget too small to prove gives it
+        response = route.fetch()
+        body = response.json()
+        if body.get("result"):
+            body["result"].update(turning_point=None, proved_loss=None, unsettled=1)
+        route.fulfill(response=response, json=body)
+
+    page.route(re.compile(r"/api/v1/games/[0-9a-f-]+/analysis$"), unsettled)
+    page.get_by_role("button", name="Analyse").click()
+    page.wait_for_function(
+        "() => /unsettled/.test(document.querySelector('.analysis-summary')?.textContent)"
+    )
+    text = page.locator(".analysis-summary").inner_text()
+    assert "A win was found from step 0" in text
+    assert "No loss was proved after it." in text
+    assert "The position between stayed unsettled" in text
+    assert "lost it" not in text
+    assert page.get_by_role("button", name="The turning point").is_hidden()
     assert_no_console_errors(page)

@@ -77,7 +77,12 @@ def test_a_game_lost_on_its_first_move() -> None:
     assert turn["after"]["exhaustive"] is True  # proved lost, not just "no win found"
     assert result["winnable_actions"] == 0 and result["winnable_at_end"] is False
     assert result["solver_line"]["position"] == TRAP
+    # What it knows: won from action 0 (replayed), lost from action 1 (proved), none between.
+    assert result["last_win"] == {"index": 0, "step": 0, "position": TRAP}
+    assert result["proved_loss"]["index"] == 1 and result["proved_loss"]["step"] == 1
+    assert result["unsettled"] == 0
     assert_line_wins(result)
+    assert_search_trusts_its_wins(result)
 
 
 def test_the_turning_point_of_a_scripted_losing_move() -> None:
@@ -107,6 +112,8 @@ def test_a_won_game_is_measured_against_the_par() -> None:
     assert result["outcome"] == "won" and result["turning_point"] is None
     assert (result["length"], result["par"], result["over_par"]) == (len(WIN), 20, len(WIN) - 20)
     assert result["winnable_at_end"] is True and result["nodes"] == 0
+    assert result["last_win"]["index"] == len(WIN) and result["last_win"]["step"] == len(WIN)
+    assert result["proved_loss"] is None and result["unsettled"] == 0
 
 
 def test_given_up_while_still_winnable() -> None:
@@ -148,6 +155,9 @@ def test_no_win_from_the_start_says_so() -> None:
     assert result["start_winnable"] is False and result["turning_point"] is None
     assert result["start"]["exhaustive"] is False  # a budget ran out: nothing proved
     assert result["budget"]["probe_nodes"] <= 50
+    # Nothing known either way: both positions of the line stay unsettled.
+    assert result["last_win"] is None and result["proved_loss"] is None
+    assert result["unsettled"] == 2
 
 
 def random_line(seed: int, length: int) -> list[Action]:
@@ -238,6 +248,8 @@ def test_the_search_finds_a_known_turning_point(monkeypatch, where: float) -> No
         assert result["turning_point"]["seq"] == line.steps[turn].seq
         assert result["winnable_actions"] == turn
         assert result["turning_point"]["after"]["exhaustive"]
+        assert result["proved_loss"]["index"] == turn + 1 and result["unsettled"] == 0
+        assert_search_trusts_its_wins(result)
     assert len(set(solver.searched)) <= 2 * math.ceil(math.log2(n + 1)) + 1
     assert len(solver.searched) == len(set(solver.searched))
 
@@ -264,7 +276,10 @@ def test_what_the_budget_leaves_goes_after_the_turning_point(monkeypatch) -> Non
     solver.install(monkeypatch)
     total = 10_000
     result = analyse(line, budget=Budget(100, total, 10)).result
-    assert result["turning_point"]["index"] == turn
+    assert result["last_win"]["index"] == turn
+    # Nothing after it proved lost: no turning point is named, the rest stays open.
+    assert result["turning_point"] is None and result["proved_loss"] is None
+    assert result["unsettled"] == n - turn
     assert total - 200 <= result["nodes"] <= total  # all of it, but for the line shown
     first_after = solver.searched.index(turn + 1)
     assert all(i > turn for i in solver.searched[first_after:])
@@ -285,7 +300,7 @@ def test_a_middle_search_too_small_never_moves_the_turning_point_left(monkeypatc
     solver = FakeSolver(line, need)
     solver.install(monkeypatch)
     result = analyse(line, budget=Budget(100, 10_000, 10)).result
-    assert result["turning_point"]["index"] == turn
+    assert result["last_win"]["index"] == turn
     assert_search_trusts_its_wins(result)
 
 
@@ -339,7 +354,7 @@ def test_wins_far_after_the_boundary_are_found_in_growing_rounds(monkeypatch) ->
         lambda layout, max_nodes, **_: type("R", (), spends_all | {"nodes": max_nodes}),
     )
     result = analyse(line, budget=Budget(probe, total, 100)).result
-    assert result["turning_point"]["index"] == turn
+    assert result["last_win"]["index"] == turn
     assert result["nodes"] <= total
     assert_search_trusts_its_wins(result)
 
@@ -359,16 +374,25 @@ def test_false_negatives_anywhere_never_go_left_of_a_win(monkeypatch, seed: int)
     solver = FakeSolver(line, need)
     solver.install(monkeypatch)
     result = analyse(line, budget=Budget(100, 10_000, 10)).result
-    assert result["turning_point"]["index"] <= turn
+    assert result["last_win"]["index"] <= turn
     assert_search_trusts_its_wins(result)
 
 
 def assert_search_trusts_its_wins(result: dict) -> None:
+    """The last win is the last position a win was found from; a loss is claimed only where
+    a search proved it, after the last win; a turning point only where the two meet."""
     won = [p["index"] for p in result["probes"] if p["won"]]
-    index = result["turning_point"]["index"]
+    index = result["last_win"]["index"]
     assert index == max(won)
     assert not [p for p in result["probes"] if p["index"] == index + 1 and p["won"]]
-    assert result["turning_point"]["after"]["index"] == index + 1
+    proved = [p["index"] for p in result["probes"] if p["exhaustive"] and p["index"] > index]
+    loss = result["proved_loss"]
+    assert (loss and loss["index"]) == (min(proved) if proved else None)
+    turn = result["turning_point"]
+    assert (turn is not None) == (loss is not None and loss["index"] == index + 1)
+    if turn is not None:
+        assert turn["index"] == index and turn["after"]["index"] == index + 1
+        assert turn["after"]["exhaustive"]
 
 
 def test_the_whole_analysis_stays_in_its_budget() -> None:

@@ -57,6 +57,8 @@ def test_the_owner_asks_waits_and_reads_where_the_win_was_lost(
     assert (turn["index"], turn["seq"], turn["step"], turn["position"]) == (0, 1, 0, TRAP)
     assert turn["action"] == {"type": "move", "from": 1, "to": 0, "count": 1}
     assert turn["after"]["exhaustive"] is True
+    assert result["last_win"]["index"] == 0 and result["proved_loss"]["index"] == 1
+    assert result["unsettled"] == 0
     line = result["solver_line"]
     board = replay(Layout.parse(line["position"]), [Action.from_json(a) for a in line["actions"]])
     assert board.won  # the stored way through wins on replay
@@ -239,3 +241,27 @@ def test_the_schemas_example_has_the_shape_of_a_real_answer(
     assert example_table.keys() == real_table.keys()
     assert _shape(example_table["columns"]) == _shape(real_table["columns"])
     assert example["result"]["probes"][0].keys() == real["result"]["probes"][0].keys()
+
+
+def test_an_analysis_of_an_older_version_is_made_again_once(
+    staff_client, api_client, django_capture_on_commit_callbacks
+):
+    """An older search's answer may claim more than it proved (a turning point with no
+    proof after it): it is not served; it reads as pending and is run again, once."""
+    from games.solver.analysis import ANALYSIS_VERSION
+
+    game_id = lost_trap_game(staff_client)
+    with django_capture_on_commit_callbacks(execute=True):
+        ok(staff_client.post(analysis_url(game_id)), 202)
+    old = {**Analysis.objects.get().result, "version": ANALYSIS_VERSION - 1}
+    del old["last_win"], old["proved_loss"], old["unsettled"]
+    Analysis.objects.update(result=old)
+
+    with django_capture_on_commit_callbacks(execute=True) as queued:
+        body = ok(api_client.get(analysis_url(game_id)))
+    assert (body["status"], body["result"]) == ("pending", None)
+    assert len(queued) == 1
+    body = ok(api_client.get(analysis_url(game_id)))
+    assert body["status"] == "done"
+    assert body["result"]["version"] == ANALYSIS_VERSION and body["result"]["unsettled"] == 0
+    assert Analysis.objects.count() == 1

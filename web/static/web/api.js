@@ -431,6 +431,7 @@ export const position = (id, step) => request('GET', `/games/${id}/positions/${s
  * @typedef {{columns: Column[], deals_left: number, runs_removed: number,
  *   removed_suits: string[], won: boolean}} LineTable  a table along the solver's line
  * @typedef {{index: number, position: string, nodes: number, exhaustive: boolean}} Verdict
+ * @typedef {{index: number, step: number, position: string}} LinePlace  a final line's position
  * @typedef {{index: number, seq: number, step: number, position: string,
  *   action: LoggedAction, after: Verdict}} TurningPoint
  * @typedef {{from_index: number, from_seq: number, position: string, length: number,
@@ -446,7 +447,10 @@ export const position = (id, step) => request('GET', `/games/${id}/positions/${s
  * @property {Verdict} [start]  no win found from the deal: what was searched
  * @property {number} winnable_actions
  * @property {boolean} winnable_at_end
- * @property {TurningPoint | null} turning_point
+ * @property {LinePlace | null} last_win  certain: the last position a win was found from
+ * @property {LinePlace | null} proved_loss  certain: the first position proved lost
+ * @property {number} unsettled  positions between them the budget settled neither way
+ * @property {TurningPoint | null} turning_point  only where the two meet
  * @property {SolverLine | null} solver_line
  * @property {{probe_nodes: number, total_nodes: number, proof_nodes: number}} budget
  * @typedef {{game: string, status: 'pending' | 'done' | 'failed', reason: string,

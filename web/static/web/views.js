@@ -671,19 +671,28 @@ function analysisSummary(r) {
       + (r.over_par ? ` (${r.over_par > 0 ? '+' : ''}${r.over_par})` : ' (on par)');
     return `Won in ${r.length} actions${par}.`;
   }
+  const way = `The way through from there: ${r.solver_line ? r.solver_line.length : 0} actions.`;
   const t = r.turning_point;
-  if (t) {
-    const after = t.after.exhaustive
-      ? 'after it, every reachable position was searched and none wins: it was lost there.'
-      : `after it the solver found no win within ${t.after.nodes} positions `
-        + '(its budget; there may still have been one).';
+  if (t) { // the last win and the first proved loss meet: this move lost it, for certain
     return `Winnable for ${r.winnable_actions} of ${r.line_length} actions. At step ${t.step} `
-      + `the move that lost it: ${describe(t.action)}; ${after} `
-      + `The way through from there: ${r.solver_line ? r.solver_line.length : 0} actions.`;
+      + `the move that lost it: ${describe(t.action)}; after it, every reachable position `
+      + `was searched and none wins. ${way}`;
   }
   if (r.winnable_at_end) {
     return 'A win was still there when the game ended: the way through from the end is '
       + `${r.solver_line ? r.solver_line.length : 0} actions.`;
+  }
+  const win = r.last_win;
+  if (win) { // a stretch the budget did not settle: say so, never guess a turning point
+    const loss = r.proved_loss;
+    const lost = loss
+      ? `From step ${loss.step} on it was lost: every reachable position was searched and `
+        + 'none wins.'
+      : 'No loss was proved after it.';
+    const open = r.unsettled === 1 ? 'The position' : `The ${r.unsettled} positions`;
+    return `A win was found from step ${win.step} (${r.winnable_actions} of ${r.line_length} `
+      + `actions). ${lost} ${open} between stayed unsettled within the solver's budget: `
+      + `a win may still have been there. ${way}`;
   }
   const start = r.start;
   return start && start.exhaustive
