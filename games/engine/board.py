@@ -29,6 +29,9 @@ from .words import say_card, say_column
 
 START_SCORE: Final = 500
 RUN_POINTS: Final = 100
+# docs/rules.md#deal-over-a-gap: under the table rule deal_over_gap a deal may go over empty
+# columns while fewer cards than this are on the table: too few to fill every column.
+GAP_DEAL_CARDS: Final = COLUMNS
 
 
 @dataclass(slots=True)
@@ -54,6 +57,7 @@ class Board:
 
     __slots__ = (
         "suits",
+        "deal_over_gap",
         "cols",
         "down",
         "stock",
@@ -69,6 +73,7 @@ class Board:
 
     def __init__(self, layout: Layout) -> None:
         self.suits = layout.suits
+        self.deal_over_gap = layout.deal_over_gap  # a table rule, fixed for the game
         self.cols: list[list[Card]] = [list(d) + list(u) for d, u in layout.columns]
         self.down: list[int] = [len(d) for d, _ in layout.columns]
         self.stock: list[Card] = list(layout.stock)
@@ -145,7 +150,19 @@ class Board:
         return [parse_record(text) for text in shelved] + self._stack
 
     def can_deal(self) -> bool:
-        return self.dealt < len(self.stock) and all(self.cols)
+        """The deal is legal (docs/rules.md#deal): cards are left in the stock, and every
+        column holds a card or the game's table rule lets the deal go over the gaps."""
+        return self.dealt < len(self.stock) and (all(self.cols) or self.deals_over_gap())
+
+    def deals_over_gap(self) -> bool:
+        """Whether a deal may go over empty columns now (docs/rules.md#deal-over-a-gap):
+        the game is played under deal_over_gap and fewer than GAP_DEAL_CARDS cards are on
+        the table."""
+        return self.deal_over_gap and self.cards_on_table() < GAP_DEAL_CARDS
+
+    def cards_on_table(self) -> int:
+        """Every card in the columns, face down or up (not the stock, not removed runs)."""
+        return sum(map(len, self.cols))
 
     def visible_key(self) -> str:
         """The key of what the player sees of this position (``seen.visible_key``)."""
@@ -269,11 +286,20 @@ class Board:
         self._check_not_over()
         if self.dealt >= len(self.stock):
             raise IllegalAction(E.STOCK_EMPTY, "the stock is empty: there is nothing left to deal")
+        if self.deals_over_gap():
+            return
         for i, c in enumerate(self.cols):
             if not c:
+                # Under deal_over_gap the sentence says why this gap still blocks the deal.
+                rule = (
+                    f" (over a gap only with fewer than {GAP_DEAL_CARDS} cards on the table, "
+                    f"not {self.cards_on_table()})"
+                    if self.deal_over_gap
+                    else ""
+                )
                 raise IllegalAction(
                     E.EMPTY_COLUMN_BLOCKS_DEAL,
-                    f"{say_column(i)} is empty: fill every empty column before you deal",
+                    f"{say_column(i)} is empty: fill every empty column before you deal{rule}",
                 )
 
     def _check_not_over(self) -> None:
@@ -492,6 +518,7 @@ class Board:
         """An independent copy; with ``stack=False`` it cannot undo what came before."""
         other = Board.__new__(Board)
         other.suits = self.suits
+        other.deal_over_gap = self.deal_over_gap
         other.cols = [list(c) for c in self.cols]
         other.down = list(self.down)
         other.stock = self.stock  # never mutated: sharing is safe
@@ -515,6 +542,7 @@ class Board:
             ),
             stock=tuple(self.stock[self.dealt :]),
             removed=tuple(self.removed),
+            deal_over_gap=self.deal_over_gap,
         )
 
     def notation(self) -> str:
@@ -528,6 +556,7 @@ class Board:
             return NotImplemented
         return (
             self.suits == other.suits
+            and self.deal_over_gap == other.deal_over_gap
             and self.cols == other.cols
             and self.down == other.down
             and self.stock == other.stock

@@ -2,14 +2,16 @@
 
 A ``Layout`` is what a test, a tutorial or a puzzle hands the engine: ten columns, each a
 tuple of face-down cards and a tuple of face-up cards (both bottom to top), the stock in
-dealing order (its first ten cards are the next deal, onto columns 0..9), and the suits of
-the runs already removed. A layout may hold fewer than 104 cards; such a game is won when
-every card has left the table.
+dealing order (its first ten cards are the next deal, onto columns 0..9), the suits of
+the runs already removed, and the table rule the game is played under: ``deal_over_gap``
+(docs/rules.md#deal-over-a-gap), off by default. A layout may hold fewer than 104 cards;
+such a game is won when every card has left the table.
 
 The one-line notation (like chess's FEN) is ``<suits> <col>/<col>/…/<col> <stock> <removed>``:
 each column is ``DOWN|UP`` (two-character cards, bottom to top; ``|`` alone is an empty
 column), the stock is its cards in dealing order or ``-``, and removed runs are their suit
-letters or ``-``::
+letters or ``-``; a fifth field, ``deal_over_gap``, says the game is played under that
+table rule (omitted under the standard rules)::
 
     2 9h8s|KsQs/|/…(ten columns)… AhAs…(stock) -
 
@@ -20,7 +22,7 @@ letters or ``-``::
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from .cards import (
@@ -41,6 +43,8 @@ from .words import say_card, say_column
 COLUMNS: Final = 10
 DEAL_SIZE: Final = COLUMNS  # one card onto each column
 BAD_LAYOUT: Final = "bad_layout"
+# The table rule ``deal_over_gap`` as the notation's fifth field names it.
+DEAL_OVER_GAP: Final = "deal_over_gap"
 
 Column = tuple[tuple[Card, ...], tuple[Card, ...]]
 
@@ -56,6 +60,9 @@ class Layout:
     columns: tuple[Column, ...]
     stock: tuple[Card, ...] = ()
     removed: tuple[int, ...] = ()
+    # The table rule deal_over_gap (docs/rules.md#deal-over-a-gap): fixed when the game is
+    # dealt, so it rides with the game's start into every Board, replay and solver search.
+    deal_over_gap: bool = False
 
     def __post_init__(self) -> None:
         self.validate()
@@ -107,23 +114,32 @@ class Layout:
     def total_cards(self) -> int:
         return len(self.all_cards())
 
+    def under_rules(self, *, deal_over_gap: bool) -> Layout:
+        """This position played under the given table rule."""
+        if deal_over_gap == self.deal_over_gap:
+            return self
+        return replace(self, deal_over_gap=deal_over_gap)
+
     # -- notation -----------------------------------------------------------------------
     def notation(self) -> str:
         cols = "/".join(f"{format_cards(d)}|{format_cards(u)}" for d, u in self.columns)
         stock = format_cards(self.stock) or "-"
         removed = "".join(SUITS[s] for s in self.removed) or "-"
-        return f"{self.suits} {cols} {stock} {removed}"
+        rule = f" {DEAL_OVER_GAP}" if self.deal_over_gap else ""
+        return f"{self.suits} {cols} {stock} {removed}{rule}"
 
     @classmethod
     def parse(cls, text: str) -> Layout:
         """Parse the one-line notation; raises LayoutError on anything malformed."""
         fields = text.split()
-        if len(fields) != 4:
+        rule = len(fields) == 5 and fields[4] == DEAL_OVER_GAP
+        if len(fields) != 4 and not rule:
             raise LayoutError(
                 BAD_LAYOUT,
-                "notation is '<suits> <ten columns joined by /> <stock or -> <removed or ->'",
+                "notation is '<suits> <ten columns joined by /> <stock or -> <removed or ->' "
+                f"and, under that table rule, '{DEAL_OVER_GAP}'",
             )
-        suits_text, cols_text, stock_text, removed_text = fields
+        suits_text, cols_text, stock_text, removed_text = fields[:4]
         if suits_text not in ("1", "2", "4"):
             raise LayoutError("bad_suits", f"suits must be 1, 2 or 4, not {suits_text!r}")
         columns = []
@@ -136,7 +152,7 @@ class Layout:
             columns.append((tuple(parse_cards(down)), tuple(parse_cards(up))))
         stock = () if stock_text == "-" else tuple(parse_cards(stock_text))
         removed = () if removed_text == "-" else tuple(_parse_suit(ch) for ch in removed_text)
-        return cls(int(suits_text), tuple(columns), stock, removed)
+        return cls(int(suits_text), tuple(columns), stock, removed, rule)
 
     # -- the JSON shape of the staff ``layout`` input -------------------------------------
     def to_json(self) -> dict[str, Any]:

@@ -17,6 +17,9 @@ board parses one when an undo reaches it) and ``dump`` joins the stored ones bac
 so a long game costs an action little more than a short one. Version 1 (``stack`` as lists,
 ``[[3, 7, 2, "^", ""], [-1, -1, 0, [[4, "s^"]], ""]]``) still loads; ``dump`` writes version 2.
 
+``deal_over_gap: true`` is the game's table rule (docs/rules.md#deal-over-a-gap), written
+only when it is on: a snapshot without it is a game under the standard rules.
+
 ``seen`` is the visible keys of the positions since a card was last turned face up
 (``Board.seen_keys``, ``seen.py``), 12 hex digits each, joined. A snapshot written before it
 existed loads with only the position itself as seen.
@@ -39,7 +42,7 @@ _HEX: Final = re.compile("[0-9a-f]*")
 
 
 def dump(board: Board) -> dict[str, Any]:
-    return {
+    data: dict[str, Any] = {
         "v": SNAPSHOT_VERSION,
         "suits": board.suits,
         "cols": [
@@ -59,6 +62,9 @@ def dump(board: Board) -> dict[str, Any]:
         ),
         "seen": board._seen,
     }
+    if board.deal_over_gap:
+        data["deal_over_gap"] = True
+    return data
 
 
 def load(data: dict[str, Any]) -> Board:
@@ -70,6 +76,10 @@ def load(data: dict[str, Any]) -> Board:
     try:
         board = Board.__new__(Board)
         board.suits = int(data["suits"])
+        rule = data.get("deal_over_gap", False)
+        if not isinstance(rule, bool):
+            raise TypeError("deal_over_gap is true or false")
+        board.deal_over_gap = rule
         board.cols = []
         board.down = []
         for text in data["cols"]:

@@ -16,6 +16,7 @@ from .cards import SUITS, format_card
 def public_view(board: Board) -> dict[str, Any]:
     return {
         "suits": board.suits,
+        "deal_over_gap": board.deal_over_gap,  # the table rule: the hints must know it
         "columns": [
             {"hidden": board.down[i], "cards": [format_card(card) for card in c[board.down[i] :]]}
             for i, c in enumerate(board.cols)

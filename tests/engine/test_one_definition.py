@@ -23,13 +23,15 @@ CONSTANTS = {
     "RANKS": "games/engine/cards.py",
     "DECK_SIZE": "games/engine/cards.py",
     "DEAL": "games/engine/actions.py",
+    "GAP_DEAL_CARDS": "games/engine/board.py",
 }
 FUNCTIONS = {
     "format_card": "games/engine/cards.py",
     "parse_card": "games/engine/cards.py",
     "legal_moves": "games/engine/moves.py",
     "pruned_moves": "games/engine/moves.py",
-    "moves_of": "games/solver/search.py",  # a thin wrapper adding the deal
+    "moves_of": "games/solver/search.py",  # a thin wrapper of search_moves
+    "search_moves": "games/solver/model.py",  # the moves a search tries, and the deal
 }
 # Methods that delegate to games.engine.moves (checked below to do just that).
 DELEGATING_METHODS = {

@@ -44,7 +44,8 @@ HINT_EVERY = 61  # now and then a hint (it changes only a counter)
 def run_rich_layouts(draw: st.DrawFn, suits: int) -> Layout:
     """A layout cut from the eight sorted runs: each run in one to three joined pieces,
     pieces stacked on random columns with some cards face down, up to two runs already
-    removed, up to three pieces left out (a partial layout), a stock of 0..30 cards."""
+    removed, up to three pieces left out (a partial layout), a stock of 0..30 cards, and
+    the table rule deal_over_gap on or off."""
     rng = draw(st.randoms(use_true_random=False))
     deck = full_deck(suits)
     runs = [deck[i : i + RUN_LENGTH][::-1] for i in range(0, len(deck), RUN_LENGTH)]
@@ -72,7 +73,7 @@ def run_rich_layouts(draw: st.DrawFn, suits: int) -> Layout:
     for pile in piles:
         down = rng.randint(0, max(0, len(pile) - 1)) // rng.choice([1, 3])
         columns.append((tuple(pile[:down]), tuple(pile[down:])))
-    return Layout(suits, tuple(columns), tuple(stock), removed)
+    return Layout(suits, tuple(columns), tuple(stock), removed, draw(st.booleans()))
 
 
 @st.composite

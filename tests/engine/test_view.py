@@ -12,6 +12,7 @@ from tests.engine.conftest import board_of, face_up_cards
 
 KEYS = {
     "suits",
+    "deal_over_gap",
     "columns",
     "deals_left",
     "runs_removed",
