@@ -10,6 +10,7 @@ from games.engine import DEAL, Action, Board, Layout, Move, replay
 
 from .goals import Goal, Goals, columns_map, finish
 from .model import start as model_start
+from .model import stock_of
 from .search import (
     ALT_WEIGHTS,
     DEFAULT_WEIGHTS,
@@ -158,7 +159,7 @@ def solve(
         result.status = "won"
         result.seconds = time.perf_counter() - t0
         return result
-    stock = tuple(board.stock)
+    stock = stock_of(board)  # under the layout's table rule
     if shorten_ratio is None:
         shorten_ratio = SHORTEN_RATIOS.get(layout.suits, SHORTEN_RATIO)
     polishing = heuristics or HEURISTICS
@@ -233,7 +234,7 @@ def exhaust(
     if board.won:
         result.status = "won"
         return result
-    stock = tuple(board.stock)
+    stock = stock_of(board)  # under the layout's table rule
     root = root_node(
         board.cols, board.down, board.dealt, len(board.removed), DEFAULT_WEIGHTS, len(stock)
     )

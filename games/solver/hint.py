@@ -68,7 +68,17 @@ from games.engine.moves import legal_moves, pruned_moves
 from games.engine.seen import visible_key
 
 from .collector import collector_paused
-from .model import ALL_RUNS, RANK_MASK, UNKNOWN, Columns, rank, suit, visible_move, visible_step
+from .model import (
+    ALL_RUNS,
+    RANK_MASK,
+    UNKNOWN,
+    Columns,
+    rank,
+    suit,
+    visible_can_deal,
+    visible_move,
+    visible_step,
+)
 
 Cols = Columns
 # The hints' columns list face-up cards only: every card of them is past the face-down ones.
@@ -99,7 +109,9 @@ W_DEAL: Final = 300
 # filling a column by splitting a run, then joining it back (emptying the column) both look
 # useful, and a hint-follower goes round in circles.
 W_FILL: Final = 12
-LOST: Final = -1_000_000  # deals left but fewer than ten cards on the table
+# Deals left but fewer than ten cards on the table, too few to fill every column: the deal,
+# and so the win, can never come (unless the game's table rule lets it go over the gaps).
+LOST: Final = -1_000_000
 
 MAX_DEPTH: Final = 6
 NODE_BUDGET: Final = 20000  # positions generated per hint search (deterministic)
@@ -170,8 +182,20 @@ class VisiblePosition:
             self.deals_left == 0 and not any(self.cards) and not any(self.hidden)
         )
 
-    def can_deal(self) -> bool:
-        return self.deals_left > 0 and all(self.cards)
+    def can_deal(self, deal_over_gap: bool = False) -> bool:
+        """Whether the deal is legal, in a game under the table rule ``deal_over_gap`` or
+        not (docs/rules.md#deal-over-a-gap)."""
+        empty = sum(1 for c in self.cards if not c)
+        return visible_can_deal(self.deals_left, empty, self.cards_on_table, deal_over_gap)
+
+    @property
+    def cards_on_table(self) -> int:
+        return sum(self.hidden) + sum(map(len, self.cards))
+
+    def deals_over_gap(self, deal_over_gap: bool) -> bool:
+        """The deal may go over the empty columns now, so none needs filling. A move never
+        adds a card to the table: it stays so until the deal."""
+        return not all(self.cards) and self.can_deal(deal_over_gap)
 
     def legal_moves(self) -> list[Move]:
         """Every legal move (the engine's ``legal_moves`` on the visible cards)."""
@@ -201,6 +225,7 @@ def hints(
     last_move: Any = None,
     level: str = "default",
     seen: Collection[str] = frozenset(),
+    deal_over_gap: bool = False,
 ) -> list[Hint]:
     """The useful actions of ``visible``, best first (``[n]`` is the n-th best alternative).
 
@@ -208,12 +233,12 @@ def hints(
     ``Action`` or its JSON); its reverse is never suggested. ``seen``: the visible keys
     (``games.engine.seen``) of positions the game has already been in; no move leading to
     one is suggested. ``[]`` when nothing useful is left: ``no_hint_reason`` says what to do
-    then. ``level`` is one of ``LEVELS``.
+    then. ``level`` is one of ``LEVELS``. ``deal_over_gap``: the game's table rule.
     """
     if level not in LEVELS:
         raise ValueError(f"unknown hint level {level!r}")
     with collector_paused():  # see games/solver/collector.py
-        return _rank(visible, _as_move(last_move), level, seen)
+        return _rank(visible, _as_move(last_move), level, seen, over_gap=deal_over_gap)
 
 
 def board_hints(board: Board, *, level: str = "default") -> list[Hint]:
@@ -225,14 +250,18 @@ def board_hints(board: Board, *, level: str = "default") -> list[Hint]:
         last_move=board.last_move,
         level=level,
         seen=board.seen_keys(),
+        deal_over_gap=board.deal_over_gap,
     )
 
 
-def no_hint_reason(visible: VisiblePosition, *, last_move: Any = None) -> str:
-    """What to tell the player when ``hints`` has nothing (more) to suggest."""
+def no_hint_reason(
+    visible: VisiblePosition, *, last_move: Any = None, deal_over_gap: bool = False
+) -> str:
+    """What to tell the player when ``hints`` has nothing (more) to suggest (``deal_over_gap``:
+    the game's table rule)."""
     if visible.won:
         return NOTHING_WON
-    if visible.can_deal():
+    if visible.can_deal(deal_over_gap):
         return NOTHING_DEAL
     reverse = _reverse(_as_move(last_move))
     if any(m != reverse for m in visible.legal_moves()):
@@ -273,16 +302,20 @@ def _rank(
     level: str = "default",
     seen: Collection[str] = frozenset(),
     search: _Search | None = None,
+    *,
+    over_gap: bool = False,
 ) -> list[Hint]:
     """The ranked hints (see ``hints``); ``search``: the look-ahead of this hint's first
-    stage, which a later stage goes on with (``HINT_MAX_NODES``)."""
+    stage, which a later stage goes on with (``HINT_MAX_NODES``); ``over_gap``: the game's
+    table rule deal_over_gap."""
     cols: Cols = visible.cards
     hid = visible.hidden
-    if visible.won or (visible.deals_left and sum(hid) + sum(map(len, cols)) < COLUMNS):
+    gap_deal = visible.deals_over_gap(over_gap)  # the deal may go over the gaps now
+    if visible.won or (visible.deals_left and visible.cards_on_table < COLUMNS and not gap_deal):
         return []  # won; or lost: too few cards left to fill every column for a deal
     budget, depth = _limits(visible.suits, level)
     if search is None:
-        search = _Search(visible.deals_left, visible.suits, budget, depth)
+        search = _Search(visible.deals_left, visible.suits, budget, depth, gap_deal)
     else:
         # The deep stage goes on with the look-ahead's own table, so the depths it has done
         # cost nothing again; a third of what the hint has left, the rest for ``_dig``.
@@ -295,7 +328,7 @@ def _rank(
     # already seen in this game (a hint-follower went round in circles without it). The
     # deal is never one: it cannot lead back (only undoing it does).
     barred = _barred(visible, last, seen)
-    if visible.deals_left and _must_split(cols, hid):
+    if visible.deals_left and not gap_deal and _must_split(cols, hid):
         return _fillers(search, cols, hid, barred, base)
     roots = [m for m in _moves(cols, hid) if not barred(m)]
     values = search.run(cols, hid, roots)
@@ -306,7 +339,8 @@ def _rank(
         if total <= floor:
             continue
         child = _apply(cols, hid, move)
-        if visible.deals_left and not child[2] and _refill_churn(hid, child[0], child[1]):
+        refill = visible.deals_left and not gap_deal
+        if refill and not child[2] and _refill_churn(hid, child[0], child[1]):
             continue
         delta = search.value(child[0], child[1]) + W_RUN * child[2] - base
         if delta <= 0 and not _needed(search, cols, hid, line, total):
@@ -317,7 +351,7 @@ def _rank(
         Hint(_action(move), _reason(cols, hid, line), float(-neg - floor))
         for neg, _, _, move, line in ranked
     ]
-    if visible.can_deal():
+    if visible.can_deal(over_gap):
         reason = "deals: no useful move left" if not out else "deals ten new cards"
         out.append(Hint({"type": "deal"}, reason, 0.0))
     elif not out and visible.deals_left and any(not c for c in cols):
@@ -325,7 +359,7 @@ def _rank(
     elif not out and not visible.deals_left:
         # Stuck with the stock out: the game is lost unless a longer way is found.
         if level != "deep":
-            return _rank(visible, last, "deep", seen, search)
+            return _rank(visible, last, "deep", seen, search, over_gap=over_gap)
         line = _dig(cols, hid, barred, max(1, (HINT_MAX_NODES - search.nodes) // DIG_COST))
         if line:
             out = [Hint(_action(line[0]), _reason(cols, hid, line), 0.0)]
@@ -510,9 +544,17 @@ class _Search:
     """
 
     def __init__(
-        self, deals_left: int, suits: int = max(SUIT_MODES), budget: int = 0, depth: int = 0
+        self,
+        deals_left: int,
+        suits: int = max(SUIT_MODES),
+        budget: int = 0,
+        depth: int = 0,
+        over_gap: bool = False,
     ) -> None:
         self.deals_left = deals_left
+        # The deal may go over the empty columns (``VisiblePosition.deals_over_gap``): it
+        # needs no filling first, and with so few cards it stays so until it is made.
+        self.over_gap = over_gap
         # With one suit every join is in suit and runs are long anyway: valuing length
         # there only makes splitting a run (often needed late in the game) look costly.
         self.w_len = W_LEN if suits > 1 else 0
@@ -541,6 +583,8 @@ class _Search:
         win, can never come)."""
         if not self.deals_left:
             return v - _EMPTY_EXCESS[empty], ()
+        if self.over_gap:  # dealt over the gaps as they are: each loses its worth
+            return v - empty * W_EMPTY + W_DEAL - C_MOVE, (DEAL,)
         if cards < COLUMNS:
             return LOST, (DEAL,)
         return v - empty * (W_EMPTY + W_FILL + C_MOVE) + W_DEAL - C_MOVE, (DEAL,)

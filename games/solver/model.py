@@ -17,17 +17,23 @@ rules ask all the time are single integer comparisons, written inline in the hot
 
 * ``lower == upper - 1``: same suit, one rank below (a joined run; ``joins``);
 * ``lower & RANK_MASK == (upper & RANK_MASK) - 1``: one rank below, any suit (``fits``).
+
+The deal's legality is ``can_deal`` alone (the hints' model: ``visible_can_deal``). A game's
+table rule deal_over_gap (docs/rules.md#deal-over-a-gap) rides on its stock: ``stock_of``
+gives a ``GapStock`` under that rule, a plain tuple under the standard rules, and every step
+that may deal is handed the stock already, so no search or rewrite takes a rule of its own.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from games.engine.actions import Move
-from games.engine.board import Board
+from games.engine.actions import DEAL, Move
+from games.engine.board import GAP_DEAL_CARDS, Board
 from games.engine.cards import ACE, DECK_SIZE, KING, RANK_MASK, RUN_LENGTH, SETS_PER_GAME
 from games.engine.deal import TABLEAU_CARDS
 from games.engine.layout import COLUMNS, DEAL_SIZE, Layout
+from games.engine.moves import legal_moves, pruned_moves
 
 __all__ = [
     "ACE",
@@ -40,7 +46,9 @@ __all__ = [
     "UNKNOWN",
     "Column",
     "Columns",
+    "GapStock",
     "Position",
+    "can_deal",
     "completes_run",
     "deal",
     "deals_made",
@@ -49,11 +57,14 @@ __all__ = [
     "move",
     "push",
     "rank",
+    "search_moves",
     "settle",
     "step",
+    "stock_of",
     "suit",
     "top_run",
     "turned",
+    "visible_can_deal",
     "visible_move",
     "visible_step",
     "won",
@@ -73,11 +84,25 @@ Columns = tuple[Column, ...]
 Position = tuple[Columns, tuple[int, ...], int]
 
 
+class GapStock(tuple[int, ...]):
+    """The stock of a game under the table rule deal_over_gap: its deal may go over empty
+    columns while fewer than GAP_DEAL_CARDS cards are on the table (``can_deal``). A plain
+    tuple is a stock under the standard rules."""
+
+    __slots__ = ()
+
+
+def stock_of(board: Board) -> tuple[int, ...]:
+    """``board``'s whole stock in dealing order, under the board's table rule."""
+    return GapStock(board.stock) if board.deal_over_gap else tuple(board.stock)
+
+
 def start(layout: Layout) -> tuple[Position, tuple[int, ...]]:
-    """``layout`` as the model's position (none of its own stock dealt yet) and its stock."""
+    """``layout`` as the model's position (none of its own stock dealt yet) and its stock
+    (``stock_of``: under the layout's table rule)."""
     board = Board(layout)
     cols = tuple(tuple(c) for c in board.cols)
-    return (cols, tuple(board.down), board.dealt), tuple(board.stock)
+    return (cols, tuple(board.down), board.dealt), stock_of(board)
 
 
 # -- cards ----------------------------------------------------------------------------------
@@ -132,6 +157,39 @@ def top_run(col: Column, d: int) -> int:
     while j > d and col[j - 1] == col[j] + 1:
         j -= 1
     return len(col) - j
+
+
+# -- the deal's legality -------------------------------------------------------------------
+def can_deal(cols: Columns, dealt: int, stock: tuple[int, ...]) -> bool:
+    """Whether the deal is legal (``Board.can_deal``, docs/rules.md#deal): cards are left in
+    the stock, and every column holds a card or, under deal_over_gap (a ``GapStock``), fewer
+    than GAP_DEAL_CARDS cards are on the table."""
+    return dealt < len(stock) and (
+        all(cols) or (type(stock) is GapStock and sum(map(len, cols)) < GAP_DEAL_CARDS)
+    )
+
+
+def visible_can_deal(deals_left: int, empty: int, cards: int, over_gap: bool) -> bool:
+    """``can_deal`` in the hints' model, which knows counts only: ``empty`` columns,
+    ``cards`` on the table (face down or up), the game's rule (``over_gap``)."""
+    return deals_left > 0 and (not empty or (over_gap and cards < GAP_DEAL_CARDS))
+
+
+def search_moves(
+    cols: Columns, down: tuple[int, ...], dealt: int, stock: tuple[int, ...]
+) -> list[Move]:
+    """The moves a search tries from a position (``games.engine.moves.pruned_moves``), and
+    the deal last when it is legal. Where the deal may go over empty columns they are no
+    longer alike (stock card i lands on column i, whatever is there), so every legal move
+    is tried: with fewer than GAP_DEAL_CARDS cards on the table there are few."""
+    deal = can_deal(cols, dealt, stock)
+    if deal and not all(cols):
+        out = legal_moves(cols, down)
+    else:
+        out = pruned_moves(cols, down, deal_pending=dealt < len(stock))
+    if deal:
+        out.append(DEAL)
+    return out
 
 
 # -- the step (unchecked: the move is legal) ------------------------------------------------
@@ -195,7 +253,7 @@ def step(pos: Position, m: Move, stock: tuple[int, ...]) -> Position | None:
     cols, down, dealt = pos
     src, dst, n = m
     if src < 0:
-        if dealt >= len(stock) or not all(cols):
+        if not can_deal(cols, dealt, stock):
             return None
         ncols, ndown, _ = deal(cols, down, stock[dealt : dealt + DEAL_SIZE])
         return tuple(ncols), tuple(ndown), dealt + DEAL_SIZE

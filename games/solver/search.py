@@ -36,11 +36,9 @@ from collections.abc import Mapping
 from operator import itemgetter
 from typing import Final, NamedTuple
 
-from games.engine.actions import DEAL
 from games.engine.layout import COLUMNS, DEAL_SIZE
-from games.engine.moves import pruned_moves
 
-from .model import RANK_MASK, STOCK_SIZE, Column, deal, move, top_run
+from .model import RANK_MASK, STOCK_SIZE, Column, deal, move, search_moves, top_run
 
 
 class Weights(NamedTuple):
@@ -185,13 +183,9 @@ def root_node(
     return Node(cols, down, dealt, chaos, hashes, score, removed, None, None)
 
 
-def moves_of(node: Node, stock_len: int) -> list[tuple[int, int, int]]:
-    """The pruned move list of a position (``games.engine.moves.pruned_moves``), and the
-    deal when it is allowed."""
-    out = pruned_moves(node.cols, node.down, deal_pending=node.dealt < stock_len)
-    if node.dealt < stock_len and all(node.cols):
-        out.append(DEAL)
-    return out
+def moves_of(node: Node, stock: tuple[int, ...]) -> list[tuple[int, int, int]]:
+    """The move list of a position and the deal when it is legal (``model.search_moves``)."""
+    return search_moves(node.cols, node.down, node.dealt, stock)
 
 
 class Budget:
@@ -306,7 +300,7 @@ def _expand(
     deals = dealt // DEAL_SIZE
     room = KEY_DEAL_ROOM
     move_cards = move
-    mv = moves_of(node, stock_len)
+    mv = moves_of(node, stock)
     budget.nodes += len(mv)
     kids: list[Candidate] = []
     lowered = False  # some move lowers the score
@@ -404,7 +398,7 @@ def _deal_child(
     nc = []
     for i in range(COLUMNS):
         col = ncols[i]
-        if len(col) == len(cols[i]) + 1:  # nothing removed: one new seam
+        if cols[i] and len(col) == len(cols[i]) + 1:  # nothing removed: one new seam
             a = cols[i][-1]
             b = col[-1]
             if b == a - 1:

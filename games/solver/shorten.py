@@ -29,9 +29,8 @@ from typing import Final
 
 from games.engine.actions import DEAL, Move
 from games.engine.layout import COLUMNS
-from games.engine.moves import pruned_moves
 
-from .model import Position, step, won
+from .model import Position, search_moves, step, won
 from .search import (
     Budget,
     Shortcut,
@@ -376,10 +375,7 @@ def _reach(
     for depth in range(1, SHORTCUT_DEPTH + 1):
         nxt_frontier = []
         for moves, p in frontier:
-            cols, down, dealt = p
-            cand = pruned_moves(cols, down, deal_pending=dealt < n)
-            if dealt < n and all(cols):
-                cand.append(DEAL)
+            cand = search_moves(*p, stock)
             budget.nodes += len(cand)
             for move in cand:
                 q = step(p, move, stock)

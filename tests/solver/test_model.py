@@ -2,6 +2,8 @@
 gives the position ``Board.push`` gives, turns over the same cards and removes the same
 runs, deals and runs completed by a deal included; the checked step refuses exactly what
 the engine refuses; the hints' step agrees with the public view wherever no card is turned.
+Under the table rule deal_over_gap too: endgames with fewer than ten cards on the table,
+empty columns and deals left, where the deal may go over the gaps.
 """
 
 from __future__ import annotations
@@ -59,6 +61,40 @@ def near_runs(draw: st.DrawFn) -> str:
     return Layout(suits, tuple(columns), stock).notation()
 
 
+@st.composite
+def gap_endgames(draw: st.DrawFn) -> str:
+    """A game under deal_over_gap near its end: 0 to 14 cards on the table (often fewer
+    than ten) over a few columns, some face down, the others empty, one to three deals left
+    in the stock, and the runs the rest of the deck made removed."""
+    suits = draw(st.sampled_from([1, 2, 4]))
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    deck = full_deck(suits)
+    runs = [deck[i : i + RUN_LENGTH][::-1] for i in range(0, len(deck), RUN_LENGTH)]
+    rng.shuffle(runs)
+    deals = draw(st.integers(1, 3))
+    table = draw(st.integers(0, 14))
+    kept = -(-(table + 10 * deals) // RUN_LENGTH)  # whole runs to cut the cards from
+    removed = tuple(run[0] >> model.SUIT_SHIFT for run in runs[kept:])
+    cards = [c for run in runs[:kept] for c in run]
+    if draw(st.booleans()):  # runs in order: deals that complete them, moves that join
+        cards = cards[: table + 10 * deals]
+    else:
+        rng.shuffle(cards)
+    del cards[table + 10 * deals :]
+    on_table, stock = cards[:table], cards[table:]
+    columns: list[tuple[tuple[int, ...], tuple[int, ...]]] = [((), ())] * COLUMNS
+    piles = rng.sample(range(COLUMNS), draw(st.integers(1, 4)))
+    for n, card in enumerate(on_table):
+        i = piles[n % len(piles)]
+        columns[i] = ((), (*columns[i][1], card))
+    for i in piles:  # some cards face down under the last one
+        up = columns[i][1]
+        down = rng.randint(0, max(0, len(up) - 1))
+        columns[i] = (up[:down], up[down:])
+    layout = Layout(suits, tuple(columns), tuple(stock), removed, deal_over_gap=True)
+    return layout.notation()
+
+
 def compact(board: Board) -> Position:
     return tuple(map(tuple, board.cols)), tuple(board.down), board.dealt
 
@@ -81,7 +117,7 @@ def pick(board: Board, choice: int) -> Move | None:
 def play_agreeing(start: str, picks: list[int]) -> Board:
     """Play ``picks`` from ``start`` on a Board and in the model, checking every step."""
     board = Board(Layout.parse(start))
-    stock = tuple(board.stock)
+    stock = model.stock_of(board)
     for choice in picks:
         move = pick(board, choice)
         if move is None:
@@ -130,7 +166,7 @@ def test_the_checked_step_refuses_what_the_engine_refuses(
     if board.won:
         return
     pos = compact(board)
-    stock = tuple(board.stock)
+    stock = model.stock_of(board)
     for move in [*tries, DEAL]:
         if move[0] < 0 and move != DEAL:
             continue  # not an action the model names
@@ -144,6 +180,50 @@ def test_the_checked_step_refuses_what_the_engine_refuses(
         else:
             legal = True
         assert (model.step(pos, move, stock) is not None) == legal, move
+    assert model.can_deal(pos[0], pos[2], stock) == board.can_deal()
+
+
+@SETTINGS
+@given(start=gap_endgames(), picks=st.lists(st.integers(0, 2**16), max_size=30))
+def test_every_step_under_deal_over_gap_agrees_with_the_engine(
+    start: str, picks: list[int]
+) -> None:
+    board = Board(Layout.parse(start))
+    assert board.deal_over_gap
+    if board.cards_on_table() < 10 and not board.won:
+        assert board.can_deal()  # a deal over the gaps, whatever the table
+    play_agreeing(start, picks)
+
+
+@SETTINGS
+@given(
+    start=gap_endgames(),
+    picks=st.lists(st.integers(0, 2**16), max_size=30),
+    tries=st.lists(st.tuples(st.integers(-1, 10), st.integers(-1, 10), st.integers(0, 14))),
+)
+def test_the_checked_step_under_deal_over_gap_refuses_what_the_engine_refuses(
+    start: str, picks: list[int], tries: list[Move]
+) -> None:
+    test_the_checked_step_refuses_what_the_engine_refuses.hypothesis.inner_test(  # type: ignore[attr-defined]
+        start, picks, tries
+    )
+
+
+@SETTINGS
+@given(start=gap_endgames(), picks=st.lists(st.integers(0, 2**16), max_size=30))
+def test_the_search_moves_under_deal_over_gap_are_every_legal_action(
+    start: str, picks: list[int]
+) -> None:
+    """Where the deal may go over the gaps the columns are not alike (stock card i lands on
+    column i): the search tries every legal action there, the deal included."""
+    board = play_agreeing(start, picks)
+    pos = compact(board)
+    moves = model.search_moves(*pos, model.stock_of(board))
+    if board.can_deal() and not all(board.cols):
+        assert sorted(moves) == sorted(board.legal_actions())
+    else:
+        assert set(moves) <= set(board.legal_actions())
+        assert (DEAL in moves) == board.can_deal()
 
 
 @SETTINGS
