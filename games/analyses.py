@@ -34,7 +34,7 @@ from games.engine import Action as EngineAction
 from games.engine import EngineError
 from games.models import Action, Analysis, Game
 from games.selectors import game_get_readable
-from games.solver import SolverBug
+from games.solver import SolverBug, polish
 from games.solver.analysis import ANALYSIS_VERSION, Budget, analyse, final_line
 from games.visibility import deal_out
 from spider_api.errors import DomainError
@@ -252,12 +252,20 @@ def analysis_budget(suits: int) -> Budget:
 
 
 def analysis_compute(*, game: Game) -> Any:
-    """The analysis of a finished game from its deal and its log (no write)."""
+    """The analysis of a finished game from its deal and its log, under the game's table
+    rule (no write)."""
     deal = game.deal
     entries = Action.objects.filter(game=game).order_by("seq")
-    line = final_line(deal.layout(), [a.engine_action() for a in entries])
+    start = game.layout()
+    line = final_line(start, [a.engine_action() for a in entries])
     vetted = [EngineAction.from_json(a) for a in deal.solver_line] if deal.solver_line else None
-    return analyse(line, budget=analysis_budget(game.suits), start_line=vetted, par=deal.par)
+    par = deal.par
+    if vetted and game.deal_over_gap:
+        # The par under the game's own rule: the deal's line (won under the standard rules,
+        # so under deal_over_gap too) shortened where dealing over a gap saves actions.
+        vetted, _ = polish(start, vetted, max_nodes=settings.ANALYSIS_PROBE_MAX_NODES[game.suits])
+        par = len(vetted)
+    return analyse(line, budget=analysis_budget(game.suits), start_line=vetted, par=par)
 
 
 # -- queueing ---------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ def replay_problem(game: Game) -> str | None:
     if game.version != len(log):
         return f"version {game.version} but {len(log)} log entries"
     try:
-        board = replay(game.deal.layout(), [a.engine_action() for a in log])
+        board = replay(game.layout(), [a.engine_action() for a in log])
     except EngineError as exc:
         return f"its log does not replay: {exc.code}: {exc.detail}"
     if dump(board) != game.snapshot:

@@ -135,6 +135,8 @@ class Game(models.Model):
     ranked = models.BooleanField(default=False)
     staff_made = models.BooleanField(default=False)  # a staff seed or layout: no stats, no ranking
     daily_date = models.DateField(null=True, blank=True)  # the daily challenge it is played on
+    # The table rule deal_over_gap (docs/rules.md#deal-over-a-gap), fixed when it is dealt.
+    deal_over_gap = models.BooleanField(default=False)
 
     snapshot = models.JSONField()  # games.engine.snapshot.dump(board): never sent to clients
     version = models.PositiveIntegerField(default=0)  # log entries applied
@@ -188,6 +190,11 @@ class Game(models.Model):
     @property
     def over(self) -> bool:
         return self.status != self.Status.IN_PROGRESS
+
+    def layout(self) -> Layout:
+        """The game's start, every card (for the server's eyes only): its deal under its
+        table rule. What a replay of its log starts from."""
+        return self.deal.layout().under_rules(deal_over_gap=self.deal_over_gap)
 
 
 class Action(models.Model):

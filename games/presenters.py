@@ -65,6 +65,7 @@ def game_state(game: Game, board: Board | None = None) -> dict[str, Any]:
         "finished_at": iso(game.finished_at),
         "elapsed_ms": elapsed_ms(game),
         "daily": game.daily_date.isoformat() if game.daily_date else None,
+        "deal_over_gap": game.deal_over_gap,
         "deal": deal_info(game),
     }
     return state
@@ -126,6 +127,7 @@ def game_summary(game: Game) -> dict[str, Any]:
         "created_at": iso(game.created_at),
         "finished_at": iso(game.finished_at),
         "elapsed_ms": elapsed_ms(game),
+        "deal_over_gap": game.deal_over_gap,
     }
 
 

@@ -56,7 +56,7 @@ def game_position(*, viewer: User | AnonymousUser, game_id: Any, step: int) -> d
         raise DomainError(
             "no_such_step", f"The log has {len(log)} entries; ask 0..{len(log)}.", 404
         )
-    board = Board(game.deal.layout())
+    board = Board(game.layout())
     for entry in log[:step]:
         kind: Any = entry.kind
         apply_action(board, EngineAction(kind, entry.src, entry.dst, entry.count))
@@ -73,6 +73,7 @@ def game_position(*, viewer: User | AnonymousUser, game_id: Any, step: int) -> d
         "score": view["score"],
         "actions": view["actions"],
         "won": view["won"],
+        "deal_over_gap": game.deal_over_gap,
     }
 
 

@@ -28,6 +28,10 @@ from spider_api.pagination import page_serializer
 from spider_api.serializers import JsonInputSerializer
 
 MAX_COUNT = 104
+DEAL_OVER_GAP_HELP = (
+    "The table rule deal_over_gap (GameLake's end game): a deal may go over empty columns "
+    "while fewer than ten cards are on the table. Fixed when the game is dealt."
+)
 # The engine's suit modes, labelled for the schema (the modes themselves are the engine's).
 _SUIT_MODE_LABELS = {1: "one suit: spades", 2: "two suits: spades, hearts", 4: "four suits"}
 SUIT_MODE_CHOICES = [(mode, _SUIT_MODE_LABELS[mode]) for mode in SUIT_MODES]
@@ -112,6 +116,11 @@ class GameCreateSerializer(JsonInputSerializer):
     layout = serializers.JSONField(
         required=False,
         help_text='Staff only: {"columns": [{"down": [...], "up": [...]} x10], "stock": [...]}.',
+    )
+    deal_over_gap = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text=DEAL_OVER_GAP_HELP + " Off when omitted, a replay included.",
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -270,6 +279,7 @@ class GameStateSerializer(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
     elapsed_ms = serializers.IntegerField(help_text="Server-measured, from the first action.")
     daily = serializers.DateField(allow_null=True)
+    deal_over_gap = serializers.BooleanField(help_text=DEAL_OVER_GAP_HELP)
     deal = DealInfoSerializer(allow_null=True, help_text="Revealed once the game is over.")
 
 
@@ -318,6 +328,7 @@ class GameSummarySerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
     elapsed_ms = serializers.IntegerField()
+    deal_over_gap = serializers.BooleanField(help_text=DEAL_OVER_GAP_HELP)
 
 
 GamePageSerializer = page_serializer("GamePage", GameSummarySerializer)
@@ -386,6 +397,9 @@ class VersionConflictErrorSerializer(ErrorSerializer):
 class GameLogSerializer(serializers.Serializer):
     game = serializers.UUIDField()
     deal = DealInfoSerializer(allow_null=True, help_text="Revealed once the game is over.")
+    deal_over_gap = serializers.BooleanField(
+        help_text="The game's table rule: replay the log under it. " + DEAL_OVER_GAP_HELP
+    )
     actions = LogEntrySerializer(many=True)
 
 
@@ -431,6 +445,7 @@ class PositionSerializer(serializers.Serializer):
     score = serializers.IntegerField()
     actions = serializers.IntegerField()
     won = serializers.BooleanField()
+    deal_over_gap = serializers.BooleanField(help_text=DEAL_OVER_GAP_HELP)
 
 
 # -- the post-game analysis (games/solver/analysis.py builds the dict) -----------------------

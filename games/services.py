@@ -83,9 +83,12 @@ def game_create(
     replay_of: str | None = None,
     seed: int | None = None,
     layout: dict[str, Any] | None = None,
+    deal_over_gap: bool = False,
 ) -> Game:
     """Start a casual game: a new deal of ``suits``, the deal of game ``replay_of`` again,
-    or (staff only) a chosen ``seed`` or ``layout``.
+    or (staff only) a chosen ``seed`` or ``layout``; under the table rule ``deal_over_gap``
+    if asked (docs/rules.md#deal-over-a-gap: any deal, for a deal won under the standard
+    rules is won under it too).
 
     The player's casual game in progress, if any, ends first: lost as abandoned if it has an
     action, simply discarded if not. The player row lock serialises two creations at once.
@@ -122,6 +125,7 @@ def game_create(
         replay_of=source_game,
         staff_made=staff_made,
         rankable=replay_of is None,
+        deal_over_gap=deal_over_gap,
     )
 
 
@@ -144,8 +148,10 @@ def game_start(
     replay_of: Game | None = None,
     staff_made: bool = False,
     rankable: bool = True,
+    deal_over_gap: bool = False,
 ) -> Game:
-    """Create the Game row for ``deal`` (inside the caller's transaction).
+    """Create the Game row for ``deal`` (inside the caller's transaction), under the table
+    rule ``deal_over_gap`` or the standard rules: fixed from here on.
 
     It is ranked only on a vetted deal, not staff-made, not a replay, never on a deal the
     player has seen before, never for a guest (docs/rules.md#guests), and only if the caller
@@ -161,13 +167,14 @@ def game_start(
         daily_date=daily_date,
         replay_of=replay_of,
         staff_made=staff_made,
+        deal_over_gap=deal_over_gap,
         ranked=rankable
         and deal.vetted
         and not staff_made
         and not seen_before
         and not getattr(player, "is_guest", False),
     )
-    _store(game, Board(deal.layout()))
+    _store(game, Board(game.layout()))
     game.save(force_insert=True)
     return game
 
@@ -338,7 +345,7 @@ def _hint_search(game: Game, n: int) -> HintResult:
     if n >= len(found):
         visible = VisiblePosition.from_board(board)
         reason = (
-            no_hint_reason(visible, last_move=board.last_move)
+            no_hint_reason(visible, last_move=board.last_move, deal_over_gap=board.deal_over_gap)
             if not found
             else f"no further suggestion: there are {len(found)}"
         )

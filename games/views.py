@@ -91,7 +91,8 @@ RULE_REFUSED = OpenApiResponse(
     "A well-formed action the rules refuse; nothing changed and nothing was counted. Codes: "
     "`not_a_run`, `face_down`, `rank_mismatch`, `bad_count` (no such run: out of 1..104 or "
     "more cards than the column holds), `bad_column` (out of 0..9, or the same column twice), "
-    "`empty_column_blocks_deal`, `stock_empty`, `nothing_to_undo`, `game_over`, "
+    "`empty_column_blocks_deal` (in a game under `deal_over_gap` only while ten cards or more "
+    "are on the table), `stock_empty`, `nothing_to_undo`, `game_over`, "
     "`no_destination`, `idempotency_key_reused`; in a race game (kind `race`) also "
     "`undo_not_allowed`, `hints_not_allowed`, `race_not_started`, `race_over`, `not_racing`.",
     examples=[
@@ -201,13 +202,17 @@ class GamesApi(APIView):
         summary="Start a game",
         description="Deals a new game of `suits` (1, 2 or 4), or the deal of game `replay_of` "
         "again. Your casual game in progress, if any, ends first: lost (abandoned) if you took "
-        "an action in it, discarded if not. Staff may pass `seed` or `layout`.",
+        "an action in it, discarded if not. Staff may pass `seed` or `layout`. "
+        "`deal_over_gap: true` deals it under GameLake's end game (a deal may go over empty "
+        "columns while fewer than ten cards are on the table), fixed for the game; a value "
+        "other than true or false is a 400 and starts nothing.",
         request=InputSerializer,
         parameters=[IDEMPOTENCY_PARAM, IDEMPOTENT_REPLAYED],
         responses={
             201: OutputSerializer,
             400: bad_request(
                 invalid_example("suits", "Choose 1, 2 or 4."),
+                invalid_example("deal_over_gap", "Must be a valid boolean."),
                 BAD_KEY,
                 *code_examples(*LAYOUT_CODES),
             ),
@@ -218,6 +223,11 @@ class GamesApi(APIView):
         },
         examples=[
             OpenApiExample("New 2-suit game", value={"suits": 2}, request_only=True),
+            OpenApiExample(
+                "GameLake end game",
+                value={"suits": 1, "deal_over_gap": True},
+                request_only=True,
+            ),
             OpenApiExample(
                 "Same deal again",
                 value={"replay_of": "6f1c2d0e-8a4b-4c1e-9f3a-2b7d5e9c0a41"},
@@ -233,7 +243,9 @@ class GamesApi(APIView):
         services.game_create_prepare(**wanted)  # vetting, if any, before the player's lock
 
         def produce() -> tuple[int, dict[str, Any]]:
-            game = services.game_create(player=player_of(request), **wanted)
+            game = services.game_create(
+                player=player_of(request), deal_over_gap=data["deal_over_gap"], **wanted
+            )
             return status.HTTP_201_CREATED, game_state(game)
 
         return _answer(request, produce)
@@ -284,7 +296,8 @@ class GameActionsApi(APIView):
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get_readable(viewer=request.user, game_id=game_id)
         entries = [action_json(a) for a in selectors.game_log(game=game)]
-        return Response({"game": str(game.id), "deal": deal_info(game), "actions": entries})
+        body = {"game": str(game.id), "deal": deal_info(game), "actions": entries}
+        return Response({**body, "deal_over_gap": game.deal_over_gap})
 
     @extend_schema(
         operation_id="games_act",

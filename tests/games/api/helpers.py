@@ -75,6 +75,7 @@ STATE_KEYS = {
     "finished_at",
     "elapsed_ms",
     "daily",
+    "deal_over_gap",
     "deal",
 }
 

@@ -153,6 +153,7 @@ def test_the_list_holds_only_your_games_newest_first(stock_pool, player_client, 
         "created_at": running["created_at"],
         "finished_at": None,
         "elapsed_ms": 0,
+        "deal_over_gap": False,
     }
     assert "columns" not in body["results"][1]
 

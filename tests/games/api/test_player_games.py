@@ -51,6 +51,7 @@ def test_finished_games_are_listed_newest_first_to_anyone(
         "created_at",
         "finished_at",
         "elapsed_ms",
+        "deal_over_gap",
     }  # a summary: no card, no seed
     assert running["id"] not in {g["id"] for g in body["results"]}
     # Each listed game opens as a replay for anyone.
