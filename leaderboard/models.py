@@ -42,6 +42,8 @@ class LeaderboardEntry(models.Model):
     perfect = models.BooleanField()
     hints = models.PositiveIntegerField(default=0)
     daily_date = models.DateField(null=True, blank=True)  # set when it ranks on a daily board
+    # The game's table rule (docs/rules.md#leaderboards: shown on each entry, ranked together).
+    deal_over_gap = models.BooleanField(default=False)
 
     class Meta:
         indexes = [

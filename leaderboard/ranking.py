@@ -46,4 +46,5 @@ def entry_record(game: Game) -> LeaderboardEntry | None:
         perfect=game.perfect,
         hints=game.hints,
         daily_date=daily,
+        deal_over_gap=game.deal_over_gap,
     )

@@ -38,6 +38,7 @@ ROW_FIELDS: Final = (
     "perfect",
     "hints",
     "daily_date",
+    "deal_over_gap",
 )
 
 
@@ -82,6 +83,7 @@ def _page(
                 "perfect": row["perfect"],
                 "hints": row["hints"],
                 "game": str(row["game_id"]),
+                "deal_over_gap": row["deal_over_gap"],
                 # games.visibility.deal_out of a ranked win: a daily's once its day closed.
                 "public": row["daily_date"] is None or daily_closed(row["daily_date"], now),
             }

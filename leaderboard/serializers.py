@@ -79,6 +79,11 @@ class BoardRowSerializer(serializers.Serializer):
     perfect = serializers.BooleanField()
     hints = serializers.IntegerField()
     game = serializers.UUIDField(help_text="GET /api/v1/games/{game} and its log to replay it.")
+    deal_over_gap = serializers.BooleanField(
+        help_text="Won under the table rule deal_over_gap (GameLake's end game: a deal may go "
+        "over empty columns while fewer than ten cards are on the table). Ranked with the "
+        "others; replay its log under this rule."
+    )
     public = serializers.BooleanField(
         help_text="Its log and deal are public: anyone may replay it and ask for its analysis. "
         "False for a daily win until its day closes (until then it is its player's only)."

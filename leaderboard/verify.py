@@ -31,7 +31,7 @@ def verify_entries(entries: Iterator[LeaderboardEntry] | None = None) -> Iterato
     for entry in entries:
         game = entry.game
         try:
-            board = replay(game.deal.layout(), log_actions(game.id))
+            board = replay(game.layout(), log_actions(game.id))  # under its table rule
         except EngineError as exc:
             yield Mismatch(entry.id, str(game.id), f"log does not replay: {exc.code}: {exc.detail}")
             continue
@@ -48,5 +48,7 @@ def verify_entries(entries: Iterator[LeaderboardEntry] | None = None) -> Iterato
             )
         if not game.ranked or not game.deal.vetted or game.staff_made:
             yield Mismatch(entry.id, str(game.id), "game is not a ranked game on a vetted deal")
+        if entry.deal_over_gap != game.deal_over_gap:
+            yield Mismatch(entry.id, str(game.id), "entry's table rule is not the game's")
         if (entry.suits, entry.player_id) != (game.suits, game.player_id):
             yield Mismatch(entry.id, str(game.id), "entry's suit mode or player is not the game's")

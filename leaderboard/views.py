@@ -310,6 +310,10 @@ class DailyDaysApi(_PublicBoardApi):
         )
 
 
+# docs/rules.md#daily-challenge: the same deal for everyone, under the same rules.
+STANDARD_RULES_ONLY = "The daily challenge is played under the standard rules: no deal_over_gap."
+
+
 class DailyPlayApi(APIView):
     required_scopes = (DAILY_PLAY,)
     throttle_scope = "game_create"
@@ -324,6 +328,17 @@ class DailyPlayApi(APIView):
             help_text="A past day (YYYY-MM-DD) whose challenge has closed: practise its deal, "
             "as a casual game that never ranks. Today when omitted.",
         )
+        deal_over_gap = serializers.BooleanField(
+            required=False,
+            default=False,
+            help_text="Only false: the daily challenge, and its practice, is played under the "
+            "standard rules; true is refused (400).",
+        )
+
+        def validate_deal_over_gap(self, value: bool) -> bool:
+            if value:
+                raise serializers.ValidationError(STANDARD_RULES_ONLY)
+            return value
 
     @extend_schema(
         operation_id="daily_play",
@@ -342,6 +357,7 @@ class DailyPlayApi(APIView):
             201: OpenApiResponse(OutputSerializer, "A new daily game, or a past day's practice."),
             400: bad_request(
                 invalid_example("unranked", "Must be a valid boolean."),
+                invalid_example("deal_over_gap", STANDARD_RULES_ONLY),
                 error_example("bad_date", "'2026-13-01' is not a date: use YYYY-MM-DD."),
             ),
             404: NO_CHALLENGE,

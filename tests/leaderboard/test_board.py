@@ -87,6 +87,7 @@ def test_order_is_score_then_shorter_time_then_earlier_finish(api_client, make_u
         "perfect": False,
         "hints": 0,
         "game": str(c.game_id),
+        "deal_over_gap": False,
         "public": True,
     }
     assert body["has_next"] is False
