@@ -24,6 +24,8 @@ class Table(models.Model):
     opener = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     suits = models.PositiveSmallIntegerField(choices=SUIT_CHOICES)
     time_limit_s = models.PositiveIntegerField(null=True, blank=True)
+    # The table rule every race here is dealt under (docs/rules.md#deal-over-a-gap).
+    deal_over_gap = models.BooleanField(default=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     seq = models.PositiveIntegerField(default=0)  # the last event's sequence number
     # Staff only: every race at this table is dealt this seed or layout (tests, tutorials).
@@ -81,6 +83,7 @@ class Race(models.Model):
     deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="+")
     suits = models.PositiveSmallIntegerField(choices=SUIT_CHOICES)
     time_limit_s = models.PositiveIntegerField(null=True, blank=True)
+    deal_over_gap = models.BooleanField(default=False)  # the table's rule when it was dealt
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.COUNTDOWN)
     starts_at = models.DateTimeField()  # the cards turn over
     ends_at = models.DateTimeField(null=True, blank=True)  # the time limit runs out

@@ -102,6 +102,7 @@ def race_json(
         "status": race.status,
         "suits": race.suits,
         "time_limit_s": race.time_limit_s,
+        "deal_over_gap": race.deal_over_gap,
         "starts_at": iso(race.starts_at),
         "ends_at": iso(race.ends_at),
         "finished_at": iso(race.finished_at),
@@ -132,7 +133,7 @@ def laid_open(race: Race, racers: list[Racer]) -> dict[str, Any]:
             "seed": str(deal.seed) if deal.seed is not None else None,
             "deal_version": deal.deal_version,
             "vetted": deal.vetted,
-            "layout": deal.layout().notation(),
+            "layout": deal.layout().under_rules(deal_over_gap=race.deal_over_gap).notation(),
         },
         "tables": [
             {
@@ -165,6 +166,7 @@ def table_json(table: Table, now: datetime) -> dict[str, Any]:
         "code": table.code,
         "suits": table.suits,
         "time_limit_s": table.time_limit_s,
+        "deal_over_gap": table.deal_over_gap,
         "opener": table.opener.username,
         "status": table.status,
         "seq": table.seq,

@@ -8,7 +8,7 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
-from games.serializers import SeedField, StrictIntegerField, SuitsField
+from games.serializers import DEAL_OVER_GAP_HELP, SeedField, StrictIntegerField, SuitsField
 from races.events import EventKind
 from spider_api.serializers import JsonInputSerializer
 
@@ -37,6 +37,9 @@ class TableOpenSerializer(JsonInputSerializer):
         required=False,
         help_text='Staff only: every race here starts from this layout: {"columns": '
         '[{"down": [...], "up": [...]} x10], "stock": [...]}.',
+    )
+    deal_over_gap = serializers.BooleanField(
+        required=False, default=False, help_text=DEAL_OVER_GAP_HELP + " Off when omitted."
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -126,6 +129,7 @@ class RaceSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=RACE_STATUSES)
     suits = SuitsField()
     time_limit_s = serializers.IntegerField(allow_null=True)
+    deal_over_gap = serializers.BooleanField(help_text=DEAL_OVER_GAP_HELP)
     starts_at = serializers.DateTimeField(help_text="The cards turn over for all at once.")
     ends_at = serializers.DateTimeField(allow_null=True, help_text="The time limit, if any.")
     finished_at = serializers.DateTimeField(allow_null=True)
@@ -152,6 +156,9 @@ class TableSerializer(serializers.Serializer):
     code = serializers.CharField(help_text="The invite code.")
     suits = SuitsField()
     time_limit_s = serializers.IntegerField(allow_null=True)
+    deal_over_gap = serializers.BooleanField(
+        help_text="Its races' table rule. " + DEAL_OVER_GAP_HELP
+    )
     opener = serializers.CharField()
     status = serializers.ChoiceField(choices=TABLE_STATUSES)
     seq = serializers.IntegerField(help_text="The table's last event: resume its stream here.")
@@ -194,6 +201,7 @@ class ReadyDataSerializer(SeatDataSerializer):
 class SettingsDataSerializer(serializers.Serializer):
     suits = SuitsField()
     time_limit_s = serializers.IntegerField(allow_null=True)
+    deal_over_gap = serializers.BooleanField()
 
 
 class AgainDataSerializer(serializers.Serializer):
@@ -208,6 +216,7 @@ class CountdownDataSerializer(serializers.Serializer):
     race = serializers.IntegerField()
     suits = SuitsField()
     time_limit_s = serializers.IntegerField(allow_null=True)
+    deal_over_gap = serializers.BooleanField()
     starts_at = serializers.DateTimeField()
     ends_at = serializers.DateTimeField(allow_null=True)
     racers = CountdownRacerSerializer(many=True)

@@ -78,8 +78,10 @@ def table_open(
     time_limit_s: int | None = None,
     seed: int | None = None,
     layout: dict[str, Any] | None = None,
+    deal_over_gap: bool = False,
 ) -> Table:
-    """Open a table; the opener sits at seat 0. Staff may fix the deal (seed or layout)."""
+    """Open a table; the opener sits at seat 0. Staff may fix the deal (seed or layout).
+    ``deal_over_gap``: the table rule its races are dealt under."""
     deal_choice_check(player=player, seed=seed, layout=layout)
     if layout is not None:
         deal_layout_parse(suits=suits, layout=layout)  # refused now, not at the start
@@ -88,6 +90,7 @@ def table_open(
         opener=player,
         suits=suits,
         time_limit_s=time_limit_s,
+        deal_over_gap=deal_over_gap,
         staff_seed=seed_to_db(seed) if seed is not None else None,
         staff_layout=layout,
     )
@@ -149,7 +152,12 @@ def seat_ready(*, player: User, code: str, ready: bool) -> Table:
 
 @transaction.atomic
 def table_settings(
-    *, player: User, code: str, suits: int, time_limit_s: int | None = None
+    *,
+    player: User,
+    code: str,
+    suits: int,
+    time_limit_s: int | None = None,
+    deal_over_gap: bool = False,
 ) -> Table:
     """The opener changes the settings before a race (or after one instead of playing again
     at once): the table opens, players may stand and new ones sit; every Ready is cleared."""
@@ -157,9 +165,10 @@ def table_settings(
     _refuse_while_racing(table)
     _opener_only(table, player)
     table.suits, table.time_limit_s, table.status = suits, time_limit_s, Table.Status.OPEN
-    table.save(update_fields=["suits", "time_limit_s", "status"])
+    table.deal_over_gap = deal_over_gap
+    table.save(update_fields=["suits", "time_limit_s", "deal_over_gap", "status"])
     Seat.objects.filter(table=table).update(ready=False)
-    data = {"suits": suits, "time_limit_s": time_limit_s}
+    data = {"suits": suits, "time_limit_s": time_limit_s, "deal_over_gap": deal_over_gap}
     event_emit(table=table, kind=EventKind.SETTINGS, data=data, now=timezone.now())
     return table
 
@@ -225,12 +234,19 @@ def _deal_race(table: Table, seats: list[Seat], now: datetime) -> Race:
         deal=deal,
         suits=deal.suits,
         time_limit_s=table.time_limit_s,
+        deal_over_gap=table.deal_over_gap,
         starts_at=starts_at,
         ends_at=ends_at,
     )
     racers = []
     for seat in sorted(seats, key=lambda s: s.seat):
-        game = game_start(player=seat.player, deal=deal, kind=Game.Kind.RACE, rankable=False)
+        game = game_start(
+            player=seat.player,
+            deal=deal,
+            kind=Game.Kind.RACE,
+            rankable=False,
+            deal_over_gap=race.deal_over_gap,
+        )
         # The race's clock: it starts when the cards turn over (and before then the game
         # shows no card and takes no action).
         Game.objects.filter(pk=game.pk).update(started_at=starts_at)
@@ -247,6 +263,7 @@ def _deal_race(table: Table, seats: list[Seat], now: datetime) -> Race:
         "race": race.number,
         "suits": race.suits,
         "time_limit_s": race.time_limit_s,
+        "deal_over_gap": race.deal_over_gap,
         "starts_at": iso(starts_at),
         "ends_at": iso(ends_at),
         "racers": [

@@ -123,6 +123,7 @@ class RacesApi(APIView):
             time_limit_s=data.get("time_limit_s"),
             seed=data.get("seed"),
             layout=data.get("layout"),
+            deal_over_gap=data["deal_over_gap"],
         )
         return _answer(table.code, status.HTTP_201_CREATED)
 
@@ -296,7 +297,8 @@ class RaceSettingsApi(_TableCommandApi):
         operation_id="races_settings",
         tags=TAGS,
         summary="Change the settings",
-        description="The opener changes suits and time limit before a race, or after one "
+        description="The opener changes suits, time limit and table rule (`deal_over_gap`) "
+        "before a race, or after one "
         "instead of playing again at once: the table opens (players may stand, others sit), "
         "every Ready is cleared.",
         request=InputSerializer,
