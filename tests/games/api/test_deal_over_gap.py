@@ -126,3 +126,43 @@ def test_a_vetted_deal_wins_under_the_rule_and_its_entry_says_so(stock_pool, pla
     assert list(verify_entries()) == []
     rows = ok(api_client.get("/api/v1/leaderboard?suits=1"))["results"]
     assert [r["deal_over_gap"] for r in rows] == [True]
+
+
+@pytest.mark.parametrize("gap", [False, True])
+def test_the_analysis_searches_under_the_games_rule(
+    staff_client, api_client, settings, django_capture_on_commit_callbacks, gap
+):
+    settings.ANALYSIS_IN_THREAD = False
+    settings.ANALYSIS_PROBE_MAX_NODES = {1: 20_000, 2: 20_000, 4: 20_000}
+    settings.ANALYSIS_MAX_NODES = 200_000
+    settings.ANALYSIS_PROOF_MAX_NODES = 20_000
+    game = endgame(staff_client, gap)
+    ok(staff_client.post(f"{game_url(game['id'])}/resign"))
+    with django_capture_on_commit_callbacks(execute=True):
+        staff_client.post(f"{game_url(game['id'])}/analysis")
+    result = ok(api_client.get(f"{game_url(game['id'])}/analysis"))["result"]
+    assert result["start_winnable"] is gap
+    if not gap:  # every position searched: three cards can never fill ten columns
+        assert result["start"]["exhaustive"] is True
+        return
+    line = result["solver_line"]
+    assert line["position"].endswith(" deal_over_gap")  # its tables replay under the rule
+    assert line["actions"][0] == {"type": "deal"} and line["length"] == 10
+    assert line["positions"][-1]["won"] is True
+
+
+def test_a_won_games_par_is_the_deals_line_shortened_under_its_rule(
+    stock_pool, player, auth_client, settings, django_capture_on_commit_callbacks
+):
+    settings.ANALYSIS_IN_THREAD = False
+    settings.ANALYSIS_PROBE_MAX_NODES = {1: 20_000, 2: 20_000, 4: 20_000}
+    (deal,) = stock_pool(1, 1)
+    game = services.game_create(player=player, suits=1, deal_over_gap=True)
+    play_service(player, game.id, line_of(game.id))
+    client = auth_client(player)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"{game_url(game.id)}/analysis")
+    result = ok(client.get(f"{game_url(game.id)}/analysis"))["result"]
+    assert result["outcome"] == "won"
+    assert result["par"] <= deal.par  # the rule only adds ways: never a longer par
+    assert result["over_par"] == result["length"] - result["par"]
