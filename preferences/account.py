@@ -18,6 +18,7 @@ def export_settings(*, user: Any, **kwargs: Any) -> Iterator[dict[str, Any]]:
             "look": row.look,
             "one_tap": row.one_tap,
             "sound": row.sound,
+            "deal_over_gap": row.deal_over_gap,
             "updated_at": row.updated_at.isoformat().replace("+00:00", "Z"),
         }
 

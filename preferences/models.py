@@ -1,4 +1,5 @@
-"""A player's settings for the clients: how the cards look and sound, and how a tap moves.
+"""A player's settings for the clients: how the cards look and sound, how a tap moves, and
+the table rule the client asks for when it starts a game.
 
 Kept with the account (guests too: a guest is a player with a token), so they follow the
 player to every device. A player who never changed one has no row: the defaults apply.
@@ -27,6 +28,10 @@ class PlayerSettings(models.Model):
         default=True, help_text="A tap on a card moves it to the best place."
     )
     sound = models.BooleanField(default=False, help_text="Short sounds for moves and wins.")
+    deal_over_gap = models.BooleanField(
+        default=False,
+        help_text="New games under GameLake's end game, the table rule deal_over_gap.",
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -9,7 +9,7 @@ from preferences.models import PlayerSettings
 if TYPE_CHECKING:
     from accounts.models import User
 
-FIELDS = ("four_colours", "look", "one_tap", "sound")
+FIELDS = ("four_colours", "look", "one_tap", "sound", "deal_over_gap")
 
 
 def settings_json(row: PlayerSettings) -> dict[str, Any]:

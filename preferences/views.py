@@ -23,6 +23,8 @@ _FOUR += "colours, spades and clubs black, hearts and diamonds red (the classic 
 _LOOK = "`felt`: the lit green felt; `classic`: flat dark-green baize and red card backs."
 _ONE_TAP = "A tap on a card moves it to the best place; off: tap a card, then a column."
 _SOUND = "Short sounds for a move, a deal, a completed run, a refusal and a win."
+_GAP = "GameLake's end game: the client starts new games under the table rule deal_over_gap "
+_GAP += "(a deal may go over empty columns while fewer than ten cards are on the table)."
 
 
 class PlayerSettingsSerializer(serializers.Serializer):
@@ -30,6 +32,7 @@ class PlayerSettingsSerializer(serializers.Serializer):
     look = serializers.ChoiceField(choices=PlayerSettings.Look.choices, help_text=_LOOK)
     one_tap = serializers.BooleanField(help_text=_ONE_TAP)
     sound = serializers.BooleanField(help_text=_SOUND)
+    deal_over_gap = serializers.BooleanField(help_text=_GAP)
 
 
 class PlayerSettingsApi(APIView):
@@ -50,6 +53,7 @@ class PlayerSettingsApi(APIView):
         )
         one_tap = serializers.BooleanField(required=False, help_text=_ONE_TAP)
         sound = serializers.BooleanField(required=False, help_text=_SOUND)
+        deal_over_gap = serializers.BooleanField(required=False, help_text=_GAP)
 
         def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
             # A misspelt key is a client bug: refused, not silently dropped.
@@ -64,8 +68,9 @@ class PlayerSettingsApi(APIView):
         operation_id="me_settings_read",
         tags=["auth"],
         summary="Your settings",
-        description="How your clients show the game: four colours, the look, one-tap, sound. "
-        "Never changed: the defaults (two colours, felt, one-tap on, sound off). Guests have "
+        description="How your clients show the game: four colours, the look, one-tap, sound, "
+        "and the table rule they start games under (`deal_over_gap`). Never changed: the "
+        "defaults (two colours, felt, one-tap on, sound off, standard rules). Guests have "
         "settings too; claiming the account keeps them.",
         responses={200: OutputSerializer},
     )
@@ -88,7 +93,13 @@ class PlayerSettingsApi(APIView):
             OpenApiExample("Four colours on", value={"four_colours": True}, request_only=True),
             OpenApiExample(
                 "Settings",
-                value={"four_colours": True, "look": "felt", "one_tap": True, "sound": False},
+                value={
+                    "four_colours": True,
+                    "look": "felt",
+                    "one_tap": True,
+                    "sound": False,
+                    "deal_over_gap": False,
+                },
                 response_only=True,
                 status_codes=["200"],
             ),

@@ -14,7 +14,13 @@ from spider_api import scopes
 from tests.conftest import PASSWORD, token_of
 
 URL = "/api/v1/me/settings"
-DEFAULTS = {"four_colours": False, "look": "felt", "one_tap": True, "sound": False}
+DEFAULTS = {
+    "four_colours": False,
+    "look": "felt",
+    "one_tap": True,
+    "sound": False,
+    "deal_over_gap": False,
+}
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +41,7 @@ def test_a_change_keeps_the_other_settings_and_is_read_back(auth_client, user):
 
     assert first.status_code == 200
     assert first.json() == {**DEFAULTS, "four_colours": True, "sound": True}
-    expected = {"four_colours": True, "look": "classic", "one_tap": True, "sound": True}
+    expected = {**DEFAULTS, "four_colours": True, "look": "classic", "sound": True}
     assert second.json() == expected
     assert client.get(URL).json() == expected
 
@@ -140,3 +146,13 @@ def test_two_changes_at_once_each_keep_their_own_setting(make_user):
     assert answers == [200, 200]
     row = PlayerSettings.objects.get(player=user)
     assert (row.sound, row.four_colours) == (True, True)
+
+
+def test_the_gamelake_end_game_is_a_setting_and_a_bad_value_changes_nothing(auth_client, user):
+    client = auth_client(user)
+    assert client.patch(URL, {"deal_over_gap": "yes"}, format="json").status_code == 400
+    assert client.get(URL).json()["deal_over_gap"] is False
+    answer = client.patch(URL, {"deal_over_gap": True}, format="json")
+    assert answer.status_code == 200
+    assert answer.json() == {**DEFAULTS, "deal_over_gap": True}
+    assert PlayerSettings.objects.get(player=user).deal_over_gap is True
