@@ -47,6 +47,7 @@
  * @property {boolean} perfect
  * @property {boolean} ranked
  * @property {string | null} daily
+ * @property {boolean} deal_over_gap  the table rule it is dealt under (GameLake's end game)
  * @property {{seed: string | null, deal_version: number} | null} deal
  * @property {Coins} [coins]
  * @property {{runs_removed?: unknown[], action?: LoggedAction}} [outcome]  an action's answer:
@@ -110,6 +111,7 @@
  * @property {string} code
  * @property {number} suits
  * @property {number | null} time_limit_s
+ * @property {boolean} deal_over_gap  the table rule its races are dealt under
  * @property {string} opener
  * @property {'open' | 'countdown' | 'racing' | 'finished'} status
  * @property {number} seq  the last event this description includes
@@ -125,7 +127,7 @@
  * @property {SeatRef & {ready: boolean}} ready
  * @property {SeatRef} gone
  * @property {SeatRef} back
- * @property {{suits: number, time_limit_s: number | null}} settings
+ * @property {{suits: number, time_limit_s: number | null, deal_over_gap: boolean}} settings
  * @property {{race: number, starts_at: string}} countdown
  * @property {{race: number, started_at: string}} started
  * @property {SeatRef & Counts} progress
@@ -393,7 +395,7 @@ export const claim = (username, password) =>
 export const gamesInProgress = async () =>
   paged(await request('GET', '/games', { query: { status: 'in_progress', page_size: 10 } }));
 /**
- * @param {{suits: number} | {replay_of: string}} body
+ * @param {({suits: number} | {replay_of: string}) & {deal_over_gap?: boolean}} body
  * @returns {Promise<Game>}
  */
 export const createGame = (body) => request('POST', '/games', { body, key: newKey() });
@@ -516,7 +518,7 @@ export const playerPlaces = (username) =>
  */
 const raceUrl = (code, what = '') => `/races/${encodeURIComponent(code)}${what ? `/${what}` : ''}`;
 /**
- * @param {{suits: number, time_limit_s: number | null}} body
+ * @param {{suits: number, time_limit_s: number | null, deal_over_gap?: boolean}} body
  * @returns {Promise<RaceTable>}
  */
 export const openRace = (body) => request('POST', '/races', { body });
@@ -661,7 +663,8 @@ export async function downloadExport() {
 // --- settings, history, the rulebook -----------------------------------------------------
 /**
  * @typedef {{four_colours: boolean, look: 'felt' | 'classic', one_tap: boolean,
- *   sound: boolean}} Settings  kept with the account (GET/PATCH /me/settings)
+ *   sound: boolean, deal_over_gap: boolean}} Settings  kept with the account (GET/PATCH
+ *   /me/settings); `deal_over_gap`: new games under GameLake's end game
  * @typedef {{id: string, suits: number, kind: string, status: 'won' | 'lost',
  *   end_reason: string | null, score: number, actions: number, runs_removed: number,
  *   perfect: boolean, created_at: string, finished_at: string | null,

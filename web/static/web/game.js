@@ -47,7 +47,7 @@ export async function playScreen(root, ctx, gameId = null) {
     ]);
     const current = results.find((g) => g.kind === 'casual') || results[0];
     if (current) state = last && last.id === current.id ? last : await api.getGame(current.id);
-    if (!state && firstVisit) state = await api.createGame({ suits: 1 });
+    if (!state && firstVisit) state = await startGame({ suits: 1 });
   }
   if (!state) {
     clear(root, h('section', { class: 'panel welcome' },
@@ -62,6 +62,16 @@ export async function playScreen(root, ctx, gameId = null) {
 }
 
 /**
+ * Start a game under the table rule the settings choose (GameLake's end game), unless `body`
+ * names one (a replay keeps the rule of the game it replays).
+ * @param {({suits: number} | {replay_of: string}) & {deal_over_gap?: boolean}} body
+ * @returns {Promise<Game>}
+ */
+function startGame(body) {
+  return api.createGame({ deal_over_gap: settings().deal_over_gap, ...body });
+}
+
+/**
  * A new game of 1, 2 or 4 suits (asked first when it ends the one in play: a loss).
  * @param {Ctx} ctx
  * @param {Game | null} current
@@ -72,7 +82,7 @@ function newGameButtons(ctx, current) {
     if (live && !await confirmDialog('Start a new game?',
       'The game in play ends and counts as a loss.', `New ${SUIT_LABEL[suits]} game`)) return;
     try {
-      const state = await api.createGame({ suits });
+      const state = await startGame({ suits });
       ctx.navigate(`/play/${state.id}`);
     } catch (err) {
       toast(/** @type {api.ApiError} */ (err).detail, 'error', 8000);
@@ -275,6 +285,8 @@ export class GameScreen {
       ['Game', mode], ['Score', s.score], ['Moves', s.actions], ['Time', formatTime(elapsed)],
     ];
     if (s.hints) items.push(['Hints', s.hints]);
+    // The table rule, said on the table: a deal over a gap is allowed near the end.
+    if (s.deal_over_gap) items.push(['Rules', 'GameLake end game']);
     clear(this.stats, items.map(([k, v]) =>
       h('div', { class: `stat stat-${k.toLowerCase()}` }, h('dt', {}, k), h('dd', {}, v))));
   }
@@ -319,7 +331,9 @@ export class GameScreen {
 
   replayButtons() {
     const newDeal = () => this.newGame({ suits: this.state.suits });
-    const sameDeal = () => this.newGame({ replay_of: this.state.id });
+    const sameDeal = () => this.newGame({
+      replay_of: this.state.id, deal_over_gap: this.state.deal_over_gap,
+    });
     return h('span', { class: 'buttons' },
       h('button', { type: 'button', onclick: newDeal }, 'New deal'),
       h('button', { type: 'button', onclick: sameDeal }, 'Replay this deal'));
@@ -348,10 +362,10 @@ export class GameScreen {
     await this.newGame({ suits: s.suits });
   }
 
-  /** @param {{suits: number} | {replay_of: string}} body */
+  /** @param {({suits: number} | {replay_of: string}) & {deal_over_gap?: boolean}} body */
   async newGame(body) {
     try {
-      const state = await api.createGame(body);
+      const state = await startGame(body);
       this.ctx.navigate(`/play/${state.id}`);
     } catch (err) {
       this.failed(err);

@@ -84,7 +84,8 @@ const EVENTS = {
   settings: {
     news: (d) => {
       const limit = d.time_limit_s ? `${d.time_limit_s / 60} min` : 'no time limit';
-      return `New settings: ${SUIT_LABEL[d.suits]}, ${limit}.`;
+      return `New settings: ${SUIT_LABEL[d.suits]}, ${limit}`
+        + `${d.deal_over_gap ? ', GameLake end game' : ''}.`;
     },
   },
   countdown: {
@@ -138,12 +139,13 @@ function handlerOf(kind) {
 }
 
 /**
- * The suits and time-limit fields of the lobby's and the settings' forms.
+ * The suits, time-limit and table-rule fields of the lobby's and the settings' forms.
  * @param {string} prefix  of the fields' ids and names
  * @param {number} suits
  * @param {number | null} limit
+ * @param {boolean} gap  the table rule deal_over_gap (GameLake's end game)
  */
-function settingsFields(prefix, suits = 1, limit = null) {
+function settingsFields(prefix, suits = 1, limit = null, gap = false) {
   const radios = [1, 2, 4].map((s) => h('label', { class: 'radio' },
     h('input', {
       type: 'radio', name: `${prefix}-suits`, value: String(s), checked: s === suits,
@@ -151,15 +153,24 @@ function settingsFields(prefix, suits = 1, limit = null) {
   const select = h('select', { id: `${prefix}-limit`, name: 'time_limit_s' },
     LIMITS.map(([v, label]) =>
       h('option', { value: String(v), selected: v === (limit || 0) }, label)));
+  const rule = h('input', {
+    type: 'checkbox', id: `${prefix}-gap`, name: 'deal_over_gap', checked: gap,
+  });
   /** @param {HTMLFormElement} form */
   const read = (form) => {
     const checked = /** @type {HTMLInputElement} */ (
       form.querySelector(`input[name="${prefix}-suits"]:checked`));
-    return { suits: Number(checked.value), time_limit_s: Number(select.value) || null };
+    return {
+      suits: Number(checked.value),
+      time_limit_s: Number(select.value) || null,
+      deal_over_gap: rule.checked,
+    };
   };
   return {
     nodes: [h('fieldset', { class: 'suits-choice' }, h('legend', {}, 'Suits'), radios),
-      h('label', { for: `${prefix}-limit` }, 'Time limit'), select],
+      h('label', { for: `${prefix}-limit` }, 'Time limit'), select,
+      h('label', { for: `${prefix}-gap` }, rule, ' GameLake end game: deal over empty columns '
+        + 'once fewer than ten cards are left on the table')],
     read,
   };
 }
@@ -478,7 +489,9 @@ class RaceScreen {
     const limit = m.time_limit_s
       ? `${formatTime(m.time_limit_s * 1000)} time limit`
       : 'no time limit';
-    this.settingsLine.textContent = `${SUIT_LABEL[m.suits]} · ${limit} · opened by ${m.opener}`
+    const rule = m.deal_over_gap ? ' · GameLake end game' : '';
+    this.settingsLine.textContent = `${SUIT_LABEL[m.suits]} · ${limit}${rule}`
+      + ` · opened by ${m.opener}`
       + `${m.watchers ? ` · ${m.watchers} watching` : ''}`
       + `${m.staff_deal ? ' · a deal chosen by staff' : ''}`;
     this.renderSeats(mine);
@@ -640,7 +653,7 @@ class RaceScreen {
 
   settingsForm() {
     const m = this.model;
-    const fields = settingsFields('table', m.suits, m.time_limit_s);
+    const fields = settingsFields('table', m.suits, m.time_limit_s, m.deal_over_gap);
     const errors = h('div', { class: 'form-errors', role: 'alert' });
     const form = h('form', { class: 'race-form' }, fields.nodes, errors,
       h('button', { type: 'submit', class: 'primary' }, 'Save the settings'),

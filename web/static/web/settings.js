@@ -1,5 +1,6 @@
 // @ts-check
-// The player's settings (four colours, the look, one-tap, sound), kept with the account
+// The player's settings (four colours, the look, one-tap, sound, the table rule of new
+// games: GameLake's end game), kept with the account
 // (GET/PATCH /me/settings; guests too: a guest is a player with a token) and mirrored in
 // localStorage, so a page draws with them before the server answers. A change applies at
 // once (classes on <html>, and every listener), then is saved; a change made signed out, or
@@ -18,7 +19,7 @@ const LEGACY_ONE_TAP = 'spider.onetap';
 
 /** @type {Settings} */
 export const DEFAULTS = Object.freeze({
-  four_colours: false, look: 'felt', one_tap: true, sound: false,
+  four_colours: false, look: 'felt', one_tap: true, sound: false, deal_over_gap: false,
 });
 
 /**
@@ -137,7 +138,7 @@ export function start() {
 export function settingsPanel() {
   /**
    * @param {string} id
-   * @param {'four_colours' | 'one_tap' | 'sound'} key
+   * @param {'four_colours' | 'one_tap' | 'sound' | 'deal_over_gap'} key
    * @param {string} label
    */
   const toggle = (id, key, label) => {
@@ -158,6 +159,9 @@ export function settingsPanel() {
     toggle('four-colours', 'four_colours',
       'Four colours (♠ black, ♥ red, ♦ blue, ♣ green); off: two'),
     toggle('sound', 'sound', 'Sound'),
+    toggle('gamelake-end-game', 'deal_over_gap', 'GameLake end game'),
+    h('p', { class: 'small setting-note' }, 'New games let you deal over empty columns once '
+      + 'fewer than ten cards are left on the table (the daily keeps the standard rules).'),
     h('label', { for: 'look' }, 'Look ', look),
     h('p', { class: 'small' }, api.session.token
       ? `Kept with your account${api.session.guest ? ' (as a guest too)' : ''}.`
