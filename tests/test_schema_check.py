@@ -21,6 +21,7 @@ ROW = {
     "perfect": True,
     "hints": 0,
     "game": "7b1bf82d-5478-45f8-8c84-a942b4e150af",
+    "deal_over_gap": False,
     "public": True,
 }
 PAGE = {"page": 1, "page_size": 20, "has_next": False, "results": [ROW]}
