@@ -398,7 +398,9 @@ def _deal_child(
     nc = []
     for i in range(COLUMNS):
         col = ncols[i]
-        if cols[i] and len(col) == len(cols[i]) + 1:  # nothing removed: one new seam
+        # Nothing removed: one new seam (none on a column the deal went into empty, as it
+        # may under deal_over_gap: that one is scored from scratch below).
+        if cols[i] and len(col) == len(cols[i]) + 1:
             a = cols[i][-1]
             b = col[-1]
             if b == a - 1:
