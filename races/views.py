@@ -64,7 +64,11 @@ LAYOUT_REFUSED = OpenApiResponse(
     ValidationErrorSerializer,
     "A field is wrong (`invalid`, see `errors`), the body is not JSON (`malformed_json`, "
     "`json_too_deep`), or a staff layout is refused (`bad_layout`, `bad_card`, `bad_suits`).",
-    examples=[invalid_example("suits", "Choose 1, 2 or 4."), *code_examples(*LAYOUT_CODES)],
+    examples=[
+        invalid_example("suits", "Choose 1, 2 or 4."),
+        invalid_example("deal_over_gap", "Must be a valid boolean."),
+        *code_examples(*LAYOUT_CODES),
+    ],
 )
 LAYOUT_DEALT_REFUSED = OpenApiResponse(
     ValidationErrorSerializer,
@@ -101,7 +105,9 @@ class RacesApi(APIView):
         summary="Open a race table",
         description="Opens a table for 2-4 players racing on the same deal; you sit at seat "
         "0. Share `code`: others sit down with it (up to four), anyone else with it watches. "
-        "Staff may fix the deal of every race here with `seed` or `layout`.",
+        "Staff may fix the deal of every race here with `seed` or `layout`. "
+        "`deal_over_gap: true` deals its races under GameLake's end game (a deal may go over "
+        "empty columns while fewer than ten cards are on the table).",
         request=InputSerializer,
         responses={
             201: OutputSerializer,
