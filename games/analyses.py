@@ -260,12 +260,17 @@ def analysis_compute(*, game: Game) -> Any:
     line = final_line(start, [a.engine_action() for a in entries])
     vetted = [EngineAction.from_json(a) for a in deal.solver_line] if deal.solver_line else None
     par = deal.par
+    spent = 0
     if vetted and game.deal_over_gap:
         # The par under the game's own rule: the deal's line (won under the standard rules,
-        # so under deal_over_gap too) shortened where dealing over a gap saves actions.
-        vetted, _ = polish(start, vetted, max_nodes=settings.ANALYSIS_PROBE_MAX_NODES[game.suits])
+        # so under deal_over_gap too) shortened where dealing over a gap saves actions, with
+        # one search's worth of positions (counted with the analysis's).
+        probe = settings.ANALYSIS_PROBE_MAX_NODES[game.suits]
+        vetted, spent = polish(start, vetted, max_nodes=probe)
         par = len(vetted)
-    return analyse(line, budget=analysis_budget(game.suits), start_line=vetted, par=par)
+    found = analyse(line, budget=analysis_budget(game.suits), start_line=vetted, par=par)
+    found.nodes += spent
+    return found
 
 
 # -- queueing ---------------------------------------------------------------------------------
