@@ -622,11 +622,13 @@ export async function replayScreen(root, _ctx, gameId) {
 
   const when = game.finished_at || game.created_at;
   const daily = game.daily ? ` · daily ${game.daily}` : '';
+  const rule = game.deal_over_gap ? ' · GameLake end game' : '';
   const seed = game.deal && game.deal.seed
     ? `Seed ${game.deal.seed} (deal version ${game.deal.deal_version}). `
     : '';
   clear(root, h('section', { class: 'replay' },
-    h('h1', {}, `Replay · ${SUIT_LABEL[game.suits]}${daily} · ${game.status}, score ${game.score}`),
+    h('h1', {}, `Replay · ${SUIT_LABEL[game.suits]}${daily}${rule} · ${game.status}, `
+      + `score ${game.score}`),
     h('p', { class: 'small' }, seed, `Time ${formatTime(game.elapsed_ms)}.`,
       when ? ` Played ${new Date(when).toLocaleDateString()}.` : '',
       hintSteps.length ? ` ${hintSteps.length} hints asked (marked; stepping skips them).` : '',
