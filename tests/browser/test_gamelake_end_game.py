@@ -53,3 +53,31 @@ def test_the_setting_deals_new_games_under_the_rule_and_the_table_says_so(
     page.wait_for_selector('.card[data-card="As"]')
     assert Game.objects.get(pk=game.pk).actions == 1
     assert_no_console_errors(page)
+
+
+@pytest.mark.parametrize("gap", [False, True])
+def test_the_stuck_banner_follows_the_games_rule(live_server, new_page, make_user, gap) -> None:
+    """The table cleared with a deal still in the stock: stuck under the standard rules, the
+    deal over the gaps under the GameLake end game."""
+    pooled_layout_deal([], stock=STOCK)
+    player = make_user()
+    PlayerSettings.objects.create(player=player, deal_over_gap=gap)
+    page = new_page(**DESKTOP)
+    sign_in(page, live_server.url, player)
+    open_page(page, f"{live_server.url}/play")
+    page.wait_for_function(  # the account's settings read (not this device's defaults)
+        "g => JSON.parse(localStorage.getItem('spider.settings') || '{}').deal_over_gap === g",
+        arg=gap,
+    )
+    page.locator('button[data-suits="1"]').click()
+    page.wait_for_selector(".stat-game")
+    if not gap:
+        banner = page.locator(".notice.stuck")
+        banner.wait_for()
+        assert "this deal is stuck" in banner.inner_text()
+        return
+    assert page.locator(".stat-rules dd").inner_text() == "GameLake end game"
+    assert page.locator(".notice.stuck").count() == 0
+    page.get_by_role("button", name="Deal", exact=True).click()
+    page.wait_for_selector('.card[data-card="As"]')
+    assert_no_console_errors(page)
