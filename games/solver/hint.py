@@ -36,9 +36,10 @@ How it ranks (docs/rules.md#hints):
   spare ones are there to be used for turning cards over. And when the look-ahead then
   sees no gain, before giving the game up the hint looks further: the deep level's look-
   ahead, then the shortest line to any card turned over (``_dig``).
-* Under the game's table rule deal_over_gap (``deal_over_gap=``, docs/rules.md#deal-over-a-
-  gap), once fewer than ten cards are on the table the deal may go over the empty columns:
-  nothing needs filling first, and too few cards no longer means the game is lost.
+* Under the game's table rule deal_over_gap (``deal_over_gap=``,
+  docs/rules.md#deal-over-a-gap), once fewer than ten cards are on the table the deal may
+  go over the empty columns: nothing needs filling first, and too few cards no longer means
+  the game is lost.
 * The move just made is never suggested back, and no move leading back to a position the
   game has already been in (``seen``: visible keys, ``games.engine.seen``; ``board_hints``
   takes them from the Board). Followed blindly, the hints went round in circles without
