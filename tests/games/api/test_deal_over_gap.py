@@ -4,6 +4,7 @@ honoured by the deal, the hints, the stuck flag, the replay checks and the leade
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -166,3 +167,16 @@ def test_a_won_games_par_is_the_deals_line_shortened_under_its_rule(
     assert result["outcome"] == "won"
     assert result["par"] <= deal.par  # the rule only adds ways: never a longer par
     assert result["over_par"] == result["length"] - result["par"]
+
+
+def test_the_export_carries_each_games_rule(stock_pool, player_client):
+    stock_pool(1, 1)
+    game = new_game(player_client, 1, deal_over_gap=True)
+    ok(player_client.patch("/api/v1/me/settings", {"deal_over_gap": True}, format="json"))
+    response = player_client.get("/api/v1/me/export")
+    assert response.status_code == 200
+    lines = [json.loads(x) for x in b"".join(response.streaming_content).splitlines()]
+    (exported,) = [x for x in lines if x["type"] == "game"]
+    assert exported["id"] == game["id"] and exported["deal_over_gap"] is True
+    (settings_line,) = [x for x in lines if x["type"] == "settings"]
+    assert settings_line["deal_over_gap"] is True
