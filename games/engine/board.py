@@ -152,9 +152,9 @@ class Board:
     def can_deal(self) -> bool:
         """The deal is legal (docs/rules.md#deal): cards are left in the stock, and every
         column holds a card or the game's table rule lets the deal go over the gaps."""
-        return self.dealt < len(self.stock) and (all(self.cols) or self.deals_over_gap())
+        return self.dealt < len(self.stock) and (all(self.cols) or self.may_deal_over_gap())
 
-    def deals_over_gap(self) -> bool:
+    def may_deal_over_gap(self) -> bool:
         """Whether a deal may go over empty columns now (docs/rules.md#deal-over-a-gap):
         the game is played under deal_over_gap and fewer than GAP_DEAL_CARDS cards are on
         the table."""
@@ -286,7 +286,7 @@ class Board:
         self._check_not_over()
         if self.dealt >= len(self.stock):
             raise IllegalAction(E.STOCK_EMPTY, "the stock is empty: there is nothing left to deal")
-        if self.deals_over_gap():
+        if self.may_deal_over_gap():
             return
         for i, c in enumerate(self.cols):
             if not c:

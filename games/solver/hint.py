@@ -196,7 +196,7 @@ class VisiblePosition:
     def cards_on_table(self) -> int:
         return sum(self.hidden) + sum(map(len, self.cards))
 
-    def deals_over_gap(self, deal_over_gap: bool) -> bool:
+    def may_deal_over_gap(self, deal_over_gap: bool) -> bool:
         """The deal may go over the empty columns now, so none needs filling. A move never
         adds a card to the table: it stays so until the deal."""
         return not all(self.cards) and self.can_deal(deal_over_gap)
@@ -314,7 +314,7 @@ def _rank(
     table rule deal_over_gap."""
     cols: Cols = visible.cards
     hid = visible.hidden
-    gap_deal = visible.deals_over_gap(over_gap)  # the deal may go over the gaps now
+    gap_deal = visible.may_deal_over_gap(over_gap)  # the deal may go over the gaps now
     if visible.won or (visible.deals_left and visible.cards_on_table < COLUMNS and not gap_deal):
         return []  # won; or lost: too few cards left to fill every column for a deal
     budget, depth = _limits(visible.suits, level)
@@ -556,7 +556,7 @@ class _Search:
         over_gap: bool = False,
     ) -> None:
         self.deals_left = deals_left
-        # The deal may go over the empty columns (``VisiblePosition.deals_over_gap``): it
+        # The deal may go over the empty columns (``VisiblePosition.may_deal_over_gap``): it
         # needs no filling first, and with so few cards it stays so until it is made.
         self.over_gap = over_gap
         # With one suit every join is in suit and runs are long anyway: valuing length
