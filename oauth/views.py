@@ -246,7 +246,7 @@ class _AuthorizationApi(OAuthLibMixin, APIView):
                 )
                 raise OAuthToolkitError(error, redirect_uri=credentials["redirect_uri"])
             # The token request must then name it too (oauth.validator).
-            credentials[REDIRECT_NAMED] = "redirect_uri" in request.query_params
+            credentials[REDIRECT_NAMED] = "redirect_uri" in filters.validated_data
             return scopes, credentials
         except OAuthToolkitError as exc:
             refusal = self.refused(exc)
