@@ -14,8 +14,10 @@
  *   Action  a body of POST /games/{id}/actions (without `version`)
  * @typedef {{type: string, from?: number, to?: number, count?: number, n?: number}} LoggedAction
  *   an action as a log or a hint names it
- * @typedef {{hidden: number, cards: string[], down?: string[]}} Column  face-down cards as a
- *   count (`down` names them on a laid-open table), then the face-up ones, bottom to top
+ * @typedef {{hidden: number, cards: string[], down?: string[], dealt?: number}} Column
+ *   face-down cards as a count (`down` names them on a laid-open table), then the face-up
+ *   ones, bottom to top; `dealt` (the client's own): cards dealt on top, drawn face down
+ *   until the server's answer says them
  * @typedef {{columns: Column[], deals_left: number, removed_suits?: string[]}} Position
  *
  * @typedef {object} Coins  what a win paid, and what is left today

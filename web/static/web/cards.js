@@ -46,8 +46,9 @@ export function faceUp(code, extra = '') {
   );
 }
 
-export function faceDown() {
-  return h('div', { class: 'card back', 'aria-hidden': 'true' });
+/** @param {string} extra  more classes */
+export function faceDown(extra = '') {
+  return h('div', { class: `card back${extra ? ` ${extra}` : ''}`, 'aria-hidden': 'true' });
 }
 
 /**

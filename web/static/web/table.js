@@ -54,6 +54,8 @@ export class Table {
     this.drawn = 0;
     /** @type {string[]} what each column shows now (see render) */
     this.keys = [];
+    /** @type {number[]} each column's cards dealt face down, awaiting their faces */
+    this.dealt = [];
     /** @type {Position | null} */
     this.state = null;
     /** @type {Selection | null} */
@@ -105,6 +107,11 @@ export class Table {
    */
   render(state, moved = null) {
     const before = moved ? this.rectsOf(moved.from, moved.count) : null;
+    const stockAt = this.stock.getBoundingClientRect();
+    /** @type {number[]} */
+    const arriving = [];
+    /** @type {[number, number][]} */
+    const turning = [];
     this.state = state;
     if (this.selection && !this.selectionStillValid()) this.selection = null;
     const deals = state.deals_left;
@@ -125,7 +132,12 @@ export class Table {
     state.columns.forEach((column, i) => {
       const col = this.cols[i];
       // Only the columns that changed are built again: a move redraws two (tap to board).
-      const key = `${column.hidden}|${column.cards.join('')}|${(column.down || []).join('')}`;
+      const dealt = column.dealt || 0;
+      const key = `${column.hidden}|${column.cards.join('')}|${(column.down || []).join('')}`
+        + `|${dealt}`;
+      if (dealt > (this.dealt[i] || 0)) arriving.push(i);
+      else if (!dealt && this.dealt[i]) turning.push([i, this.dealt[i]]);
+      this.dealt[i] = dealt;
       if (this.keys[i] === key) return;
       this.keys[i] = key;
       const cards = [];
@@ -139,12 +151,17 @@ export class Table {
         card.dataset.count = String(column.cards.length - k);
         cards.push(card);
       });
+      // Dealt, not answered yet: face down on top until the server says what they are.
+      for (let k = 0; k < dealt; k += 1) cards.push(faceDown('dealt'));
       clear(col, cards.length ? cards : h('div', { class: 'slot', 'aria-hidden': 'true' }));
       col.setAttribute('aria-label', columnLabel(i, column));
     });
     this.paintMarks();
     this.layout();
     if (moved && before) this.slide(before, moved.to, moved.count);
+    if (arriving.length) this.dealFrom(stockAt, arriving);
+    turning.forEach(([i, n]) => Array.from(this.cols[i].children).slice(-n)
+      .forEach((card) => card.classList.add('turning')));
     this.drawn += 1;
     this.el.dataset.drawn = String(this.drawn); // the bench times tap to board with this
   }
@@ -182,6 +199,30 @@ export class Table {
       const done = () => card.classList.remove('sliding');
       card.addEventListener('transitionend', done, { once: true });
     })));
+  }
+
+  /**
+   * The cards just dealt onto `cols` fly there from the stock, one column after the other
+   * (their faces come later, with the answer: see render).
+   * @param {DOMRect} from  where the stock is
+   * @param {number[]} cols
+   */
+  dealFrom(from, cols) {
+    cols.forEach((i, n) => {
+      const card = /** @type {HTMLElement | undefined} */ (this.cols[i].lastElementChild);
+      if (!card) return;
+      const now = card.getBoundingClientRect();
+      card.style.transform = `translate(${from.left - now.left}px, ${from.top - now.top}px)`;
+      card.style.transitionDelay = `${n * 18}ms`;
+      card.classList.add('sliding');
+      requestAnimationFrame(() => requestAnimationFrame(() => {
+        card.style.transform = '';
+        card.addEventListener('transitionend', () => {
+          card.classList.remove('sliding');
+          card.style.transitionDelay = '';
+        }, { once: true });
+      }));
+    });
   }
 
   /**
@@ -246,7 +287,7 @@ export class Table {
     this.state.columns.forEach((column, i) => {
       // A laid-open column's face-down cards are spaced like face-up ones, to be read.
       const down = column.down ? 0 : column.hidden;
-      const up = column.cards.length + column.hidden - down;
+      const up = column.cards.length + column.hidden - down + (column.dealt || 0);
       let upStep = Math.max(cardH * 0.26, minUp);
       const need = down * downStep + Math.max(up - 1, 0) * upStep + cardH;
       // A laid-open column (a race's end, below the result) is read, not played: it keeps
@@ -318,6 +359,7 @@ export class Table {
     const col = target.closest('.column');
     if (!col) return;
     const from = Number(/** @type {HTMLElement} */ (col).dataset.col);
+    if (card && this.state?.columns[from]?.dealt) return; // covered by cards still face down
     if (!card) {
       // A face-down card or an empty column: a destination only.
       this.tapColumn(from);
@@ -451,7 +493,8 @@ export class Table {
       this.cols.forEach((c, k) => c.setAttribute('tabindex', k === j ? '0' : '-1'));
       this.cols[j].focus();
     };
-    const size = this.state?.columns[i].cards.length || 0;
+    const column = this.state?.columns[i];
+    const size = column && !column.dealt ? column.cards.length : 0; // dealt: faces unknown
     const sel = this.selection;
     let handled = true;
     if (e.key === 'ArrowRight') focus((i + 1) % 10);
