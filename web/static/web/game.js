@@ -184,9 +184,12 @@ export class GameScreen {
     const { undo, hint, next, deal, menu } = this.buttons;
     const controls = race ? [deal] : [undo, hint, next, deal, menu];
     const label = race ? 'Your table in the race' : 'Spider Solitaire game';
+    // Hints and notices float over the foot of the screen (room is kept for them below the
+    // table, see table.js): when one comes or goes, nothing on the page moves.
     clear(root, h('section', { class: `game${race ? ' race-game' : ''}`, 'aria-label': label },
       h('div', { class: 'bar' }, this.stats, h('div', { class: 'controls' }, controls)),
-      this.menu, this.hintBox, this.notice, this.table.el, this.overlay, this.announcer,
+      this.menu, this.table.el, h('div', { class: 'messages' }, this.hintBox, this.notice),
+      this.overlay, this.announcer,
       settingsPanel(),
       h('details', { class: 'help' }, h('summary', {}, 'How to play and keys'),
         h('p', {}, 'Tap a card to move it to the best place (the places it could go glow when '
@@ -325,7 +328,7 @@ export class GameScreen {
     const items = [
       ['Game', mode], ['Score', s.score], ['Moves', s.actions], ['Time', formatTime(elapsed)],
     ];
-    if (s.hints) items.push(['Hints', s.hints]);
+    if (!this.race) items.push(['Hints', s.hints]); // always there: the bar keeps its width
     clear(this.stats, items.map(([k, v]) =>
       h('div', { class: `stat stat-${k.toLowerCase()}` }, h('dt', {}, k), h('dd', {}, v))));
   }

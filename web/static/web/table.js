@@ -18,6 +18,8 @@ import { cardName, faceDown, faceUp, runBadge } from './cards.js';
 
 const DOUBLE_TAP_MS = 350;
 const DRAG_START_PX = 6;
+/** The foot of the screen kept free of cards for a hint or a notice, in CSS px. */
+const MESSAGE_ROOM = 84;
 
 /**
  * What the player asked for (the table decides nothing: the owner sends it to the server).
@@ -275,7 +277,9 @@ export class Table {
     this.el.style.setProperty('--card-h', `${cardH}px`);
     this.el.style.setProperty('--gap', `${gap}px`);
     const top = this.columns.getBoundingClientRect().top + window.scrollY;
-    const room = Math.max(cardH * 3.5, window.innerHeight - top - 12);
+    // A table played on keeps the foot of the screen for hints and notices (game.js).
+    const foot = this.readOnly ? 12 : MESSAGE_ROOM;
+    const room = Math.max(cardH * 3.5, window.innerHeight - top - foot);
     // A phone's cards are narrow: the strips of covered cards stay big enough to tap.
     const narrow = width < 600;
     const downStep = Math.max(narrow ? 8 : 4, cardH * 0.12);
@@ -306,7 +310,10 @@ export class Table {
       const height = children.length ? y - last + cardH : cardH;
       tallest = Math.max(tallest, height);
     });
-    this.columns.style.height = `${tallest + 4}px`;
+    // A table played on is as tall as the room it has, whatever its columns: a column growing
+    // never moves what is below it (cumulative layout shift 0 while playing).
+    const height = this.readOnly ? tallest + 4 : Math.max(tallest + 4, room);
+    this.columns.style.height = `${height}px`;
   }
 
   /** @param {Highlight | null} hint */
