@@ -99,7 +99,7 @@ def test_phone_touch_targets_and_readable_cards(live_server, new_page) -> None:
           .filter(([, r]) => r.width < 44 || r.height < 44)
           .map(([t, r]) => `${t}: ${Math.round(r.width)}x${Math.round(r.height)}`)"""
     )
-    assert small == []
+    assert small == [], "\n".join(small)
     corner = page.evaluate(
         """() => {
           const card = document.querySelector('.card.up');

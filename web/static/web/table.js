@@ -270,7 +270,7 @@ export class Table {
     if (!this.state) return;
     const width = this.columns.clientWidth;
     if (!width) return;
-    const gap = Math.max(2, Math.min(10, width * 0.012));
+    const gap = width < 600 ? 3 : Math.min(10, width * 0.012); // a phone: cards first
     const cardW = (width - gap * 9) / 10;
     const cardH = cardW * 1.4;
     this.el.style.setProperty('--card-w', `${cardW}px`);
@@ -284,9 +284,9 @@ export class Table {
     const narrow = width < 600;
     const downStep = Math.max(narrow ? 8 : 4, cardH * 0.12);
     const minUp = narrow ? 24 : 17;
-    // The corner's rank is this tall (style.css: clamp(11px, 0.3 card, 19px)); a step less
-    // than that and a few pixels more cuts it (Q reads as O).
-    const readable = Math.min(19, Math.max(11, cardW * 0.3)) + 6;
+    // The corner's rank is this tall (style.css: clamp(11px, 0.3 card, 19px); a phone's at
+    // least 14px); a step less than that and a few pixels more cuts it (Q reads as O).
+    const readable = (width < 600 ? Math.max(14, cardW * 0.42) : Math.min(19, Math.max(11, cardW * 0.3))) + 6;
     let tallest = cardH;
     this.state.columns.forEach((column, i) => {
       // A laid-open column's face-down cards are spaced like face-up ones, to be read.
