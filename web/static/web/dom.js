@@ -2,6 +2,8 @@
 // Small DOM helpers. Text always goes in as text (never as HTML): nothing the server or a
 // player name holds can become markup.
 
+import { fieldSaid, sentence } from './api.js';
+
 /**
  * What `h` and `clear` take as children: nodes and text (numbers as text); null, undefined
  * and false are left out, so `cond ? node : null` reads as it is meant.
@@ -79,7 +81,7 @@ let toastTimer;
  */
 export function toast(text, kind = 'info', ms = 4000) {
   const el = /** @type {HTMLElement} */ (document.getElementById('toast'));
-  el.textContent = text;
+  el.textContent = sentence(text);
   el.className = `toast show ${kind}`;
   el.setAttribute('role', kind === 'error' ? 'alert' : 'status');
   clearTimeout(toastTimer);
@@ -94,7 +96,7 @@ export function toast(text, kind = 'info', ms = 4000) {
 export function formErrors(box, err) {
   const fields = err.body?.errors || {};
   const lines = Object.entries(fields).flatMap(([field, messages]) =>
-    messages.map((m) => (field === 'non_field_errors' ? m : `${field}: ${m}`)));
+    messages.map((m) => fieldSaid(field, m)));
   clear(box, (lines.length ? lines : [err.detail]).map((m) => h('p', {}, m)));
 }
 

@@ -4,7 +4,7 @@
 // says (a new state, a refusal, a conflict) is what the screen shows. A legal-looking move
 // is drawn at once (rules.js) and rolled back, visibly, if the server refuses it.
 
-import { analyseLink } from './analyse.js';
+import { analysable, analyseLink } from './analyse.js';
 import * as api from './api.js';
 import { SUIT_LABEL, cardName } from './cards.js';
 import { h, clear, confirmDialog, toast, formatTime, link, ordinal } from './dom.js';
@@ -348,7 +348,7 @@ export class GameScreen {
     } else if (s.status === 'lost') {
       clear(this.notice, h('div', { class: 'notice', role: 'status' },
         h('p', {}, `This game is over (${s.end_reason}). Score ${s.score}.`),
-        this.replayButtons(), ' ', analyseLink(s.id)));
+        this.replayButtons(), ' ', analysable(s) ? analyseLink(s.id) : null));
     } else if (stuck) {
       // The server's word (the state's `stuck`, or a hint with no useful move): said on the
       // board with the ways out, and once in the live region.
@@ -598,8 +598,11 @@ export class GameScreen {
       if (!a) this.table.setHighlight(null);
       else if (a.type === 'deal') this.table.setHighlight({ deal: true });
       else this.table.setHighlight({ from: a.from, to: a.to, count: a.count });
-      const text = a ? describe(a) : 'No useful move';
       const of = hint.alternatives ? ` of ${hint.alternatives}` : '';
+      // With a move: the move, then why. Without: the server's reason alone ("No useful
+      // move: ..."), said once.
+      const text = a ? `${api.sentence(describe(a))} ${loop ? '' : api.sentence(hint.reason)}`
+        : api.sentence(loop ? 'No useful move: every useful move leads back.' : hint.reason);
       const dataset = {
         type: a ? a.type : 'none',
         from: String(a?.from ?? ''),
@@ -608,7 +611,7 @@ export class GameScreen {
         n: String(hint.n),
       };
       clear(this.hintBox, h('div', { class: 'hint', dataset },
-        h('strong', {}, `Hint ${hint.n + 1}${of}: ${text}. `), loop ? '' : hint.reason));
+        h('strong', {}, `Hint ${hint.n + 1}${of}: `), text));
       this.renderNotice();
       this.buttons.next.disabled = !a || hint.n + 1 >= hint.alternatives;
     } catch (err) {
@@ -695,7 +698,7 @@ export class GameScreen {
       h('div', { class: 'buttons' },
         newGameButtons(this.ctx, null),
         link(`/replay/${s.id}`, 'Watch the replay', { class: 'button' }),
-        analyseLink(s.id),
+        analysable(s) ? analyseLink(s.id) : null,
         closeBtn)));
     this.overlay.hidden = false;
     closeBtn.focus();
@@ -707,8 +710,18 @@ export class GameScreen {
     this.announce(`You won! Score ${s.score}.`);
     play('win');
     this.personalNews(s);
+    if (!s.ranked && api.session.guest) {
+      // A guest's games never rank (docs/rules.md#guests): say so, and how to change it.
+      place.append('This game does not rank because you play as a guest. ',
+        link('/signup', 'Sign up', { class: 'claim' }),
+        ' to keep your games: from then on your wins enter the leaderboards.');
+      return;
+    }
     if (!s.ranked) {
-      place.textContent = 'This game does not rank (a replay, a practice or a staff deal).';
+      place.textContent = s.kind === 'daily'
+        ? 'This game does not rank: it is a practice game of the daily.'
+        : 'This game does not rank: a replay, a practice game, a deal you were dealt before '
+          + 'or a staff deal.';
       return;
     }
     try {

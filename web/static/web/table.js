@@ -286,7 +286,8 @@ export class Table {
     const minUp = narrow ? 24 : 17;
     // The corner's rank is this tall (style.css: clamp(11px, 0.3 card, 19px); a phone's at
     // least 14px); a step less than that and a few pixels more cuts it (Q reads as O).
-    const readable = (width < 600 ? Math.max(14, cardW * 0.42) : Math.min(19, Math.max(11, cardW * 0.3))) + 6;
+    const rank = width < 600 ? Math.max(14, cardW * 0.42) : Math.min(19, Math.max(11, cardW * 0.3));
+    const readable = rank + 6;
     let tallest = cardH;
     this.state.columns.forEach((column, i) => {
       // A laid-open column's face-down cards are spaced like face-up ones, to be read.
