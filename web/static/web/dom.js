@@ -130,6 +130,26 @@ export function ordinal(n) {
 }
 
 /**
+ * Tab and Shift+Tab go round the controls of a modal dialog (`box`), never out of it.
+ * @param {HTMLElement} box
+ * @param {KeyboardEvent} e
+ */
+export function keepFocus(box, e) {
+  if (e.key !== 'Tab') return;
+  const controls = /** @type {HTMLElement[]} */ (Array.from(box.querySelectorAll(
+    'button:not([disabled]), a[href], input:not([disabled]), select, textarea, [tabindex="0"]',
+  )));
+  if (!controls.length) return;
+  const first = controls[0];
+  const last = controls[controls.length - 1];
+  const at = document.activeElement;
+  if (e.shiftKey ? at === first || !box.contains(at) : at === last || !box.contains(at)) {
+    e.preventDefault();
+    (e.shiftKey ? last : first).focus();
+  }
+}
+
+/**
  * Ask before doing what cannot be taken back (a new game or resigning ends the one in play):
  * resolves true on the confirm button, false on Cancel, Esc or a click outside.
  * @param {string} title
@@ -153,7 +173,7 @@ export function confirmDialog(title, text, yes) {
         e.preventDefault();
         e.stopPropagation();
         done(false);
-      }
+      } else keepFocus(box, e);
     };
     const ok = h('button', { type: 'button', class: 'danger', onclick: () => done(true) }, yes);
     const box = h('div', { class: 'confirm', onclick: (/** @type {MouseEvent} */ e) => {

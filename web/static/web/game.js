@@ -7,7 +7,9 @@
 import { analysable, analyseLink } from './analyse.js';
 import * as api from './api.js';
 import { SUIT_LABEL, cardName } from './cards.js';
-import { h, clear, confirmDialog, toast, formatTime, link, ordinal } from './dom.js';
+import {
+  h, clear, confirmDialog, keepFocus, toast, formatTime, link, ordinal,
+} from './dom.js';
 import {
   oneTapChoice, predictDeal, predictMove, predictUndo, targets,
 } from './rules.js';
@@ -181,6 +183,11 @@ export class GameScreen {
     };
     this.menu = h('div', { class: 'menu', hidden: true });
     this.overlay = h('div', { class: 'overlay', hidden: true });
+    // The win dialog is modal: the focus goes round its controls, Esc closes it.
+    this.overlay.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape') this.overlay.hidden = true;
+      else keepFocus(this.overlay, e);
+    });
     const { undo, hint, next, deal, menu } = this.buttons;
     const controls = race ? [deal] : [undo, hint, next, deal, menu];
     const label = race ? 'Your table in the race' : 'Spider Solitaire game';

@@ -72,15 +72,17 @@ export class Table {
     this.stock = h('button', {
       class: 'stock', type: 'button', onclick: () => this.handlers.deal?.(),
     });
-    this.runs = h('div', { class: 'runs', 'aria-label': 'Runs removed' });
+    this.runs = h('div', { class: 'runs', role: 'group', 'aria-label': 'Runs removed' });
     this.columns = h('div', { class: 'columns', role: 'group', 'aria-label': 'Table' });
     this.el = h('section', { class: 'table' + (readOnly ? ' read-only' : '') },
       h('div', { class: 'table-top' }, this.stock, this.runs), this.columns);
     /** @type {HTMLDivElement[]} */
     this.cols = [];
     for (let i = 0; i < 10; i += 1) {
+      // A list of cards, named with what it holds (a screen reader says "list, 6 items").
       const col = h('div', {
         class: 'column',
+        role: 'list',
         tabindex: readOnly ? null : (i === 0 ? '0' : '-1'),
         dataset: { col: String(i) },
       });
