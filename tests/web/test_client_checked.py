@@ -31,5 +31,5 @@ def test_every_module_is_type_checked() -> None:
 def test_the_page_preloads_every_module(client) -> None:
     html = client.get("/").content.decode()
     preloaded = re.findall(r'<link rel="modulepreload" href="/static/web/([\w.]+)"', html)
-    entry = re.findall(r'<script type="module" src="/static/web/([\w.]+)"', html)
+    entry = re.findall(r'<script type="module" (?:async )?src="/static/web/([\w.]+)"', html)
     assert sorted(preloaded + entry) == MODULES

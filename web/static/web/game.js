@@ -37,16 +37,21 @@ import { Table } from './table.js';
  */
 export async function playScreen(root, ctx, gameId = null) {
   // A first visit plays at once, as a guest (docs/rules.md#guests): no sign-up form first.
+  // boot.js asked for the guest and its deal while the modules loaded: one round trip.
   let firstVisit = false;
+  /** @type {Game | null} */
+  let state = null;
   if (!api.session.token && !gameId) {
-    const made = await api.guest();
+    const early = await (/** @type {any} */ (window).spiderFirstVisit || null);
+    const made = early?.guest || await api.guest();
     api.session.set(made.token, made.username, true);
+    state = early?.game || null;
     firstVisit = true;
   }
   if (ctx.needLogin()) return null;
-  /** @type {Game | null} */
-  let state = null;
-  if (gameId) {
+  if (state) {
+    // A new guest's first deal: nothing else can be in progress.
+  } else if (gameId) {
     state = await api.getGame(gameId);
   } else {
     // The list says which game is in progress (this device or another); the game this
