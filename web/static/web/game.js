@@ -168,6 +168,7 @@ export class GameScreen {
       this.table.oneTap = s.one_tap;
     });
     this.stats = h('dl', { class: 'stats', 'aria-label': 'Game' });
+    this.statsKey = '';
     this.hintBox = h('div', { class: 'hint-box', 'aria-live': 'polite' });
     this.notice = h('div', { class: 'notice-area' });
     /**
@@ -341,8 +342,18 @@ export class GameScreen {
       ['Game', mode], ['Score', s.score], ['Moves', s.actions], ['Time', formatTime(elapsed)],
     ];
     if (!this.race) items.push(['Hints', s.hints]); // always there: the bar keeps its width
-    clear(this.stats, items.map(([k, v]) =>
-      h('div', { class: `stat stat-${k.toLowerCase()}` }, h('dt', {}, k), h('dd', {}, v))));
+    // Built once; after that only the figures that changed are written (a tap redraws little).
+    const key = items.map(([k]) => k).join();
+    if (this.statsKey !== key) {
+      this.statsKey = key;
+      clear(this.stats, items.map(([k, v]) =>
+        h('div', { class: `stat stat-${k.toLowerCase()}` }, h('dt', {}, k), h('dd', {}, v))));
+      return;
+    }
+    items.forEach(([, v], i) => {
+      const dd = /** @type {HTMLElement} */ (this.stats.children[i].lastElementChild);
+      if (dd.textContent !== String(v)) dd.textContent = String(v);
+    });
   }
 
   renderNotice() {

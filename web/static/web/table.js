@@ -54,6 +54,9 @@ export class Table {
     /** One tap on a card moves it (false: it picks the card up). */
     this.oneTap = false;
     this.drawn = 0;
+    this.topKey = '';
+    /** The card size and gap last set (set again only when they change). */
+    this.sizeKey = '';
     /** @type {string[]} what each column shows now (see render) */
     this.keys = [];
     /** @type {number[]} each column's cards dealt face down, awaiting their faces */
@@ -119,19 +122,13 @@ export class Table {
     this.state = state;
     if (this.selection && !this.selectionStillValid()) this.selection = null;
     const deals = state.deals_left;
-    clear(this.stock,
-      h('span', { class: 'stock-cards', 'aria-hidden': 'true' },
-        Array.from({ length: Math.max(deals, 0) }, () => h('span', { class: 'card back mini' }))),
-      h('span', { class: 'stock-label' },
-        !deals ? 'Stock empty' : this.readOnly ? `${deals} deals left` : `Deal (${deals} left)`));
-    this.stock.setAttribute('aria-label', deals
-      ? `Stock: ${deals} deal${deals === 1 ? '' : 's'} left. Deal ten cards.`
-      : 'Stock: empty');
-    this.stock.classList.toggle('empty', !deals);
     const suits = state.removed_suits || [];
-    clear(this.runs, Array.from({ length: 8 }, (_, i) =>
-      (suits[i] ? runBadge(suits[i]) : h('div', { class: 'run empty', 'aria-hidden': 'true' }))));
-    this.runs.setAttribute('aria-label', `Runs removed: ${suits.length} of 8`);
+    // The stock and the runs are built again only when they change (a move changes neither).
+    const topKey = `${deals}|${suits.join('')}`;
+    if (this.topKey !== topKey) {
+      this.topKey = topKey;
+      this.renderTop(deals, suits);
+    }
 
     state.columns.forEach((column, i) => {
       const col = this.cols[i];
@@ -168,6 +165,26 @@ export class Table {
       .forEach((card) => card.classList.add('turning')));
     this.drawn += 1;
     this.el.dataset.drawn = String(this.drawn); // the bench times tap to board with this
+  }
+
+  /**
+   * The stock (its deals left) and the runs removed.
+   * @param {number} deals
+   * @param {string[]} suits
+   */
+  renderTop(deals, suits) {
+    clear(this.stock,
+      h('span', { class: 'stock-cards', 'aria-hidden': 'true' },
+        Array.from({ length: Math.max(deals, 0) }, () => h('span', { class: 'card back mini' }))),
+      h('span', { class: 'stock-label' },
+        !deals ? 'Stock empty' : this.readOnly ? `${deals} deals left` : `Deal (${deals} left)`));
+    this.stock.setAttribute('aria-label', deals
+      ? `Stock: ${deals} deal${deals === 1 ? '' : 's'} left. Deal ten cards.`
+      : 'Stock: empty');
+    this.stock.classList.toggle('empty', !deals);
+    clear(this.runs, Array.from({ length: 8 }, (_, i) =>
+      (suits[i] ? runBadge(suits[i]) : h('div', { class: 'run empty', 'aria-hidden': 'true' }))));
+    this.runs.setAttribute('aria-label', `Runs removed: ${suits.length} of 8`);
   }
 
   /**
@@ -275,9 +292,13 @@ export class Table {
     const gap = width < 600 ? 3 : Math.min(10, width * 0.012); // a phone: cards first
     const cardW = (width - gap * 9) / 10;
     const cardH = cardW * 1.4;
-    this.el.style.setProperty('--card-w', `${cardW}px`);
-    this.el.style.setProperty('--card-h', `${cardH}px`);
-    this.el.style.setProperty('--gap', `${gap}px`);
+    const sizeKey = `${cardW}|${gap}`;
+    if (this.sizeKey !== sizeKey) {
+      this.sizeKey = sizeKey;
+      this.el.style.setProperty('--card-w', `${cardW}px`);
+      this.el.style.setProperty('--card-h', `${cardH}px`);
+      this.el.style.setProperty('--gap', `${gap}px`);
+    }
     const top = this.columns.getBoundingClientRect().top + window.scrollY;
     // A table played on keeps the foot of the screen for hints and notices (game.js).
     const foot = this.readOnly ? 12 : MESSAGE_ROOM;
