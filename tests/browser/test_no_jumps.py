@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.web import DEVICES, open_page, wait_confirmed
+from tests.browser.web import DEVICES, open_page, screenshot, wait_confirmed
 from tests.browser_plugin import assert_no_console_errors
 from tests.games.conftest import pooled_deal
 
@@ -80,8 +80,11 @@ def test_hints_toasts_and_notices_never_move_the_table(live_server, new_page, de
 
     play_with_hints(page, 6)
 
+    page.get_by_role("button", name="Hint", exact=True).click()
+    page.wait_for_selector(".hint-box .hint")
     moved = shifts(page)
     assert sum(s["value"] for s in moved) == 0, moved
+    screenshot(page, f"hint-{device}", full_page=False)
     assert_no_console_errors(page)
 
 

@@ -23,6 +23,7 @@ from tests.browser.web import (
     column_cards,
     layout_deal,
     open_page,
+    screenshot,
     stat,
     tap_card,
     wait_confirmed,
@@ -109,6 +110,7 @@ def test_a_deal_is_drawn_face_down_and_turned_over_by_the_answer(
     assert page.locator(".card.back.dealt").count() == 10
     assert page.locator(".card.up").count() == faces
     assert version(page) == "0" and "Stock empty" in page.locator(".stock").inner_text()
+    screenshot(page, f"deal-face-down-{device}")
     wait_confirmed(page, 1)
     assert page.locator(".card.back.dealt").count() == 0
     assert page.locator(".card.up").count() == faces + 10

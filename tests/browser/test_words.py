@@ -18,6 +18,7 @@ from tests.browser.web import (
     NETWORK_ERROR,
     layout_deal,
     open_page,
+    screenshot,
     sign_in,
     tap_card,
 )
@@ -59,6 +60,7 @@ def test_a_guests_win_says_why_it_does_not_rank_and_offers_sign_up(
     assert "does not rank because you play as a guest" in place.inner_text()
     assert "replay" not in place.inner_text()
     assert place.locator("a").get_attribute("href") == "/signup"
+    screenshot(page, f"win-guest-{device}")
     assert_no_console_errors(page)
 
 
@@ -75,6 +77,7 @@ def test_the_daily_offers_visitors_and_guests_a_practice_game(
     attempt.wait_for()
     text = attempt.inner_text()
     assert "as a guest" in text and "practice" in text and "ranked attempt" in text
+    screenshot(page, f"daily-visitor-{device}")
     assert page.get_by_role("button", name="Play your ranked attempt").count() == 0
     page.get_by_role("button", name="Play as practice").click()
     page.wait_for_url(re.compile(r"/play/[0-9a-f-]{36}$"))
