@@ -115,6 +115,16 @@ def test_a_deal_is_drawn_face_down_and_turned_over_by_the_answer(
     assert page.locator(".card.back.dealt").count() == 0
     assert page.locator(".card.up").count() == faces + 10
     assert column_cards(page, 0)[-1] == "As" and column_cards(page, 9)[-1] == "Ts"
+
+    page.get_by_role("button", name="Undo", exact=True).click()
+
+    # At once: the ten cards back in the stock (flying there), the table as before the deal.
+    assert page.locator(".card.up").count() == faces and version(page) == "1"
+    assert "Deal (1 left)" in page.locator(".stock").inner_text()
+    assert page.locator(".card.back.flying").count() == 10
+    wait_confirmed(page, 2)
+    assert page.locator(".card.up").count() == faces
+    page.wait_for_selector(".card.back.flying", state="detached")
     assert_no_console_errors(page)
 
 

@@ -115,6 +115,12 @@ export class Table {
   render(state, moved = null) {
     const before = moved ? this.rectsOf(moved.from, moved.count) : null;
     const stockAt = this.stock.getBoundingClientRect();
+    // A deal undone: its ten cards go back to the stock (copies fly there, face down).
+    const undealt = this.state && !this.readOnly && state.deals_left === this.state.deals_left + 1
+      ? this.cols.map((col) => /** @type {HTMLElement | null} */ (col.lastElementChild))
+        .filter((card) => card && card.classList.contains('card'))
+        .map((card) => /** @type {HTMLElement} */ (card).getBoundingClientRect())
+      : [];
     /** @type {number[]} */
     const arriving = [];
     /** @type {[number, number][]} */
@@ -161,6 +167,7 @@ export class Table {
     this.layout();
     if (moved && before) this.slide(before, moved.to, moved.count);
     if (arriving.length) this.dealFrom(stockAt, arriving);
+    if (undealt.length === this.cols.length) this.undealTo(stockAt, undealt);
     turning.forEach(([i, n]) => Array.from(this.cols[i].children).slice(-n)
       .forEach((card) => card.classList.add('turning')));
     this.drawn += 1;
@@ -243,6 +250,29 @@ export class Table {
           card.style.transitionDelay = '';
         }, { once: true });
       }));
+    });
+  }
+
+  /**
+   * Face-down copies fly from where the cards of an undone deal lay (`from`) to the stock.
+   * @param {DOMRect} stock
+   * @param {DOMRect[]} from
+   */
+  undealTo(stock, from) {
+    if (matchMedia('(prefers-reduced-motion: reduce)').matches) return;
+    from.forEach((rect, n) => {
+      const copy = h('div', { class: 'card back flying', 'aria-hidden': 'true' });
+      Object.assign(copy.style, {
+        position: 'fixed', left: `${rect.left}px`, top: `${rect.top}px`,
+        width: `${rect.width}px`, height: `${rect.height}px`, transitionDelay: `${n * 18}ms`,
+      });
+      this.el.append(copy);
+      requestAnimationFrame(() => requestAnimationFrame(() => {
+        copy.style.transform = `translate(${stock.left - rect.left}px, ${stock.top - rect.top}px)`
+          + ' scale(0.4)';
+        copy.style.opacity = '0';
+      }));
+      setTimeout(() => copy.remove(), 400 + n * 18);
     });
   }
 
