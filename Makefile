@@ -18,7 +18,7 @@ STAMP := $(VENV)/.installed.stamp
 # The JavaScript checkers, exactly as package-lock.json pins them (again when it changes).
 NODE_STAMP := node_modules/.installed
 
-.PHONY: install browser run test lint lint-js serve faults
+.PHONY: install browser axe run test lint lint-js serve faults
 
 install: $(STAMP)
 
@@ -53,7 +53,12 @@ browser:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else echo "note: no chromium on PATH: the browser tests will be skipped"; fi; }
 
-test: install browser
+# The browser tests' accessibility checks inject axe-core, as package-lock.json pins it.
+axe:
+	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory $(NODE_STAMP); \
+	else echo "note: no npm: the accessibility checks (axe-core) will be skipped"; fi
+
+test: install browser axe
 	$(BIN)/pytest
 
 lint: install lint-js

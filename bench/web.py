@@ -9,16 +9,27 @@ scratch PostgreSQL database and a free port, signs a player in with a game in pr
   `spider:ready` performance mark), median of cold visits (a fresh browser context each);
 - guest_playable_ms: the same for a first visit with nothing stored (no token): the client
   makes a guest account and deals a 1-suit game from the pool (docs/rules.md#guests), median;
-- tap_to_board_p50/p99_ms: from the pointer-down of a move's last tap to the move drawn on
-  the table ahead of the server's answer (the client draws a legal move at once), then the
-  next animation frame; moves only (Undo and the stock wait for the answer);
+- tap_to_board_p50/p99_ms: from the pointer-down of an action's last tap (a move's, Undo's,
+  the stock's) to the table first drawn after it, then the next animation frame: ahead of the
+  server's answer when the client can tell what the action does (a move, a deal as face-down
+  cards, an undo of an action it saw), else with the answer;
+- slow_tap_to_board_p99_ms: the same over --slow-moves actions with Chromium's network
+  emulation adding 300 ms to every request and its CPU throttled 4x (a phone on a slow
+  network): the table must not wait for the network;
+- slow_guest_playable_ms: guest_playable_ms with 150 ms added to every request, median;
+- layout_shift: the layout shifts Chromium reports (PerformanceObserver, `layout-shift`, all
+  of them, after input or not) while playing --hint-rounds hints through the page (ask, then
+  tap what it says), summed: a hint coming or going must move nothing;
+- axe_serious: the serious and critical violations axe-core (node_modules, `npm ci`) finds on
+  the game, daily, leaderboard, rules, race, log-in, sign-up and account pages; null without
+  axe-core;
 - move_p99_ms (and p50): from the pointer-down of a move's last tap (or of Undo, or of the
   stock) to the server's answer drawn (the table's `data-version` changed, then the next
   animation frame), measured inside the page over --moves actions a casual player might make;
   move_request_p50/p99_ms: the share of that spent in the request (network + server), from
   the browser's Resource Timing, so the client's own part is the difference.
 
-    .venv/bin/python bench/web.py --visits 10 --moves 200
+    .venv/bin/python bench/web.py --visits 10 --moves 200 --slow-moves 60 --hint-rounds 8
 
 Last line: one JSON object of the figures.
 """
@@ -78,7 +89,7 @@ MEASURE_JS = """() => {
     const redrawn = table.dataset.drawn !== drawn;
     version = table.dataset.version;
     drawn = table.dataset.drawn;
-    if (redrawn && !confirmed && tapOpen) {
+    if ((redrawn || confirmed) && tapOpen) {
       tapOpen = false;
       requestAnimationFrame(() => bench.taps.push(performance.now() - start));
     }
@@ -173,10 +184,26 @@ def first_visit(browser: Any, base: str, token: str) -> tuple[int, float]:
     return total, playable
 
 
-def guest_visit(browser: Any, base: str) -> float:
+def throttle(page: Any, latency_ms: float, cpu_rate: float = 1) -> None:
+    """Chromium's own emulation (CDP): ``latency_ms`` added to every request, the CPU
+    ``cpu_rate`` times slower."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    conditions = {"offline": False, "latency": latency_ms}
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {**conditions, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+    if cpu_rate > 1:
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu_rate})
+
+
+def guest_visit(browser: Any, base: str, latency_ms: float = 0) -> float:
     """ms until playable of a first visit of `/` with nothing stored: a guest's dealt board."""
     context = browser.new_context()
     page = context.new_page()
+    if latency_ms:
+        throttle(page, latency_ms)
     page.goto(f"{base}/")
     page.wait_for_selector(".column .card.up")
     playable = page.evaluate("() => performance.getEntriesByName('spider:ready')[0].startTime")
@@ -185,15 +212,23 @@ def guest_visit(browser: Any, base: str) -> float:
 
 
 def play(
-    browser: Any, base: str, token: str, moves: int, rnd: random.Random
+    browser: Any,
+    base: str,
+    token: str,
+    moves: int,
+    rnd: random.Random,
+    latency_ms: float = 0,
+    cpu_rate: float = 1,
 ) -> tuple[list[float], list[float], list[float]]:
     """Make ``moves`` actions through the page (taps, Undo, the stock): the in-page times from
-    tap to drawn, and of the requests alone."""
+    tap to drawn, and of the requests alone (throttled as ``throttle`` says)."""
     api = httpx.Client(base_url=f"{base}/api/v1", headers={"Authorization": f"Bearer {token}"})
     context = browser.new_context(
         storage_state=signed_in(base, token), viewport={"width": 1280, "height": 800}
     )
     page = context.new_page()
+    if latency_ms or cpu_rate > 1:
+        throttle(page, latency_ms, cpu_rate)
     shown: list[float] = []
     fetched: list[float] = []
     taps: list[float] = []
@@ -235,6 +270,126 @@ def play(
     return shown, fetched, taps
 
 
+# Every layout shift the page reports, summed (whether input came just before or not).
+SHIFTS_JS = """
+window.__shift = 0;
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) window.__shift += e.value;
+}).observe({ type: 'layout-shift', buffered: true });
+"""
+
+
+def hint_shifts(browser: Any, base: str, token: str, rounds: int, rnd: random.Random) -> float:
+    """The layout shift while playing ``rounds`` hints through the page (ask for one, then
+    make its move or deal), from a 1-suit deal."""
+    api = httpx.Client(base_url=f"{base}/api/v1", headers={"Authorization": f"Bearer {token}"})
+    state = api.post("/games", json={"suits": 1, "seed": rnd.randrange(1, 2**63)}).json()
+    api.close()
+    context = browser.new_context(
+        storage_state=signed_in(base, token), viewport={"width": 1280, "height": 800}
+    )
+    page = context.new_page()
+    page.add_init_script(SHIFTS_JS)
+    page.goto(f"{base}/play/{state['id']}")
+    page.wait_for_selector(".column .card.up")
+    page.wait_for_timeout(300)
+    page.evaluate("() => { window.__shift = 0; }")  # the first drawing is not play
+    for _ in range(rounds):
+        version = int(page.evaluate("document.querySelector('.table').dataset.version"))
+        page.get_by_role("button", name="Hint", exact=True).click()
+        hint = page.wait_for_selector(".hint-box .hint")
+        kind = hint.get_attribute("data-type")
+        if kind == "move":
+            frm, to = hint.get_attribute("data-from"), hint.get_attribute("data-to")
+            count = hint.get_attribute("data-count")
+            page.locator(f'.column[data-col="{frm}"] .card.up[data-count="{count}"]').click(
+                position={"x": 6, "y": 4}
+            )
+            page.locator(f'.column[data-col="{to}"]').click(position={"x": 6, "y": 4})
+        elif kind == "deal":
+            page.locator(".stock").click()
+        else:
+            break
+        page.wait_for_function(
+            "v => document.querySelector('.table').dataset.version === v", arg=str(version + 2)
+        )
+    page.wait_for_timeout(300)
+    shift = float(page.evaluate("() => window.__shift"))
+    context.close()
+    return shift
+
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+AXE_PAGES = ["/", "/daily", "/leaderboard", "/rules", "/race", "/account"]
+AXE_SIGNED_OUT = ["/login", "/signup"]
+
+
+def axe_serious(browser: Any, base: str, token: str) -> int | None:
+    """Serious and critical violations axe-core finds on the client's pages (each rule broken
+    counts once per page); None without axe-core."""
+    if not AXE.exists():
+        return None
+    found = 0
+    for storage, paths in ((signed_in(base, token), AXE_PAGES), (None, AXE_SIGNED_OUT)):
+        context = browser.new_context(storage_state=storage, bypass_csp=True)
+        page = context.new_page()
+        for path in paths:
+            page.goto(f"{base}{path}")
+            page.wait_for_selector("body[data-ready]")
+            page.add_script_tag(path=str(AXE))
+            found += page.evaluate(
+                "async () => (await axe.run(document, {resultTypes: ['violations']}))"
+                ".violations.filter((v) => ['serious', 'critical'].includes(v.impact)).length"
+            )
+        context.close()
+    return found
+
+
+def measure(
+    browser: Any,
+    base: str,
+    token: str,
+    *,
+    visits: int,
+    moves: int,
+    slow_moves: int,
+    hint_rounds: int,
+    rnd: random.Random,
+) -> dict[str, Any]:
+    """Every figure, against the service at ``base`` (``token``: a staff player's, with a
+    game in progress to resume; the pool holds a 1-suit deal for each guest visit)."""
+    visited = [first_visit(browser, base, token) for _ in range(visits + 1)][1:]
+    guests = [guest_visit(browser, base) for _ in range(visits + 1)][1:]
+    slow_guests = [guest_visit(browser, base, latency_ms=150) for _ in range(visits)]
+    shown, fetched, taps = play(browser, base, token, moves, rnd)
+    _, _, slow_taps = play(browser, base, token, slow_moves, rnd, latency_ms=300, cpu_rate=4)
+    shift = hint_shifts(browser, base, token, hint_rounds, rnd)
+    axe = axe_serious(browser, base, token)
+    sizes = [size for size, _ in visited]
+    playable = [ms for _, ms in visited]
+    return {
+        "first_visit_kb": round(statistics.median(sizes) / 1024, 1),
+        "playable_ms": round(statistics.median(playable), 1),
+        "playable_p90_ms": round(percentile(playable, 0.9), 1),
+        "guest_playable_ms": round(statistics.median(guests), 1),
+        "tap_to_board_p50_ms": round(statistics.median(taps), 1),
+        "tap_to_board_p99_ms": round(percentile(taps, 0.99), 1),
+        "move_p50_ms": round(statistics.median(shown), 1),
+        "move_p99_ms": round(percentile(shown, 0.99), 1),
+        "move_request_p50_ms": round(statistics.median(fetched), 1),
+        "move_request_p99_ms": round(percentile(fetched, 0.99), 1),
+        "moves_measured": len(shown),
+        "taps_measured": len(taps),
+        "visits": len(visited),
+        "slow_tap_to_board_p99_ms": round(percentile(slow_taps, 0.99), 1),
+        "slow_tap_to_board_p50_ms": round(statistics.median(slow_taps), 1),
+        "slow_taps_measured": len(slow_taps),
+        "slow_guest_playable_ms": round(statistics.median(slow_guests), 1),
+        "layout_shift": round(shift, 4),
+        "axe_serious": axe,
+    }
+
+
 def done_on_page(page: Any) -> int:
     """The count of moves shown the page must reach: one more than it had before the action
     (read after the clicks: the answer may already be on screen)."""
@@ -250,6 +405,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--visits", type=int, default=10)
     parser.add_argument("--moves", type=int, default=200)
+    parser.add_argument("--slow-moves", type=int, default=60)
+    parser.add_argument("--hint-rounds", type=int, default=8)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--db", default="spider_bench_web")
     parser.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
@@ -258,7 +415,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     env = server_env(f"postgres://postgres@127.0.0.1:5432/{args.db}")
-    token = prepare(args.db, env, args.visits + 2)
+    token = prepare(args.db, env, 2 * args.visits + 2)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     server = start_server(env, port, args.workers)
@@ -268,31 +425,21 @@ def main() -> None:
         api.post("/games", json={"suits": 2, "seed": 1234}).raise_for_status()  # to resume
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
-            visits = [first_visit(browser, base, token) for _ in range(args.visits + 1)][1:]
-            guests = [guest_visit(browser, base) for _ in range(args.visits + 1)][1:]
-            shown, fetched, taps = play(browser, base, token, args.moves, rnd)
+            figures = measure(
+                browser,
+                base,
+                token,
+                visits=args.visits,
+                moves=args.moves,
+                slow_moves=args.slow_moves,
+                hint_rounds=args.hint_rounds,
+                rnd=rnd,
+            )
             browser.close()
     finally:
         server.terminate()
         server.wait(timeout=10)
 
-    sizes = [size for size, _ in visits]
-    playable = [ms for _, ms in visits]
-    figures = {
-        "first_visit_kb": round(statistics.median(sizes) / 1024, 1),
-        "playable_ms": round(statistics.median(playable), 1),
-        "playable_p90_ms": round(percentile(playable, 0.9), 1),
-        "guest_playable_ms": round(statistics.median(guests), 1),
-        "tap_to_board_p50_ms": round(statistics.median(taps), 1),
-        "tap_to_board_p99_ms": round(percentile(taps, 0.99), 1),
-        "move_p50_ms": round(statistics.median(shown), 1),
-        "move_p99_ms": round(percentile(shown, 0.99), 1),
-        "move_request_p50_ms": round(statistics.median(fetched), 1),
-        "move_request_p99_ms": round(percentile(fetched, 0.99), 1),
-        "moves_measured": len(shown),
-        "taps_measured": len(taps),
-        "visits": len(visits),
-    }
     print(json.dumps(figures))
 
 

@@ -94,7 +94,7 @@ def test_past_days_list_only_real_days_both_ways_and_practise_one(
     page.locator(".day-nav .older").click()
     drawn(page, days[-3])
 
-    page.get_by_role("button", name="Practise this deal").click()
+    page.get_by_role("button", name="Practice this deal").click()
     page.wait_for_url(re.compile(r"/play/[0-9a-f-]{36}$"))
     page.wait_for_selector(".column .card.up")
     game = Game.objects.get(player=player)

@@ -262,6 +262,11 @@ def test_two_players_race_each_other(site, new_page, settings) -> None:
         tap_card(alice_page, 1, 1)
         tap_column(alice_page, 0)
         wait_count(bob_page, "alice", "turned", "1")
+    # On the phone the racer's own table starts in the top half of the screen, the invite
+    # and the others below it.
+    own_top = bob_page.locator(".race-own .table").bounding_box()["y"]
+    assert own_top < bob_page.viewport_size["height"] / 2, own_top
+    assert bob_page.locator(".others").bounding_box()["y"] > own_top
     screenshot(alice_page, "race-desktop")
     screenshot(bob_page, "race-phone")
     assert (

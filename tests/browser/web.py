@@ -8,6 +8,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from games.models import Deal
 from tests.conftest import token_of
 from tests.games.api.helpers import pooled_layout_deal
@@ -105,3 +107,29 @@ def screenshot(page: Any, name: str, *, full_page: bool = True) -> None:
         Path(folder).mkdir(parents=True, exist_ok=True)
         page.wait_for_timeout(250)  # let the toast and layout settle
         page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=full_page)
+
+
+# axe-core, from the npm registry (package.json's devDependencies; `make test` installs it).
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+AXE_JS = """async () => {
+  const result = await axe.run(document, { resultTypes: ['violations'] });
+  return result.violations.map((v) => ({ id: v.id, impact: v.impact,
+    nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+}"""
+
+
+def axe_serious(page: Any) -> list[str]:
+    """The serious and critical accessibility violations axe-core finds on the page as it is
+    (the page's context needs ``bypass_csp=True``: axe is injected as a script)."""
+    if not AXE.exists():
+        message = "no axe-core: run `npm ci` (make test does)"
+        if os.environ.get("BROWSER_TESTS") == "required":
+            pytest.fail(message)
+        pytest.skip(message)
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate(AXE_JS)
+    return [
+        f"{v['id']} ({v['impact']}): {v['nodes']}"
+        for v in found
+        if v["impact"] in ("serious", "critical")
+    ]

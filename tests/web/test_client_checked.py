@@ -28,8 +28,33 @@ def test_every_module_is_type_checked() -> None:
     assert config["include"] == ["web/static/web/*.js"]
 
 
-def test_the_page_preloads_every_module(client) -> None:
+def test_the_page_preloads_the_play_screen_and_the_router_loads_the_rest(client) -> None:
+    """A first visit shows the table at once: the page preloads every module the play screen
+    imports (a module it forgot would load one round trip later, behind its importer); the
+    router fetches every other module itself (on demand, and once the first screen is drawn)."""
     html = client.get("/").content.decode()
     preloaded = re.findall(r'<link rel="modulepreload" href="/static/web/([\w.]+)"', html)
-    entry = re.findall(r'<script type="module" src="/static/web/([\w.]+)"', html)
-    assert sorted(preloaded + entry) == MODULES
+    entry = re.findall(r'<script type="module" (?:async )?src="/static/web/([\w.]+)"', html)
+    assert sorted(entry) == ["app.js", "boot.js"]
+    app = (STATIC / "app.js").read_text()
+    static = set(re.findall(r"^import .* from '\./([\w.]+)';", app, re.MULTILINE))
+    lazy = set(re.findall(r"import\('\./([\w.]+)'\)", app))
+
+    def imports(name: str) -> set[str]:
+        text = (STATIC / name).read_text()
+        return set(re.findall(r"^(?:import|} from) .*'\./([\w.]+)';", text, re.MULTILINE))
+
+    needed, todo = set(), list(static)
+    while todo:
+        name = todo.pop()
+        if name not in needed:
+            needed.add(name)
+            todo.extend(imports(name))
+    assert needed == set(preloaded)  # the play screen's modules, no more, no less
+    reached, todo = set(needed), list(lazy)
+    while todo:
+        name = todo.pop()
+        if name not in reached:
+            reached.add(name)
+            todo.extend(imports(name))
+    assert sorted(reached | set(entry)) == MODULES  # every module is reached one way

@@ -21,3 +21,13 @@ export function analyseLink(id, label = null, button = true) {
     'aria-label': label,
   });
 }
+
+/**
+ * Whether the analysis of a game can be had now: not a daily game whose UTC day has not
+ * closed yet (the server refuses it, `daily_open`): no control is offered only to refuse.
+ * @param {{kind: string, daily?: string | null}} game
+ */
+export function analysable(game) {
+  if (game.kind !== 'daily' || !game.daily) return true;
+  return game.daily < new Date().toISOString().slice(0, 10);
+}

@@ -14,8 +14,10 @@
  *   Action  a body of POST /games/{id}/actions (without `version`)
  * @typedef {{type: string, from?: number, to?: number, count?: number, n?: number}} LoggedAction
  *   an action as a log or a hint names it
- * @typedef {{hidden: number, cards: string[], down?: string[]}} Column  face-down cards as a
- *   count (`down` names them on a laid-open table), then the face-up ones, bottom to top
+ * @typedef {{hidden: number, cards: string[], down?: string[], dealt?: number}} Column
+ *   face-down cards as a count (`down` names them on a laid-open table), then the face-up
+ *   ones, bottom to top; `dealt` (the client's own): cards dealt on top, drawn face down
+ *   until the server's answer says them
  * @typedef {{columns: Column[], deals_left: number, removed_suits?: string[]}} Position
  *
  * @typedef {object} Coins  what a win paid, and what is left today
@@ -209,9 +211,54 @@ export class ApiError extends Error {
     super(body.detail || `HTTP ${status}`);
     this.status = status;
     this.code = body.code || 'error';
-    this.detail = body.detail || `The server answered ${status}.`;
+    this.detail = said(body, status);
     this.body = body;
   }
+}
+
+// How the fields the API names are said to people (a refusal never shows `current_password`).
+/** @type {Record<string, string>} */
+const FIELD_WORDS = {
+  username: 'the username', password: 'the password', current_password: 'your current password',
+  new_password: 'the new password', email: 'the email address', name: 'the name',
+  scopes: 'the scopes', expires_in_days: 'the expiry', redirect_uris: 'the redirect URIs',
+  suits: 'the number of suits', date: 'the date',
+};
+
+/**
+ * A sentence as people write one: a capital first, a full stop last.
+ * @param {string} text
+ */
+export function sentence(text) {
+  const t = text.trim();
+  if (!t) return t;
+  const capital = t[0].toUpperCase() + t.slice(1);
+  return /[.!?…)]$/.test(capital) ? capital : `${capital}.`;
+}
+
+/**
+ * What an error answer says, in words for people: a refused form's messages (each field's,
+ * "This field" named as the field; never a field's API name), else its detail; sentence case.
+ * @param {ErrorBody} body
+ * @param {number} status
+ */
+function said(body, status) {
+  const fields = body.errors ? Object.entries(body.errors) : [];
+  if (fields.length) {
+    return fields.map(([field, messages]) => fieldSaid(field, messages[0] || '')).join(' ');
+  }
+  return sentence(body.detail || `The server answered ${status}.`);
+}
+
+/**
+ * One field's message: "This field is required." about `current_password` is "Your current
+ * password is required."
+ * @param {string} field
+ * @param {string} message
+ */
+export function fieldSaid(field, message) {
+  const name = FIELD_WORDS[field.split('.')[0]] || 'this field';
+  return sentence(message.replace(/^this field\b/i, name).replace(/\bthis field\b/g, name));
 }
 
 // --- the token ---------------------------------------------------------------------------

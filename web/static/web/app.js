@@ -4,15 +4,20 @@
 // A screen is `async (root, ctx, ...params) => cleanup | null`; a new one is a line in ROUTES.
 
 import * as api from './api.js';
-import { accountScreen, tokenNewScreen } from './account.js';
 import { h, clear, toast, link } from './dom.js';
 import { playScreen } from './game.js';
-import { appsScreen, authorizeScreen } from './oauth.js';
-import { lobbyScreen, raceScreen } from './race.js';
-import { rulesScreen } from './rulebook.js';
 import * as settings from './settings.js';
-import { forgotScreen, resetScreen } from './reset.js';
-import { authScreen, dailyScreen, leaderboardScreen, playerScreen, replayScreen } from './views.js';
+
+// The play screen (a first visit's) comes with the page (index.html preloads its modules);
+// the other screens' modules are fetched when one is first shown, and in idle time once the
+// first screen is drawn: a first visit waits for no module it does not need.
+const views = () => import('./views.js');
+const account = () => import('./account.js');
+const oauth = () => import('./oauth.js');
+const races = () => import('./race.js');
+const rulebook = () => import('./rulebook.js');
+const reset = () => import('./reset.js');
+const LATER = [views, account, oauth, races, rulebook, reset];
 
 /**
  * What a screen may ask of the router.
@@ -31,22 +36,26 @@ const UUID = '([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})';
 const ROUTES = [
   [/^\/(?:play)?$/, (root, ctx) => playScreen(root, ctx)],
   [new RegExp(`^/play/${UUID}$`), (root, ctx, id) => playScreen(root, ctx, id)],
-  [/^\/login$/, (root, ctx) => authScreen(root, ctx, 'login')],
-  [/^\/signup$/, (root, ctx) => authScreen(root, ctx, 'signup')],
-  [/^\/forgot$/, forgotScreen],
-  [/^\/reset$/, resetScreen],
-  [/^\/account$/, accountScreen],
-  [/^\/account\/tokens\/new$/, tokenNewScreen],
-  [/^\/daily$/, (root, ctx) => dailyScreen(root, ctx)],
-  [/^\/daily\/(\d{4}-\d{2}-\d{2})$/, (root, ctx, date) => dailyScreen(root, ctx, date)],
-  [/^\/leaderboard$/, leaderboardScreen],
-  [/^\/rules$/, (root) => rulesScreen(root)],
-  [/^\/race$/, (root, ctx) => lobbyScreen(root, ctx)],
-  [/^\/race\/([A-Za-z0-9]{1,16})$/, (root, ctx, code) => raceScreen(root, ctx, code.toUpperCase())],
-  [new RegExp(`^/replay/${UUID}$`), (root, ctx, id) => replayScreen(root, ctx, id)],
-  [/^\/players\/([^/]+)$/, (root, ctx, name) => playerScreen(root, ctx, decodeURIComponent(name))],
-  [/^\/oauth\/authorize$/, (root, ctx) => authorizeScreen(root, ctx)],
-  [/^\/apps$/, (root, ctx) => appsScreen(root, ctx)],
+  [/^\/login$/, async (root, ctx) => (await views()).authScreen(root, ctx, 'login')],
+  [/^\/signup$/, async (root, ctx) => (await views()).authScreen(root, ctx, 'signup')],
+  [/^\/forgot$/, async (root, ctx) => (await reset()).forgotScreen(root, ctx)],
+  [/^\/reset$/, async (root, ctx) => (await reset()).resetScreen(root, ctx)],
+  [/^\/account$/, async (root, ctx) => (await account()).accountScreen(root, ctx)],
+  [/^\/account\/tokens\/new$/, async (root, ctx) => (await account()).tokenNewScreen(root, ctx)],
+  [/^\/daily$/, async (root, ctx) => (await views()).dailyScreen(root, ctx)],
+  [/^\/daily\/(\d{4}-\d{2}-\d{2})$/,
+    async (root, ctx, date) => (await views()).dailyScreen(root, ctx, date)],
+  [/^\/leaderboard$/, async (root, ctx) => (await views()).leaderboardScreen(root, ctx)],
+  [/^\/rules$/, async (root) => (await rulebook()).rulesScreen(root)],
+  [/^\/race$/, async (root, ctx) => (await races()).lobbyScreen(root, ctx)],
+  [/^\/race\/([A-Za-z0-9]{1,16})$/,
+    async (root, ctx, code) => (await races()).raceScreen(root, ctx, code.toUpperCase())],
+  [new RegExp(`^/replay/${UUID}$`),
+    async (root, ctx, id) => (await views()).replayScreen(root, ctx, id)],
+  [/^\/players\/([^/]+)$/,
+    async (root, ctx, name) => (await views()).playerScreen(root, ctx, decodeURIComponent(name))],
+  [/^\/oauth\/authorize$/, async (root, ctx) => (await oauth()).authorizeScreen(root, ctx)],
+  [/^\/apps$/, async (root, ctx) => (await oauth()).appsScreen(root, ctx)],
 ];
 
 const main = /** @type {HTMLElement} */ (document.getElementById('main'));
@@ -113,6 +122,13 @@ async function render() {
   if (id !== renderId) return; // the screen navigated elsewhere meanwhile
   document.body.dataset.ready = path; // tests and the bench wait for this
   performance.mark('spider:ready');
+  if (id === 1) {
+    // The first screen is drawn: the others' modules now, while nothing waits for them.
+    /** @param {() => void} fn */
+    const later = (fn) => setTimeout(fn, 200);
+    const idle = window.requestIdleCallback || later;
+    idle(() => LATER.forEach((load) => load().catch(() => null)));
+  }
 }
 
 function renderAccount() {

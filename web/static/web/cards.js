@@ -40,14 +40,20 @@ export function faceUp(code, extra = '') {
   const suit = SUITS[code[1]];
   return h(
     'div',
-    { class: `card up suit-${code[1]}${extra ? ` ${extra}` : ''}`, dataset: { card: code } },
+    {
+      class: `card up suit-${code[1]}${extra ? ` ${extra}` : ''}`, dataset: { card: code },
+      role: 'listitem', 'aria-label': cardName(code),
+    },
     h('span', { class: 'corner', 'aria-hidden': 'true' }, rank, h('b', {}, suit.symbol)),
     h('span', { class: 'pip', 'aria-hidden': 'true' }, suit.symbol),
   );
 }
 
-export function faceDown() {
-  return h('div', { class: 'card back', 'aria-hidden': 'true' });
+/** @param {string} extra  more classes */
+export function faceDown(extra = '') {
+  return h('div', {
+    class: `card back${extra ? ` ${extra}` : ''}`, role: 'listitem', 'aria-label': 'face-down card',
+  });
 }
 
 /**

@@ -2,6 +2,8 @@
 // Small DOM helpers. Text always goes in as text (never as HTML): nothing the server or a
 // player name holds can become markup.
 
+import { fieldSaid, sentence } from './api.js';
+
 /**
  * What `h` and `clear` take as children: nodes and text (numbers as text); null, undefined
  * and false are left out, so `cond ? node : null` reads as it is meant.
@@ -79,7 +81,7 @@ let toastTimer;
  */
 export function toast(text, kind = 'info', ms = 4000) {
   const el = /** @type {HTMLElement} */ (document.getElementById('toast'));
-  el.textContent = text;
+  el.textContent = sentence(text);
   el.className = `toast show ${kind}`;
   el.setAttribute('role', kind === 'error' ? 'alert' : 'status');
   clearTimeout(toastTimer);
@@ -94,7 +96,7 @@ export function toast(text, kind = 'info', ms = 4000) {
 export function formErrors(box, err) {
   const fields = err.body?.errors || {};
   const lines = Object.entries(fields).flatMap(([field, messages]) =>
-    messages.map((m) => (field === 'non_field_errors' ? m : `${field}: ${m}`)));
+    messages.map((m) => fieldSaid(field, m)));
   clear(box, (lines.length ? lines : [err.detail]).map((m) => h('p', {}, m)));
 }
 
@@ -128,6 +130,26 @@ export function ordinal(n) {
 }
 
 /**
+ * Tab and Shift+Tab go round the controls of a modal dialog (`box`), never out of it.
+ * @param {HTMLElement} box
+ * @param {KeyboardEvent} e
+ */
+export function keepFocus(box, e) {
+  if (e.key !== 'Tab') return;
+  const controls = /** @type {HTMLElement[]} */ (Array.from(box.querySelectorAll(
+    'button:not([disabled]), a[href], input:not([disabled]), select, textarea, [tabindex="0"]',
+  )));
+  if (!controls.length) return;
+  const first = controls[0];
+  const last = controls[controls.length - 1];
+  const at = document.activeElement;
+  if (e.shiftKey ? at === first || !box.contains(at) : at === last || !box.contains(at)) {
+    e.preventDefault();
+    (e.shiftKey ? last : first).focus();
+  }
+}
+
+/**
  * Ask before doing what cannot be taken back (a new game or resigning ends the one in play):
  * resolves true on the confirm button, false on Cancel, Esc or a click outside.
  * @param {string} title
@@ -151,7 +173,7 @@ export function confirmDialog(title, text, yes) {
         e.preventDefault();
         e.stopPropagation();
         done(false);
-      }
+      } else keepFocus(box, e);
     };
     const ok = h('button', { type: 'button', class: 'danger', onclick: () => done(true) }, yes);
     const box = h('div', { class: 'confirm', onclick: (/** @type {MouseEvent} */ e) => {

@@ -4,11 +4,15 @@
 // says (a new state, a refusal, a conflict) is what the screen shows. A legal-looking move
 // is drawn at once (rules.js) and rolled back, visibly, if the server refuses it.
 
-import { analyseLink } from './analyse.js';
+import { analysable, analyseLink } from './analyse.js';
 import * as api from './api.js';
 import { SUIT_LABEL, cardName } from './cards.js';
-import { h, clear, confirmDialog, toast, formatTime, link, ordinal } from './dom.js';
-import { predictMove, targets } from './rules.js';
+import {
+  h, clear, confirmDialog, keepFocus, toast, formatTime, link, ordinal,
+} from './dom.js';
+import {
+  oneTapChoice, predictDeal, predictMove, predictUndo, targets,
+} from './rules.js';
 import { onSettings, settings, settingsPanel } from './settings.js';
 import { play } from './sound.js';
 import { Table } from './table.js';
@@ -19,6 +23,13 @@ import { Table } from './table.js';
  */
 
 /**
+ * @typedef {{before: Game, action: Action}} Done  an action that may be undone, and the
+ *   table before it
+ * @typedef {{action: Action, drawn: boolean}} Pending  an action awaiting its answer;
+ *   `drawn`: drawn already on the table (predicted)
+ */
+
+/**
  * The play route: resume the game in progress (this device or another), or offer a new one.
  * @param {HTMLElement} root
  * @param {Ctx} ctx
@@ -26,16 +37,21 @@ import { Table } from './table.js';
  */
 export async function playScreen(root, ctx, gameId = null) {
   // A first visit plays at once, as a guest (docs/rules.md#guests): no sign-up form first.
+  // boot.js asked for the guest and its deal while the modules loaded: one round trip.
   let firstVisit = false;
+  /** @type {Game | null} */
+  let state = null;
   if (!api.session.token && !gameId) {
-    const made = await api.guest();
+    const early = await (/** @type {any} */ (window).spiderFirstVisit || null);
+    const made = early?.guest || await api.guest();
     api.session.set(made.token, made.username, true);
+    state = early?.game || null;
     firstVisit = true;
   }
   if (ctx.needLogin()) return null;
-  /** @type {Game | null} */
-  let state = null;
-  if (gameId) {
+  if (state) {
+    // A new guest's first deal: nothing else can be in progress.
+  } else if (gameId) {
     state = await api.getGame(gameId);
   } else {
     // The list says which game is in progress (this device or another); the game this
@@ -114,12 +130,27 @@ export class GameScreen {
    */
   constructor(root, ctx, state, { race = false, onShow = null } = {}) {
     this.ctx = ctx;
+    /** The server's latest state. */
     this.state = state;
+    /** The table drawn: the server's state with the actions awaiting answers drawn on it. */
+    this.view = state;
+    /**
+     * The moves and deals this screen saw and may undo, last last, each with the table
+     * before it (an undo is drawn from it at once). @type {Done[]}
+     */
+    this.past = [];
+    /** The same, as drawn (`view`). @type {Done[]} */
+    this.viewPast = [];
+    /** The server may undo actions made before this screen knew the game. */
+    this.deepUndo = state.can_undo;
+    /** Actions sent or waiting to be, in order (the first is in flight). @type {Pending[]} */
+    this.pending = [];
+    this.pumping = false;
     this.race = race;
     this.onShow = onShow;
     this.receivedAt = performance.now();
     this.busy = false;
-    /** Settles when the action or hint in flight has its answer. @type {Promise<unknown>} */
+    /** Settles when the actions or hint in flight have their answers. @type {Promise<unknown>} */
     this.inflight = Promise.resolve();
     this.hintN = 0;
     /** @type {Hint | null} */
@@ -147,6 +178,7 @@ export class GameScreen {
       this.table.oneTap = s.one_tap;
     });
     this.stats = h('dl', { class: 'stats', 'aria-label': 'Game' });
+    this.statsKey = '';
     this.hintBox = h('div', { class: 'hint-box', 'aria-live': 'polite' });
     this.notice = h('div', { class: 'notice-area' });
     /**
@@ -167,12 +199,20 @@ export class GameScreen {
     };
     this.menu = h('div', { class: 'menu', hidden: true });
     this.overlay = h('div', { class: 'overlay', hidden: true });
+    // The win dialog is modal: the focus goes round its controls, Esc closes it.
+    this.overlay.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape') this.overlay.hidden = true;
+      else keepFocus(this.overlay, e);
+    });
     const { undo, hint, next, deal, menu } = this.buttons;
     const controls = race ? [deal] : [undo, hint, next, deal, menu];
     const label = race ? 'Your table in the race' : 'Spider Solitaire game';
+    // Hints and notices float over the foot of the screen (room is kept for them below the
+    // table, see table.js): when one comes or goes, nothing on the page moves.
     clear(root, h('section', { class: `game${race ? ' race-game' : ''}`, 'aria-label': label },
       h('div', { class: 'bar' }, this.stats, h('div', { class: 'controls' }, controls)),
-      this.menu, this.hintBox, this.notice, this.table.el, this.overlay, this.announcer,
+      this.menu, this.table.el, h('div', { class: 'messages' }, this.hintBox, this.notice),
+      this.overlay, this.announcer,
       settingsPanel(),
       h('details', { class: 'help' }, h('summary', {}, 'How to play and keys'),
         h('p', {}, 'Tap a card to move it to the best place (the places it could go glow when '
@@ -213,57 +253,57 @@ export class GameScreen {
   }
 
   /**
-   * A move the player named: drawn at once if it looks legal, then sent.
+   * A move the player named: drawn at once if it looks legal, then sent in its turn.
    * @param {number} from
    * @param {number} to
    * @param {number} count
    */
-  async move(from, to, count) {
-    await this.idle();
-    if (this.state.status !== 'in_progress') return;
-    const predicted = predictMove(this.state, from, to, count);
-    this.send({ type: 'move', from, to, count }, predicted);
+  move(from, to, count) {
+    this.send({ type: 'move', from, to, count });
   }
 
   /**
-   * One tap: to the only place the cards fit at once; with several, they glow and the server
-   * picks (docs/rules.md#one-tap-destination); with none, the server says why.
+   * One tap: the hinted card goes where the hint says; any other goes where the server's rule
+   * puts it (docs/rules.md#one-tap-destination, worked out here as the server would, so it
+   * is drawn at once). With several places they glow; with none, the server says why.
    * @param {number} from
    * @param {number | undefined} count
    */
-  async oneTapMove(from, count) {
-    await this.idle();
-    if (this.state.status !== 'in_progress') return;
-    const places = count === undefined ? [] : targets(this.state, from, count);
-    if (places.length === 1 && count !== undefined) {
-      this.move(from, places[0], count);
+  oneTapMove(from, count) {
+    const view = this.view;
+    if (view.status !== 'in_progress') return;
+    const hinted = this.hintShown?.action;
+    if (hinted && hinted.type === 'move' && hinted.from === from && hinted.to !== undefined
+      && hinted.count !== undefined && (count === undefined || count === hinted.count)) {
+      this.send({ type: 'move', from, to: hinted.to, count: hinted.count });
       return;
     }
+    const places = count === undefined ? [] : targets(view, from, count);
     if (places.length > 1) this.table.flash(places, 'glow');
     this.send({ type: 'move', from, count });
   }
 
   /**
-   * Draw a state the server sent (and `outcome`, what the action did).
+   * Draw a state the server sent (and `outcome`, what the action did); `view`: the table
+   * drawn, which is the server's state with the actions still waiting for their answers
+   * drawn on it.
    * @param {Game} state
    * @param {Game['outcome'] | null} outcome
    * @param {{from: number, to: number, count: number} | null} moved  cards to slide
+   * @param {Game} view
+   * @param {Done[]} viewPast
    */
-  show(state, outcome = null, moved = null) {
+  show(state, outcome = null, moved = null, view = state, viewPast = this.past) {
     this.state = state;
+    this.view = view;
+    this.viewPast = viewPast;
     if (state.status === 'in_progress' && !this.race) {
       localStorage.setItem(api.LAST_GAME_KEY, state.id);
     }
     this.receivedAt = performance.now();
     this.seen.add(positionKey(state));
-    this.table.render(state, moved);
+    this.draw(moved);
     this.table.el.dataset.version = String(state.version); // the server's: confirmed
-    this.renderStats();
-    const over = state.status !== 'in_progress';
-    this.buttons.undo.disabled = over || !state.can_undo;
-    this.buttons.hint.disabled = over;
-    this.buttons.next.disabled = over || this.hintShown === null;
-    this.buttons.deal.disabled = over || state.deals_left === 0;
     this.renderNotice();
     if (outcome && outcome.runs_removed && outcome.runs_removed.length) {
       toast(outcome.runs_removed.length > 1 ? 'Runs complete!' : 'A run is complete!', 'good');
@@ -272,8 +312,35 @@ export class GameScreen {
     if (this.onShow) this.onShow(state);
   }
 
+  /**
+   * A state from elsewhere (a reload, another device, a resignation): what this screen had
+   * predicted or remembered of the moves before is dropped.
+   * @param {Game} state
+   */
+  reset(state) {
+    this.pending = [];
+    this.past = [];
+    this.deepUndo = state.can_undo;
+    this.show(state);
+  }
+
+  /**
+   * The table, counters and buttons as drawn now (`this.view`).
+   * @param {{from: number, to: number, count: number} | null} moved  cards to slide
+   */
+  draw(moved = null) {
+    const view = this.view;
+    this.table.render(view, moved);
+    this.renderStats();
+    const over = view.status !== 'in_progress';
+    this.buttons.undo.disabled = over || !view.can_undo;
+    this.buttons.hint.disabled = over;
+    this.buttons.next.disabled = over || this.hintShown === null;
+    this.buttons.deal.disabled = over || view.deals_left === 0;
+  }
+
   /** @param {Game} s  the state drawn (a move drawn ahead of the answer counts already) */
-  renderStats(s = this.state) {
+  renderStats(s = this.view) {
     let elapsed = s.elapsed_ms;
     if (s.status === 'in_progress' && s.started_at) elapsed += performance.now() - this.receivedAt;
     let kind = '';
@@ -284,11 +351,21 @@ export class GameScreen {
     const items = [
       ['Game', mode], ['Score', s.score], ['Moves', s.actions], ['Time', formatTime(elapsed)],
     ];
-    if (s.hints) items.push(['Hints', s.hints]);
+    if (!this.race) items.push(['Hints', s.hints]); // always there: the bar keeps its width
     // The table rule, said on the table: a deal over a gap is allowed near the end.
     if (s.deal_over_gap) items.push(['Rules', 'GameLake end game']);
-    clear(this.stats, items.map(([k, v]) =>
-      h('div', { class: `stat stat-${k.toLowerCase()}` }, h('dt', {}, k), h('dd', {}, v))));
+    // Built once; after that only the figures that changed are written (a tap redraws little).
+    const key = items.map(([k]) => k).join();
+    if (this.statsKey !== key) {
+      this.statsKey = key;
+      clear(this.stats, items.map(([k, v]) =>
+        h('div', { class: `stat stat-${k.toLowerCase()}` }, h('dt', {}, k), h('dd', {}, v))));
+      return;
+    }
+    items.forEach(([, v], i) => {
+      const dd = /** @type {HTMLElement} */ (this.stats.children[i].lastElementChild);
+      if (dd.textContent !== String(v)) dd.textContent = String(v);
+    });
   }
 
   renderNotice() {
@@ -306,7 +383,7 @@ export class GameScreen {
     } else if (s.status === 'lost') {
       clear(this.notice, h('div', { class: 'notice', role: 'status' },
         h('p', {}, `This game is over (${s.end_reason}). Score ${s.score}.`),
-        this.replayButtons(), ' ', analyseLink(s.id)));
+        this.replayButtons(), ' ', analysable(s) ? analyseLink(s.id) : null));
     } else if (stuck) {
       // The server's word (the state's `stuck`, or a hint with no useful move): said on the
       // board with the ways out, and once in the live region.
@@ -377,7 +454,8 @@ export class GameScreen {
     if (!await confirmDialog('Resign this game?', 'It ends now and counts as a loss.',
       'Resign')) return;
     try {
-      this.show(await api.resign(this.state.id));
+      await this.idle();
+      this.reset(await api.resign(this.state.id));
     } catch (err) {
       this.failed(err);
     }
@@ -386,7 +464,7 @@ export class GameScreen {
   /** Draw the server's state again, changed or not (a race's cards turning over). */
   async reload() {
     try {
-      this.show(await api.getGame(this.state.id));
+      this.reset(await api.getGame(this.state.id));
     } catch { /* the next event or action tries again */ }
   }
 
@@ -394,64 +472,133 @@ export class GameScreen {
     if (this.busy) return;
     try {
       const state = await api.getGame(this.state.id);
-      if (state.version !== this.state.version) this.show(state);
+      if (state.version !== this.state.version) this.reset(state);
     } catch { /* a failed refresh changes nothing; the next action reports errors */ }
   }
 
   /**
-   * One action: the table shows whatever the server answers. `predicted`: the move's state
-   * as drawn at once (rules.js), replaced by the answer, or rolled back on a refusal.
+   * One action, drawn at once when the table tells what it does (a move, a one-tap, a deal
+   * as ten face-down cards, an undo of a move or deal this screen saw), then sent in its
+   * turn: actions queue up, each sent once the one before is answered, with the version
+   * that answer gave. A refusal rolls the table back to the server's.
    * @param {Action} action
-   * @param {Game | null} predicted
    */
-  async send(action, predicted = null) {
-    await this.idle();
-    if (this.state.status !== 'in_progress') return;
-    const release = this.claim();
-    this.table.el.classList.add('busy');
-    const move = action.type === 'move' && action.to !== undefined && action.count !== undefined
-      ? { from: action.from, to: action.to, count: action.count } : null;
-    if (predicted && move) {
-      this.table.render(predicted, move);
-      this.renderStats(predicted);
-      play('move'); // heard with the cards drawn, not with the answer
+  send(action) {
+    if (this.view.status !== 'in_progress') return;
+    this.clearHint();
+    /** @type {Pending} */
+    const item = { action, drawn: false };
+    const last = this.pending[this.pending.length - 1];
+    const step = !last || last.drawn ? predict(this.view, this.viewPast, action, this.deepUndo)
+      : null;
+    this.pending.push(item);
+    if (step) {
+      item.drawn = true;
+      this.view = step.state;
+      this.viewPast = step.past;
+      this.draw(step.moved);
+      play(action.type === 'deal' ? 'deal' : 'move'); // heard with the cards drawn
     }
+    this.pump();
+  }
+
+  /** Send the queued actions one after the other, each with the version it expects. */
+  async pump() {
+    if (this.pumping) return;
+    this.pumping = true;
+    const release = this.claim();
     try {
-      const body = { ...action, version: this.state.version };
-      if ('count' in body && body.count === undefined) delete body.count;
-      const next = await api.act(this.state.id, body);
-      this.clearHint();
-      this.announce(said(action, this.state, next));
-      const done = next.outcome?.action;
-      // Drawn already if predicted; else (one-tap, where the server chose) slide it now.
-      const slide = !predicted && done?.type === 'move' && !next.outcome?.runs_removed?.length
-        ? { from: Number(done.from), to: Number(done.to), count: Number(done.count) } : null;
-      const won = next.status === 'won' && !this.race; // the win has its own sound (showWin)
-      if (won) { /* heard with the dialog */ } else if (next.outcome?.runs_removed?.length) {
-        play('run');
-      } else if (action.type === 'deal') play('deal');
-      else if (!predicted) play('move');
-      this.show(next, next.outcome, slide);
-    } catch (err) {
-      if (predicted && move) {
-        // Back where the server says the cards are, sliding, before the refusal shows.
-        const back = { from: move.to, to: move.from, count: move.count };
-        const conflict = /** @type {api.ApiError} */ (err).status === 409;
-        if (!conflict) this.show(this.state, null, back);
+      while (this.pending.length && this.state.status === 'in_progress') {
+        const item = this.pending[0];
+        // The head is always drawn on the server's own table: send what was drawn.
+        const head = item.drawn ? predict(this.state, this.past, item.action, this.deepUndo)
+          : null;
+        const body = { ...(head ? head.send : item.action), version: this.state.version };
+        if ('count' in body && body.count === undefined) delete body.count;
+        /** @type {Game} */
+        let next;
+        try {
+          next = await api.act(this.state.id, body);
+        } catch (err) {
+          this.rollback(item, head ? head.send : item.action, err);
+          return;
+        }
+        this.pending.shift();
+        this.confirm(item, next);
       }
-      this.failed(err, action);
+      this.pending = []; // the game is over: the rest would be refused
     } finally {
-      this.table.el.classList.remove('busy');
+      this.pumping = false;
       release();
     }
   }
 
-  /** Wait for the action or hint in flight (one at a time, in the order asked). */
+  /**
+   * The server's answer to the head of the queue: drawn, with the actions still waiting
+   * drawn again on it (a card it turned over, a run it removed, the faces of a deal).
+   * @param {Pending} item
+   * @param {Game} next
+   */
+  confirm(item, next) {
+    const before = this.state;
+    const done = next.outcome?.action;
+    if (item.action.type === 'undo') {
+      if (this.past.length) this.past = this.past.slice(0, -1);
+      else this.deepUndo = next.can_undo;
+    } else if (done?.type === 'move') {
+      const move = { type: /** @type {const} */ ('move'), from: Number(done.from),
+        to: Number(done.to), count: Number(done.count) };
+      this.past = [...this.past, { before, action: move }];
+    } else if (done?.type === 'deal') {
+      this.past = [...this.past, { before, action: { type: 'deal' } }];
+    }
+    this.announce(said(item.action, before, next));
+    const won = next.status === 'won' && !this.race; // the win has its own sound (showWin)
+    if (won) { /* heard with the dialog */ } else if (next.outcome?.runs_removed?.length) {
+      play('run');
+    } else if (!item.drawn) play(item.action.type === 'deal' ? 'deal' : 'move');
+    let view = next;
+    let past = this.past;
+    let chain = true;
+    for (const p of this.pending) {
+      const step = chain && p.drawn ? predict(view, past, p.action, this.deepUndo) : null;
+      if (!step) {
+        chain = false;
+        p.drawn = false;
+        continue;
+      }
+      view = step.state;
+      past = step.past;
+    }
+    // Drawn already if predicted; else (an action the table could not tell) slide it now.
+    const slide = !item.drawn && done?.type === 'move' && !next.outcome?.runs_removed?.length
+      ? { from: Number(done.from), to: Number(done.to), count: Number(done.count) } : null;
+    this.show(next, next.outcome, slide, view, past);
+  }
+
+  /**
+   * A refused or failed action: the queue is dropped and the table goes back, visibly, to
+   * the server's (a single move drawn ahead slides back), then the refusal is said.
+   * @param {Pending} item
+   * @param {Action} sent
+   * @param {unknown} err
+   */
+  rollback(item, sent, err) {
+    const alone = this.pending.length === 1;
+    this.pending = [];
+    const conflict = /** @type {api.ApiError} */ (err).status === 409;
+    const back = item.drawn && alone && sent.type === 'move' && sent.to !== undefined
+      && sent.count !== undefined ? { from: sent.to, to: sent.from, count: sent.count } : null;
+    if (!conflict) this.show(this.state, null, back);
+    this.failed(err, sent);
+  }
+
+  /** Wait for the actions and hint in flight (one at a time, in the order asked). */
   async idle() {
     while (this.busy) await this.inflight;
   }
 
-  /** Mark an action or hint in flight; returns what ends it. */
+  /** Mark actions or a hint in flight; returns what ends it. */
   claim() {
     this.busy = true;
     /** @type {() => void} */
@@ -472,7 +619,9 @@ export class GameScreen {
       const hint = await api.hint(this.state.id, n, this.state.version);
       this.hintN = hint.n;
       this.hintShown = hint;
-      this.state = { ...this.state, version: hint.version, hints: hint.hints, perfect: false };
+      const counted = { version: hint.version, hints: hint.hints, perfect: false };
+      this.state = { ...this.state, ...counted };
+      this.view = { ...this.view, ...counted };
       this.renderStats();
       // The server never suggests a way back (docs/rules.md#hints); should one come, the
       // client does not walk in a circle either: it says so instead of suggesting it.
@@ -486,8 +635,11 @@ export class GameScreen {
       if (!a) this.table.setHighlight(null);
       else if (a.type === 'deal') this.table.setHighlight({ deal: true });
       else this.table.setHighlight({ from: a.from, to: a.to, count: a.count });
-      const text = a ? describe(a) : 'No useful move';
       const of = hint.alternatives ? ` of ${hint.alternatives}` : '';
+      // With a move: the move, then why. Without: the server's reason alone ("No useful
+      // move: ..."), said once.
+      const text = a ? `${api.sentence(describe(a))} ${loop ? '' : api.sentence(hint.reason)}`
+        : api.sentence(loop ? 'No useful move: every useful move leads back.' : hint.reason);
       const dataset = {
         type: a ? a.type : 'none',
         from: String(a?.from ?? ''),
@@ -496,7 +648,7 @@ export class GameScreen {
         n: String(hint.n),
       };
       clear(this.hintBox, h('div', { class: 'hint', dataset },
-        h('strong', {}, `Hint ${hint.n + 1}${of}: ${text}. `), loop ? '' : hint.reason));
+        h('strong', {}, `Hint ${hint.n + 1}${of}: `), text));
       this.renderNotice();
       this.buttons.next.disabled = !a || hint.n + 1 >= hint.alternatives;
     } catch (err) {
@@ -525,7 +677,7 @@ export class GameScreen {
     const err = /** @type {api.ApiError} */ (error);
     if (err.status === 409 && err.body.game) {
       this.clearHint();
-      this.show(err.body.game);
+      this.reset(err.body.game);
       toast('This game had moved on (another tab or device?): here is where it stands now.',
         'warn', 6000);
     } else if (err.status === 401) {
@@ -583,7 +735,7 @@ export class GameScreen {
       h('div', { class: 'buttons' },
         newGameButtons(this.ctx, null),
         link(`/replay/${s.id}`, 'Watch the replay', { class: 'button' }),
-        analyseLink(s.id),
+        analysable(s) ? analyseLink(s.id) : null,
         closeBtn)));
     this.overlay.hidden = false;
     closeBtn.focus();
@@ -595,8 +747,18 @@ export class GameScreen {
     this.announce(`You won! Score ${s.score}.`);
     play('win');
     this.personalNews(s);
+    if (!s.ranked && api.session.guest) {
+      // A guest's games never rank (docs/rules.md#guests): say so, and how to change it.
+      place.append('This game does not rank because you play as a guest. ',
+        link('/signup', 'Sign up', { class: 'claim' }),
+        ' to keep your games: from then on your wins enter the leaderboards.');
+      return;
+    }
     if (!s.ranked) {
-      place.textContent = 'This game does not rank (a replay, a practice or a staff deal).';
+      place.textContent = s.kind === 'daily'
+        ? 'This game does not rank: it is a practice game of the daily.'
+        : 'This game does not rank: a replay, a practice game, a deal you were dealt before '
+          + 'or a staff deal.';
       return;
     }
     try {
@@ -657,6 +819,51 @@ export class GameScreen {
     } else return;
     e.preventDefault();
   }
+}
+
+/**
+ * What an action does to the table drawn, as far as it is known before the answer: the table
+ * after it, the undoable actions after it, the cards to slide, and the action to send (a
+ * one-tap with its destination worked out). Null when the table cannot tell (the server's
+ * answer is drawn instead).
+ * @param {Game} view
+ * @param {Done[]} past
+ * @param {Action} action
+ * @param {boolean} deep  the server may undo actions before `past`
+ * @returns {{state: Game, past: Done[], moved: {from: number, to: number, count: number} | null,
+ *   send: Action} | null}
+ */
+function predict(view, past, action, deep) {
+  if (view.status !== 'in_progress') return null;
+  if (action.type === 'deal') {
+    const state = predictDeal(view);
+    return state && { state, past: [...past, { before: view, action }], moved: null, send: action };
+  }
+  if (action.type === 'undo') {
+    const last = past[past.length - 1];
+    if (!last || !view.can_undo) return null;
+    const state = predictUndo(view, last.before, past.length > 1 || deep);
+    const a = last.action;
+    const runs = (/** @type {Game} */ g) => (g.removed_suits || []).length;
+    const moved = a.type === 'move' && a.to !== undefined && a.count !== undefined
+      && runs(view) === runs(last.before) ? { from: a.to, to: a.from, count: a.count } : null;
+    return { state, past: past.slice(0, -1), moved, send: action };
+  }
+  if (action.type !== 'move') return null;
+  let { to, count } = action;
+  const from = action.from;
+  if (to === undefined) {
+    const choice = oneTapChoice(view, from, count);
+    if (!choice) return null;
+    ({ to, count } = choice);
+  }
+  if (count === undefined) return null;
+  const state = predictMove(view, from, to, count);
+  if (!state) return null;
+  /** @type {Action} */
+  const move = { type: 'move', from, to, count };
+  return { state, past: [...past, { before: view, action: move }], moved: { from, to, count },
+    send: move };
 }
 
 /**

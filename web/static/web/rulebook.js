@@ -17,6 +17,8 @@ export async function rulesScreen(root) {
   const parsed = new DOMParser().parseFromString(book.html, 'text/html');
   const article = h('article', { class: 'rulebook' });
   article.append(...Array.from(parsed.body.childNodes));
+  // A code block or table wider than a phone scrolls sideways: by keyboard too.
+  article.querySelectorAll('pre, table').forEach((el) => el.setAttribute('tabindex', '0'));
   const contents = h('nav', { class: 'rules-contents', 'aria-label': 'Sections' },
     h('h2', {}, 'Sections'),
     h('ol', {}, book.sections.filter((s) => s.level === 2).map((s) =>

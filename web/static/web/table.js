@@ -18,6 +18,8 @@ import { cardName, faceDown, faceUp, runBadge } from './cards.js';
 
 const DOUBLE_TAP_MS = 350;
 const DRAG_START_PX = 6;
+/** The foot of the screen kept free of cards for a hint or a notice, in CSS px. */
+const MESSAGE_ROOM = 84;
 
 /**
  * What the player asked for (the table decides nothing: the owner sends it to the server).
@@ -52,8 +54,13 @@ export class Table {
     /** One tap on a card moves it (false: it picks the card up). */
     this.oneTap = false;
     this.drawn = 0;
+    this.topKey = '';
+    /** The card size and gap last set (set again only when they change). */
+    this.sizeKey = '';
     /** @type {string[]} what each column shows now (see render) */
     this.keys = [];
+    /** @type {number[]} each column's cards dealt face down, awaiting their faces */
+    this.dealt = [];
     /** @type {Position | null} */
     this.state = null;
     /** @type {Selection | null} */
@@ -68,15 +75,17 @@ export class Table {
     this.stock = h('button', {
       class: 'stock', type: 'button', onclick: () => this.handlers.deal?.(),
     });
-    this.runs = h('div', { class: 'runs', 'aria-label': 'Runs removed' });
+    this.runs = h('div', { class: 'runs', role: 'group', 'aria-label': 'Runs removed' });
     this.columns = h('div', { class: 'columns', role: 'group', 'aria-label': 'Table' });
     this.el = h('section', { class: 'table' + (readOnly ? ' read-only' : '') },
       h('div', { class: 'table-top' }, this.stock, this.runs), this.columns);
     /** @type {HTMLDivElement[]} */
     this.cols = [];
     for (let i = 0; i < 10; i += 1) {
+      // A list of cards, named with what it holds (a screen reader says "list, 6 items").
       const col = h('div', {
         class: 'column',
+        role: 'list',
         tabindex: readOnly ? null : (i === 0 ? '0' : '-1'),
         dataset: { col: String(i) },
       });
@@ -105,27 +114,37 @@ export class Table {
    */
   render(state, moved = null) {
     const before = moved ? this.rectsOf(moved.from, moved.count) : null;
+    const stockAt = this.stock.getBoundingClientRect();
+    // A deal undone: its ten cards go back to the stock (copies fly there, face down).
+    const undealt = this.state && !this.readOnly && state.deals_left === this.state.deals_left + 1
+      ? this.cols.map((col) => /** @type {HTMLElement | null} */ (col.lastElementChild))
+        .filter((card) => card && card.classList.contains('card'))
+        .map((card) => /** @type {HTMLElement} */ (card).getBoundingClientRect())
+      : [];
+    /** @type {number[]} */
+    const arriving = [];
+    /** @type {[number, number][]} */
+    const turning = [];
     this.state = state;
     if (this.selection && !this.selectionStillValid()) this.selection = null;
     const deals = state.deals_left;
-    clear(this.stock,
-      h('span', { class: 'stock-cards', 'aria-hidden': 'true' },
-        Array.from({ length: Math.max(deals, 0) }, () => h('span', { class: 'card back mini' }))),
-      h('span', { class: 'stock-label' },
-        !deals ? 'Stock empty' : this.readOnly ? `${deals} deals left` : `Deal (${deals} left)`));
-    this.stock.setAttribute('aria-label', deals
-      ? `Stock: ${deals} deal${deals === 1 ? '' : 's'} left. Deal ten cards.`
-      : 'Stock: empty');
-    this.stock.classList.toggle('empty', !deals);
     const suits = state.removed_suits || [];
-    clear(this.runs, Array.from({ length: 8 }, (_, i) =>
-      (suits[i] ? runBadge(suits[i]) : h('div', { class: 'run empty', 'aria-hidden': 'true' }))));
-    this.runs.setAttribute('aria-label', `Runs removed: ${suits.length} of 8`);
+    // The stock and the runs are built again only when they change (a move changes neither).
+    const topKey = `${deals}|${suits.join('')}`;
+    if (this.topKey !== topKey) {
+      this.topKey = topKey;
+      this.renderTop(deals, suits);
+    }
 
     state.columns.forEach((column, i) => {
       const col = this.cols[i];
       // Only the columns that changed are built again: a move redraws two (tap to board).
-      const key = `${column.hidden}|${column.cards.join('')}|${(column.down || []).join('')}`;
+      const dealt = column.dealt || 0;
+      const key = `${column.hidden}|${column.cards.join('')}|${(column.down || []).join('')}`
+        + `|${dealt}`;
+      if (dealt > (this.dealt[i] || 0)) arriving.push(i);
+      else if (!dealt && this.dealt[i]) turning.push([i, this.dealt[i]]);
+      this.dealt[i] = dealt;
       if (this.keys[i] === key) return;
       this.keys[i] = key;
       const cards = [];
@@ -139,14 +158,40 @@ export class Table {
         card.dataset.count = String(column.cards.length - k);
         cards.push(card);
       });
+      // Dealt, not answered yet: face down on top until the server says what they are.
+      for (let k = 0; k < dealt; k += 1) cards.push(faceDown('dealt'));
       clear(col, cards.length ? cards : h('div', { class: 'slot', 'aria-hidden': 'true' }));
       col.setAttribute('aria-label', columnLabel(i, column));
     });
     this.paintMarks();
     this.layout();
     if (moved && before) this.slide(before, moved.to, moved.count);
+    if (arriving.length) this.dealFrom(stockAt, arriving);
+    if (undealt.length === this.cols.length) this.undealTo(stockAt, undealt);
+    turning.forEach(([i, n]) => Array.from(this.cols[i].children).slice(-n)
+      .forEach((card) => card.classList.add('turning')));
     this.drawn += 1;
     this.el.dataset.drawn = String(this.drawn); // the bench times tap to board with this
+  }
+
+  /**
+   * The stock (its deals left) and the runs removed.
+   * @param {number} deals
+   * @param {string[]} suits
+   */
+  renderTop(deals, suits) {
+    clear(this.stock,
+      h('span', { class: 'stock-cards', 'aria-hidden': 'true' },
+        Array.from({ length: Math.max(deals, 0) }, () => h('span', { class: 'card back mini' }))),
+      h('span', { class: 'stock-label' },
+        !deals ? 'Stock empty' : this.readOnly ? `${deals} deals left` : `Deal (${deals} left)`));
+    this.stock.setAttribute('aria-label', deals
+      ? `Stock: ${deals} deal${deals === 1 ? '' : 's'} left. Deal ten cards.`
+      : 'Stock: empty');
+    this.stock.classList.toggle('empty', !deals);
+    clear(this.runs, Array.from({ length: 8 }, (_, i) =>
+      (suits[i] ? runBadge(suits[i]) : h('div', { class: 'run empty', 'aria-hidden': 'true' }))));
+    this.runs.setAttribute('aria-label', `Runs removed: ${suits.length} of 8`);
   }
 
   /**
@@ -182,6 +227,53 @@ export class Table {
       const done = () => card.classList.remove('sliding');
       card.addEventListener('transitionend', done, { once: true });
     })));
+  }
+
+  /**
+   * The cards just dealt onto `cols` fly there from the stock, one column after the other
+   * (their faces come later, with the answer: see render).
+   * @param {DOMRect} from  where the stock is
+   * @param {number[]} cols
+   */
+  dealFrom(from, cols) {
+    cols.forEach((i, n) => {
+      const card = /** @type {HTMLElement | undefined} */ (this.cols[i].lastElementChild);
+      if (!card) return;
+      const now = card.getBoundingClientRect();
+      card.style.transform = `translate(${from.left - now.left}px, ${from.top - now.top}px)`;
+      card.style.transitionDelay = `${n * 18}ms`;
+      card.classList.add('sliding');
+      requestAnimationFrame(() => requestAnimationFrame(() => {
+        card.style.transform = '';
+        card.addEventListener('transitionend', () => {
+          card.classList.remove('sliding');
+          card.style.transitionDelay = '';
+        }, { once: true });
+      }));
+    });
+  }
+
+  /**
+   * Face-down copies fly from where the cards of an undone deal lay (`from`) to the stock.
+   * @param {DOMRect} stock
+   * @param {DOMRect[]} from
+   */
+  undealTo(stock, from) {
+    if (matchMedia('(prefers-reduced-motion: reduce)').matches) return;
+    from.forEach((rect, n) => {
+      const copy = h('div', { class: 'card back flying', 'aria-hidden': 'true' });
+      Object.assign(copy.style, {
+        position: 'fixed', left: `${rect.left}px`, top: `${rect.top}px`,
+        width: `${rect.width}px`, height: `${rect.height}px`, transitionDelay: `${n * 18}ms`,
+      });
+      this.el.append(copy);
+      requestAnimationFrame(() => requestAnimationFrame(() => {
+        copy.style.transform = `translate(${stock.left - rect.left}px, ${stock.top - rect.top}px)`
+          + ' scale(0.4)';
+        copy.style.opacity = '0';
+      }));
+      setTimeout(() => copy.remove(), 400 + n * 18);
+    });
   }
 
   /**
@@ -227,26 +319,33 @@ export class Table {
     if (!this.state) return;
     const width = this.columns.clientWidth;
     if (!width) return;
-    const gap = Math.max(2, Math.min(10, width * 0.012));
+    const gap = width < 600 ? 3 : Math.min(10, width * 0.012); // a phone: cards first
     const cardW = (width - gap * 9) / 10;
     const cardH = cardW * 1.4;
-    this.el.style.setProperty('--card-w', `${cardW}px`);
-    this.el.style.setProperty('--card-h', `${cardH}px`);
-    this.el.style.setProperty('--gap', `${gap}px`);
+    const sizeKey = `${cardW}|${gap}`;
+    if (this.sizeKey !== sizeKey) {
+      this.sizeKey = sizeKey;
+      this.el.style.setProperty('--card-w', `${cardW}px`);
+      this.el.style.setProperty('--card-h', `${cardH}px`);
+      this.el.style.setProperty('--gap', `${gap}px`);
+    }
     const top = this.columns.getBoundingClientRect().top + window.scrollY;
-    const room = Math.max(cardH * 3.5, window.innerHeight - top - 12);
+    // A table played on keeps the foot of the screen for hints and notices (game.js).
+    const foot = this.readOnly ? 12 : MESSAGE_ROOM;
+    const room = Math.max(cardH * 3.5, window.innerHeight - top - foot);
     // A phone's cards are narrow: the strips of covered cards stay big enough to tap.
     const narrow = width < 600;
     const downStep = Math.max(narrow ? 8 : 4, cardH * 0.12);
     const minUp = narrow ? 24 : 17;
-    // The corner's rank is this tall (style.css: clamp(11px, 0.3 card, 19px)); a step less
-    // than that and a few pixels more cuts it (Q reads as O).
-    const readable = Math.min(19, Math.max(11, cardW * 0.3)) + 6;
+    // The corner's rank is this tall (style.css: clamp(11px, 0.3 card, 19px); a phone's at
+    // least 14px); a step less than that and a few pixels more cuts it (Q reads as O).
+    const rank = width < 600 ? Math.max(14, cardW * 0.42) : Math.min(19, Math.max(11, cardW * 0.3));
+    const readable = rank + 6;
     let tallest = cardH;
     this.state.columns.forEach((column, i) => {
       // A laid-open column's face-down cards are spaced like face-up ones, to be read.
       const down = column.down ? 0 : column.hidden;
-      const up = column.cards.length + column.hidden - down;
+      const up = column.cards.length + column.hidden - down + (column.dealt || 0);
       let upStep = Math.max(cardH * 0.26, minUp);
       const need = down * downStep + Math.max(up - 1, 0) * upStep + cardH;
       // A laid-open column (a race's end, below the result) is read, not played: it keeps
@@ -265,7 +364,10 @@ export class Table {
       const height = children.length ? y - last + cardH : cardH;
       tallest = Math.max(tallest, height);
     });
-    this.columns.style.height = `${tallest + 4}px`;
+    // A table played on is as tall as the room it has, whatever its columns: a column growing
+    // never moves what is below it (cumulative layout shift 0 while playing).
+    const height = this.readOnly ? tallest + 4 : Math.max(tallest + 4, room);
+    this.columns.style.height = `${height}px`;
   }
 
   /** @param {Highlight | null} hint */
@@ -318,6 +420,7 @@ export class Table {
     const col = target.closest('.column');
     if (!col) return;
     const from = Number(/** @type {HTMLElement} */ (col).dataset.col);
+    if (card && this.state?.columns[from]?.dealt) return; // covered by cards still face down
     if (!card) {
       // A face-down card or an empty column: a destination only.
       this.tapColumn(from);
@@ -451,7 +554,8 @@ export class Table {
       this.cols.forEach((c, k) => c.setAttribute('tabindex', k === j ? '0' : '-1'));
       this.cols[j].focus();
     };
-    const size = this.state?.columns[i].cards.length || 0;
+    const column = this.state?.columns[i];
+    const size = column && !column.dealt ? column.cards.length : 0; // dealt: faces unknown
     const sel = this.selection;
     let handled = true;
     if (e.key === 'ArrowRight') focus((i + 1) % 10);

@@ -158,7 +158,7 @@ export async function dailyScreen(root, ctx, date = null) {
       }, 'Check it'), ' ', result),
       h('div', { class: 'practice' },
         h('button', { type: 'button', class: 'primary', onclick: () => practise(info.date, ctx) },
-          'Practise this deal'),
+          'Practice this deal'),
         h('p', { class: 'small' }, 'An unranked game on this day\'s deal: no leaderboard, '
           + 'no coins.')),
       attemptAnalysis(info.attempt) || '');
@@ -201,8 +201,8 @@ async function practise(date, ctx) {
     } else {
       const { results } = await api.gamesInProgress();
       const live = results.find((g) => g.kind === 'casual' && g.actions > 0);
-      if (live && !await confirmDialog('Practise this deal?',
-        'The game in play ends and counts as a loss.', 'Practise')) return;
+      if (live && !await confirmDialog('Practice this deal?',
+        'The game in play ends and counts as a loss.', 'Practice')) return;
     }
     const state = await api.dailyPractice(date);
     ctx.navigate(`/play/${state.id}`);
@@ -260,14 +260,13 @@ async function dayNavigation(date, today) {
  */
 async function attemptControls(info, ctx) {
   const box = h('div', { class: 'attempt' });
-  if (!api.session.token) {
-    box.append(h('p', {}, link('/login?next=/daily', 'Log in'), ' or ',
-      link('/signup?next=/daily', 'sign up'), ' to play.'));
-    return box;
-  }
   /** @param {boolean} unranked */
   const play = async (unranked) => {
     try {
+      if (!api.session.token) {
+        const made = await api.guest(); // play at once, as on a first visit
+        api.session.set(made.token, made.username, true);
+      }
       const state = await api.dailyPlay(unranked);
       ctx.navigate(`/play/${state.id}`);
     } catch (err) {
@@ -275,7 +274,18 @@ async function attemptControls(info, ctx) {
     }
   };
   const a = info.attempt;
-  if (!a) {
+  if (!api.session.token || api.session.guest) {
+    // A guest's daily game is practice, never the ranked attempt (docs/rules.md#guests).
+    const resume = a && a.status === 'in_progress';
+    box.append(
+      h('p', {}, api.session.token ? 'You play as a guest: ' : 'Play it now as a guest: ',
+        'today\'s deal is practice for you (a guest\'s games do not rank). ',
+        link('/signup?next=/daily', 'Sign up'), ' or ',
+        link('/login?next=/daily', 'log in'), ' to play your ranked attempt.'),
+      a && !resume ? h('p', {}, `Your practice game: ${a.status}, score ${a.score}.`) : '',
+      h('button', { type: 'button', class: 'primary', onclick: () => play(Boolean(a && !resume)) },
+        resume ? 'Resume your practice game' : 'Play as practice'));
+  } else if (!a) {
     box.append(h('button', { type: 'button', class: 'primary', onclick: () => play(false) },
       'Play your ranked attempt'));
   } else if (a.status === 'in_progress') {
@@ -283,7 +293,8 @@ async function attemptControls(info, ctx) {
     box.append(h('p', {}, `Your ${what} is in progress (score ${a.score}).`),
       h('button', { type: 'button', class: 'primary', onclick: () => play(false) }, 'Resume'));
   } else {
-    box.append(h('p', {}, `Your ranked attempt: ${a.status}, score ${a.score}.`),
+    box.append(h('p', {}, `Your ${a.ranked ? 'ranked attempt' : 'game'}: ${a.status}, `
+      + `score ${a.score}.`),
       h('button', { type: 'button', onclick: () => play(true) }, 'Practice this deal'));
   }
   return box;
