@@ -81,9 +81,13 @@ class RedactSecretsFilter(logging.Filter):
         for key, value in list(vars(record).items()):
             if key in _STANDARD or key.startswith("_") or isinstance(value, int | float | None):
                 continue
-            # Written as text by the formatter anyway (django.request's `request` shows its
-            # URL, query string and all): cleaned as text here.
-            setattr(record, key, redact(value if isinstance(value, str) else str(value)))
+            # A field is written as text by the formatter anyway (django.request's `request`
+            # shows its URL, query string and all): one that holds a secret is replaced by
+            # its cleaned text; any other is left as it is, for the other handlers.
+            text = value if isinstance(value, str) else str(value)
+            clean = redact(text)
+            if clean != text:
+                setattr(record, key, clean)
         return True
 
 
