@@ -13,8 +13,10 @@
 VENV ?= .venv
 PYTHON ?= python3
 BIN := $(VENV)/bin
-# Re-install only when pyproject.toml changes (or the venv is new).
+# Re-install only when pyproject.toml changes, or the solver's native core (setup.py,
+# games/solver/native: compiled by the install), or the venv is new.
 STAMP := $(VENV)/.installed.stamp
+CORE_SOURCES := setup.py $(wildcard games/solver/native/*.cpp games/solver/native/*.hpp)
 # The JavaScript checkers, exactly as package-lock.json pins them (again when it changes).
 NODE_STAMP := node_modules/.installed
 
@@ -22,7 +24,9 @@ NODE_STAMP := node_modules/.installed
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(CORE_SOURCES)
+	@printf 'int main() { return 0; }\n' | $(CXX) -std=c++17 -x c++ - -o /dev/null 2>/dev/null || { \
+	  echo "make install compiles the solver's native core and needs a C++17 compiler: install g++ (Debian/Ubuntu: apt-get install g++)." >&2; exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'

@@ -1,0 +1,27 @@
+"""Types of the solver's native core (games/solver/native, compiled by the install)."""
+
+from collections.abc import Sequence
+
+Cards = Sequence[int]
+Move = tuple[int, int, int]
+Turned = list[tuple[int, int]]
+
+def step(
+    cols: Sequence[Cards],
+    down: Sequence[int],
+    dealt: int,
+    stock: Cards,
+    move: Sequence[int],
+    *,
+    deal_over_gap: bool = False,
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], int, Turned, int] | None: ...
+def moves(
+    cols: Sequence[Cards],
+    down: Sequence[int],
+    dealt: int,
+    stock: Cards,
+    *,
+    deal_over_gap: bool = False,
+) -> list[Move]: ...
+def key(cols: Sequence[Cards], down: Sequence[int], dealt: int, stock_len: int) -> int: ...
+def won(cols: Sequence[Cards], down: Sequence[int], dealt: int, stock: Cards) -> bool: ...
