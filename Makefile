@@ -7,6 +7,8 @@
 # make serve - the production processes (gunicorn, the uvicorn stream, Celery worker and
 #              beat) on the local
 #              PostgreSQL and Redis, DEBUG off, via honcho and the Procfile
+# make sanitize - the solver's native core built with AddressSanitizer and UBSan (in
+#              var/sanitize), and its tests run against that build
 # make faults - the failure tests (tests/ops): real processes killed, PostgreSQL restarted,
 #              Redis stopped, schemathesis; a private PostgreSQL cluster and Redis of their own
 
@@ -20,7 +22,7 @@ CORE_SOURCES := setup.py $(wildcard games/solver/native/*.cpp games/solver/nativ
 # The JavaScript checkers, exactly as package-lock.json pins them (again when it changes).
 NODE_STAMP := node_modules/.installed
 
-.PHONY: install browser axe run test lint lint-js serve faults
+.PHONY: install browser axe run test lint lint-js serve faults sanitize
 
 install: $(STAMP)
 
@@ -64,6 +66,25 @@ axe:
 
 test: install browser axe
 	$(BIN)/pytest
+
+# The native core with AddressSanitizer and UndefinedBehaviorSanitizer, every error fatal;
+# the tests that drive it (tests/solver/test_core.py: the step held to the engine, garbage
+# thrown at every bound function) run against that build. The interpreter is not
+# instrumented, so the sanitizer's runtime is preloaded and leak checks are off; pytest
+# captures sys.stderr only, so a sanitizer's report (written to fd 2) reaches the terminal.
+SANITIZE_DIR := var/sanitize
+SANITIZE_FLAGS := -std=c++17 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+  -fno-sanitize-recover=all -shared -fPIC
+SANITIZE_TESTS ?= tests/solver/test_core.py
+
+sanitize: install
+	mkdir -p $(SANITIZE_DIR)
+	$(CXX) $(SANITIZE_FLAGS) $$($(BIN)/python -m pybind11 --includes) -Igames/solver/native \
+	  games/solver/native/*.cpp -o $(SANITIZE_DIR)/_core.so
+	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  LD_PRELOAD="$$($(CXX) -print-file-name=libasan.so) $$($(CXX) -print-file-name=libubsan.so)" \
+	  $(BIN)/python -m tests.solver.sanitized $(SANITIZE_DIR)/_core.so -q -p no:cacheprovider \
+	  --capture=sys $(SANITIZE_TESTS)
 
 lint: install lint-js
 	$(BIN)/ruff check .
