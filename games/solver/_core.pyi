@@ -25,3 +25,39 @@ def moves(
 ) -> list[Move]: ...
 def key(cols: Sequence[Cards], down: Sequence[int], dealt: int, stock_len: int) -> int: ...
 def won(cols: Sequence[Cards], down: Sequence[int], dealt: int, stock: Cards) -> bool: ...
+def score(
+    cols: Sequence[Cards],
+    down: Sequence[int],
+    dealt: int,
+    removed: int,
+    stock_len: int,
+    weights: Sequence[int],
+) -> int: ...
+def beam_pass(
+    cols: Sequence[Cards],
+    down: Sequence[int],
+    dealt: int,
+    removed: int,
+    stock: Cards,
+    width: int,
+    weights: Sequence[int],
+    max_nodes: int,
+    nodes: int,
+    seconds: float,
+    *,
+    max_depth: int = -1,
+    progress: bool = True,
+    targets: dict[int, int] | None = None,
+    best_saving: int = 0,
+    goals: Sequence[int] | None = None,
+    deal_over_gap: bool = False,
+) -> tuple[
+    str,
+    list[Move],
+    tuple[tuple[tuple[int, ...], ...], tuple[int, ...], int, int] | None,
+    int,
+    int,
+    bool,
+    int,
+    tuple[int, int, list[Move]] | None,
+]: ...

@@ -165,10 +165,7 @@ def solve(
     polishing = heuristics or HEURISTICS
     if heuristics is None:
         heuristics = SEARCH_HEURISTICS.get(layout.suits, HEURISTICS)
-    roots = [
-        root_node(board.cols, board.down, board.dealt, len(board.removed), w, len(stock))
-        for w in heuristics
-    ]
+    root = root_node(board.cols, board.down, board.dealt, len(board.removed))
     if max_seconds is None:
         max_seconds = seconds_cap(int(max_nodes * (1 + shorten_ratio)))
     budget = Budget(max_nodes, max_seconds)
@@ -182,7 +179,7 @@ def solve(
         cuts = [0]
         reached: list[object] = []
         node = beam_pass(
-            roots[k],
+            root,
             stock,
             width,
             budget,
@@ -203,7 +200,7 @@ def solve(
                     max(SHORTEN_MIN_NODES, int(shorten_ratio * budget.nodes)),
                     max(0.0, budget.deadline - time.perf_counter()),
                 )
-                start = (roots[0].cols, roots[0].down, board.dealt)
+                start = (root.cols, root.down, board.dealt)
                 moves = shorten(start, moves, stock, polishing, polish)
                 result.shorten_nodes = polish.nodes
             line = to_actions(moves)
@@ -235,9 +232,7 @@ def exhaust(
         result.status = "won"
         return result
     stock = stock_of(board)  # under the layout's table rule
-    root = root_node(
-        board.cols, board.down, board.dealt, len(board.removed), DEFAULT_WEIGHTS, len(stock)
-    )
+    root = root_node(board.cols, board.down, board.dealt, len(board.removed))
     budget = Budget(max_nodes, seconds_cap(max_nodes) if max_seconds is None else max_seconds)
     cuts = [0]
     reached: list[object] = []

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "position.hpp"
+#include "search.hpp"
 
 namespace py = pybind11;
 using namespace spider;
@@ -156,6 +157,96 @@ bool is_won(py::handle cols, py::handle down, py::handle dealt, py::handle stock
     return won(read_position(cols, down, dealt, stock.size()), stock);
 }
 
+std::uint64_t as_key(py::handle h, const std::string& what) {
+    if (!PyLong_Check(h.ptr())) bad(what + " must be an int");
+    const unsigned long long v = PyLong_AsUnsignedLongLong(h.ptr());
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        bad(what + " must be a key (an int from 0 to 2**64 - 1)");
+    }
+    return v;
+}
+
+py::list move_list(const std::vector<Move>& line) {
+    py::list out;
+    for (const Move& m : line) out.append(move_tuple(m));
+    return out;
+}
+
+// One beam pass (search.hpp): (status, line, (cols, down, dealt, removed) reached, goal index,
+// nodes, timed out, cuts, (saving, distance, line) of the best shortcut or None).
+py::tuple pass(py::handle cols, py::handle down, py::handle dealt, py::handle removed, py::handle stock_h,
+               py::handle width, py::handle weights_h, py::handle max_nodes, py::handle nodes,
+               py::handle seconds_h, py::handle max_depth, bool progress, py::handle targets_h,
+               py::handle best_saving, py::handle goals_h, bool deal_over_gap) {
+    PassRequest req;
+    req.stock = read_stock(stock_h);
+    req.root = read_position(cols, down, dealt, req.stock.size());
+    req.root.removed = static_cast<std::uint8_t>(as_int(removed, 0, DECK_SIZE / RUN_LENGTH, "removed"));
+    req.rules.deal_over_gap = deal_over_gap;
+    req.width = as_int(width, 1, LLONG_MAX, "width");
+    const py::sequence w = as_seq(weights_h, "weights");
+    if (w.size() != 7) bad("weights are (down, hard, soft, empty, run, bury, tail)");
+    int* fields[] = {&req.weights.down, &req.weights.hard, &req.weights.soft, &req.weights.empty,
+                     &req.weights.run, &req.weights.bury, &req.weights.tail};
+    for (std::size_t k = 0; k < 7; ++k)
+        *fields[k] = static_cast<int>(as_int(w[k], -1000, 1000, "a weight"));
+    Budget budget;
+    budget.max_nodes = as_int(max_nodes, 0, LLONG_MAX / 2, "max_nodes");
+    budget.nodes = as_int(nodes, 0, LLONG_MAX / 2, "nodes");
+    if (!PyFloat_Check(seconds_h.ptr()) && !PyLong_Check(seconds_h.ptr())) bad("seconds must be a number");
+    budget.seconds = PyFloat_AsDouble(seconds_h.ptr());
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        bad("seconds must be a number");
+    }
+    if (!(budget.seconds >= 0)) budget.seconds = 0;  // NaN and negative: no time left
+    req.max_depth = static_cast<int>(as_int(max_depth, -1, INT_MAX, "max_depth"));
+    req.progress = progress;
+    if (!targets_h.is_none()) {
+        if (!py::isinstance<py::dict>(targets_h)) bad("targets must be a dict of key: distance");
+        for (auto item : py::reinterpret_borrow<py::dict>(targets_h))
+            req.targets[as_key(item.first, "a target's key")] =
+                static_cast<int>(as_int(item.second, 0, INT_MAX, "a target's distance"));
+        req.track_hits = true;
+    }
+    req.best_saving = static_cast<int>(as_int(best_saving, 0, INT_MAX, "best_saving"));
+    if (!goals_h.is_none()) {
+        const py::sequence goals = as_seq(goals_h, "goals");
+        for (std::size_t k = 0; k < goals.size(); ++k)
+            req.goals.emplace(as_key(goals[k], "a goal's key"), static_cast<int>(k));
+    }
+    PassResult r;
+    {
+        py::gil_scoped_release free;  // the search touches no Python object
+        r = beam_pass(req, budget);
+    }
+    static const char* const names[] = {"none", "won", "goal"};
+    py::object hit = py::none();
+    if (r.hit) hit = py::make_tuple(r.hit_saving, r.hit_distance, move_list(r.hit_line));
+    py::object end = py::none();
+    if (r.status != PassResult::NONE) end = py::make_tuple(columns_of(r.end), downs_of(r.end), static_cast<int>(r.end.dealt),
+                                                             static_cast<int>(r.end.removed));
+    return py::make_tuple(names[r.status], move_list(r.line), end, r.goal, budget.nodes, budget.timed_out,
+                          r.cuts, hit);
+}
+
+int chaos(py::handle cols, py::handle down, py::handle dealt, py::handle removed, py::handle stock_len,
+          py::handle weights_h) {
+    const Stock stock = stock_of_size(stock_len);
+    Position p = read_position(cols, down, dealt, stock.size());
+    const py::sequence w = as_seq(weights_h, "weights");
+    if (w.size() != 7) bad("weights are (down, hard, soft, empty, run, bury, tail)");
+    Weights weights{};
+    int* fields[] = {&weights.down, &weights.hard, &weights.soft, &weights.empty,
+                     &weights.run, &weights.bury, &weights.tail};
+    for (std::size_t k = 0; k < 7; ++k) *fields[k] = static_cast<int>(as_int(w[k], -1000, 1000, "a weight"));
+    const int runs = static_cast<int>(as_int(removed, 0, DECK_SIZE / RUN_LENGTH, "removed"));
+    int score = -weights.run * runs;
+    for (int i = 0; i < COLUMNS; ++i) score += col_chaos(p, i, weights);
+    return score;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
@@ -169,5 +260,12 @@ PYBIND11_MODULE(_core, m) {
           "The moves worth searching (games.engine.moves.pruned_moves), then the deal if allowed.");
     m.def("key", &key, py::arg("cols"), py::arg("down"), py::arg("dealt"), py::arg("stock_len"),
           "The search's key of a position.");
+    m.def("beam_pass", &pass, py::arg("cols"), py::arg("down"), py::arg("dealt"), py::arg("removed"),
+          py::arg("stock"), py::arg("width"), py::arg("weights"), py::arg("max_nodes"), py::arg("nodes"),
+          py::arg("seconds"), py::kw_only(), py::arg("max_depth") = -1, py::arg("progress") = true,
+          py::arg("targets") = py::none(), py::arg("best_saving") = 0, py::arg("goals") = py::none(),
+          py::arg("deal_over_gap") = false, "One beam pass (games.solver.search.beam_pass).");
+    m.def("score", &chaos, py::arg("cols"), py::arg("down"), py::arg("dealt"), py::arg("removed"),
+          py::arg("stock_len"), py::arg("weights"), "A position's score under `weights` (lower is better).");
     m.def("won", &is_won, py::arg("cols"), py::arg("down"), py::arg("dealt"), py::arg("stock"));
 }

@@ -1,0 +1,330 @@
+// The beam pass (search.hpp; the algorithm is described in games/solver/search.py).
+#include "search.hpp"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdint>
+
+namespace spider {
+
+namespace {
+
+// The keys met in one pass: open addressing, linear probing. Key 0 marks a free slot, so a
+// key of 0 is stored as 1 (a collision no likelier than any other).
+class KeySet {
+public:
+    KeySet() : slots_(1 << 12, 0), mask_(slots_.size() - 1) {}
+
+    bool contains(std::uint64_t key) const {
+        key = key ? key : 1;
+        for (std::size_t i = spread(key) & mask_;; i = (i + 1) & mask_) {
+            if (slots_[i] == key) return true;
+            if (slots_[i] == 0) return false;
+        }
+    }
+
+    // Start fetching the key's first slot (a search looks up a dozen children's keys in a
+    // row: their cache misses overlap instead of following one another).
+    void prefetch(std::uint64_t key) const {
+        key = key ? key : 1;
+        __builtin_prefetch(&slots_[spread(key) & mask_]);
+    }
+
+    // Whether the key was new.
+    bool insert(std::uint64_t key) {
+        key = key ? key : 1;
+        if (2 * (size_ + 1) > slots_.size()) grow();
+        for (std::size_t i = spread(key) & mask_;; i = (i + 1) & mask_) {
+            if (slots_[i] == key) return false;
+            if (slots_[i] == 0) {
+                slots_[i] = key;
+                ++size_;
+                return true;
+            }
+        }
+    }
+
+private:
+    static std::size_t spread(std::uint64_t key) {
+        return static_cast<std::size_t>((key * 0x9e3779b97f4a7c15ULL) >> 20);
+    }
+
+    void grow() {
+        std::vector<std::uint64_t> old;
+        old.swap(slots_);
+        slots_.assign(old.size() * 2, 0);
+        mask_ = slots_.size() - 1;
+        size_ = 0;
+        for (std::uint64_t key : old)
+            if (key) insert(key);
+    }
+
+    std::vector<std::uint64_t> slots_;
+    std::size_t mask_;
+    std::size_t size_ = 0;
+};
+
+// A position of the beam with its score's and key's parts per column.
+struct Node {
+    Position pos;
+    std::array<int, COLUMNS> chaos{};
+    std::array<std::uint64_t, COLUMNS> hash{};
+    std::uint64_t hsum = 0;
+    int score = 0;
+    int hist = -1;  // its entry in the pass's history (the line to it); -1: the root
+};
+
+// A candidate child of the beam: built again from its parent if it is kept.
+struct Candidate {
+    int score;
+    int seq;  // generation order within the pass: ties go to the earlier
+    int parent;  // index in the beam it was generated from
+    Move move;
+    std::uint8_t group;  // deals made: its deal group
+    std::uint64_t key;
+};
+
+struct Step {
+    int parent;  // history index, -1: the root
+    Move move;
+};
+
+class Pass {
+public:
+    Pass(const PassRequest& req, Budget& budget)
+        : req_(req), budget_(budget), w_(req.weights), stock_len_(req.stock.size()),
+          start_(std::chrono::steady_clock::now()) {}
+
+    PassResult run();
+
+private:
+    void fill(Node& n) const;  // chaos, hashes and score from scratch
+    void child(const Node& parent, Move m, Node& out) const;
+    bool spent();
+    std::vector<Move> line_to(int hist, const Move* last) const;
+    void finish(PassResult::Status status, const Node& parent, int parent_hist, Move m);
+
+    const PassRequest& req_;
+    Budget& budget_;
+    const Weights& w_;
+    const int stock_len_;
+    const std::chrono::steady_clock::time_point start_;
+    std::vector<Step> history_;
+    PassResult result_;
+};
+
+void Pass::fill(Node& n) const {
+    const bool ordered = n.pos.dealt < stock_len_;
+    n.hsum = 0;
+    int sum = 0;
+    for (int i = 0; i < COLUMNS; ++i) {
+        n.chaos[i] = col_chaos(n.pos, i, w_);
+        n.hash[i] = col_hash(n.pos, i, ordered);
+        n.hsum += n.hash[i];
+        sum += n.chaos[i];
+    }
+    n.score = sum - w_.run * n.pos.removed;
+}
+
+void Pass::child(const Node& parent, Move m, Node& out) const {
+    out = parent;
+    push(out.pos, m, req_.stock);
+    if (m.is_deal()) {  // every column changed (and the key's column order may have)
+        fill(out);
+        return;
+    }
+    const bool ordered = out.pos.dealt < stock_len_;
+    for (int i : {static_cast<int>(m.src), static_cast<int>(m.dst)}) {
+        const std::uint64_t h = col_hash(out.pos, i, ordered);
+        out.hsum += h - out.hash[i];
+        out.hash[i] = h;
+        const int c = col_chaos(out.pos, i, w_);
+        out.score += c - out.chaos[i];
+        out.chaos[i] = c;
+    }
+    out.score -= w_.run * (out.pos.removed - parent.pos.removed);
+}
+
+bool Pass::spent() {
+    if (budget_.nodes >= budget_.max_nodes) return true;
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start_;
+    if (took.count() >= budget_.seconds) {
+        budget_.timed_out = true;
+        return true;
+    }
+    return false;
+}
+
+std::vector<Move> Pass::line_to(int hist, const Move* last) const {
+    std::vector<Move> line;
+    if (last != nullptr) line.push_back(*last);
+    for (int h = hist; h >= 0; h = history_[static_cast<std::size_t>(h)].parent)
+        line.push_back(history_[static_cast<std::size_t>(h)].move);
+    std::reverse(line.begin(), line.end());
+    return line;
+}
+
+void Pass::finish(PassResult::Status status, const Node& parent, int parent_hist, Move m) {
+    result_.status = status;
+    result_.line = line_to(parent_hist, &m);
+    result_.end = parent.pos;
+    push(result_.end, m, req_.stock);
+}
+
+PassResult Pass::run() {
+    Node root;
+    root.pos = req_.root;
+    fill(root);
+    const std::uint64_t root_key = key_of(root.hsum, root.pos.dealt);
+    if (!req_.goals.empty()) {
+        auto g = req_.goals.find(root_key);
+        if (g != req_.goals.end()) {
+            result_.status = PassResult::GOAL;
+            result_.goal = g->second;
+            result_.end = root.pos;
+            return result_;
+        }
+    }
+    KeySet seen;
+    seen.insert(root_key);
+    std::vector<Node> beam{root};
+    std::vector<Node> next;
+    constexpr int GROUPS = DECK_SIZE / DEAL_SIZE + 1;
+    std::array<std::vector<Candidate>, GROUPS> groups;
+    std::vector<Candidate> kids;
+    std::vector<Candidate> made;
+    std::vector<Move> moves;
+    Node scratch;
+    int seq = 0;
+    int depth = 0;
+    const bool track = req_.track_hits && !req_.targets.empty();
+    while (!beam.empty()) {
+        if (req_.max_depth >= 0 && depth >= req_.max_depth) {
+            result_.cuts += static_cast<std::int64_t>(beam.size());  // not a search of everything
+            return result_;
+        }
+        ++depth;
+        for (auto& g : groups) g.clear();
+        for (std::size_t b = 0; b < beam.size(); ++b) {
+            if (spent()) return result_;
+            const Node& node = beam[b];
+            const int base = node.score;
+            moves_of(node.pos, req_.stock, req_.rules, moves);
+            budget_.nodes += static_cast<std::int64_t>(moves.size());
+            kids.clear();
+            bool lowered = false;  // some move lowers the score
+            std::size_t won_at = SIZE_MAX;  // the move that wins, if one does
+            // First every child's key and score (its slot in `seen` fetched meanwhile),
+            // then, in move order, the children not met before.
+            made.clear();
+            for (const Move m : moves) {
+                child(node, m, scratch);
+                const std::uint64_t key = key_of(scratch.hsum, scratch.pos.dealt);
+                seen.prefetch(key);
+                made.push_back({scratch.score, 0, static_cast<int>(b), m,
+                                static_cast<std::uint8_t>(scratch.pos.dealt / DEAL_SIZE), key});
+                if (won_at == SIZE_MAX && won(scratch.pos, req_.stock)) won_at = made.size() - 1;
+            }
+            for (std::size_t k = 0; k < made.size(); ++k) {
+                Candidate c = made[k];
+                if (seen.contains(c.key)) continue;
+                if (!c.move.is_deal() && c.score < base) lowered = true;
+                c.seq = ++seq;
+                if (k == won_at) {
+                    finish(PassResult::WON, node, node.hist, c.move);
+                    return result_;
+                }
+                kids.push_back(c);
+            }
+            // The progress rule: when some moves lower the score, only they and the deal
+            // stay. Not while an empty column waits for a deal: the moves that fill it may
+            // be the only way to the deal, lowering the score or not.
+            if (req_.progress && lowered &&
+                (node.pos.dealt >= stock_len_ || !node.pos.any_empty())) {
+                std::size_t kept = 0;
+                for (const Candidate& c : kids)
+                    if (c.score < base || c.move.is_deal()) kids[kept++] = c;
+                result_.cuts += static_cast<std::int64_t>(kids.size() - kept);
+                kids.resize(kept);
+            }
+            for (const Candidate& c : kids) {
+                if (!seen.insert(c.key)) continue;
+                if (!req_.goals.empty()) {
+                    auto g = req_.goals.find(c.key);
+                    if (g != req_.goals.end()) {
+                        result_.goal = g->second;
+                        finish(PassResult::GOAL, node, node.hist, c.move);
+                        return result_;
+                    }
+                }
+                if (track) {
+                    auto t = req_.targets.find(c.key);
+                    if (t != req_.targets.end()) {
+                        const int saving = t->second - depth;
+                        if (saving > std::max(req_.best_saving, result_.hit_saving)) {
+                            result_.hit = true;
+                            result_.hit_saving = saving;
+                            result_.hit_distance = t->second;
+                            result_.hit_line = line_to(node.hist, &c.move);
+                        }
+                    }
+                }
+                groups[c.group].push_back(c);
+            }
+        }
+        // The best `width` of each deal group (lowest score, ties by generation order),
+        // fewest deals first.
+        next.clear();
+        auto better = [](const Candidate& a, const Candidate& b) {
+            return a.score != b.score ? a.score < b.score : a.seq < b.seq;
+        };
+        for (auto& g : groups) {
+            if (g.empty()) continue;
+            std::size_t keep = g.size();
+            if (static_cast<std::int64_t>(g.size()) > req_.width) {
+                keep = static_cast<std::size_t>(req_.width);
+                result_.cuts += static_cast<std::int64_t>(g.size() - keep);
+                std::nth_element(g.begin(), g.begin() + static_cast<std::ptrdiff_t>(keep), g.end(), better);
+                g.resize(keep);
+            }
+            std::sort(g.begin(), g.end(), better);
+            for (const Candidate& c : g) {
+                const Node& parent = beam[static_cast<std::size_t>(c.parent)];
+                next.emplace_back();
+                child(parent, c.move, next.back());
+                history_.push_back({parent.hist, c.move});
+                next.back().hist = static_cast<int>(history_.size()) - 1;
+            }
+        }
+        beam.swap(next);
+    }
+    return result_;
+}
+
+}  // namespace
+
+int col_chaos(const Position& p, int i, const Weights& w) {
+    const int n = p.len(i);
+    if (!n) return -w.empty;
+    const int d = p.down[i];
+    const int soft = w.soft + (d ? w.bury : 0);
+    const int hard = w.hard + (d ? w.bury : 0);
+    const Card* c = p.col(i);
+    int chaos = d * w.down;
+    int a = c[d];
+    for (int j = d + 1; j < n; ++j) {
+        const int b = c[j];
+        if (b != a - 1) chaos += rank_of(b) == rank_of(a) - 1 ? soft : hard;
+        a = b;
+    }
+    if (w.tail) chaos -= w.tail * (top_run(p, i) - 1);
+    return chaos;
+}
+
+PassResult beam_pass(const PassRequest& req, Budget& budget) {
+    Pass pass(req, budget);
+    return pass.run();
+}
+
+}  // namespace spider
