@@ -201,31 +201,37 @@ void moves_of(const Position& p, const Stock& stock, const Rules& rules, std::ve
     if (can_deal(p, stock, rules)) out.push_back(DEAL);
 }
 
-std::uint64_t col_hash(const Position& p, int i, bool ordered) {
-    // Eight cards a step (the hot loop of the search); the column's index, face-down count
-    // and length go in first, and splitmix's finaliser mixes everything at the end, so a
-    // sum of column hashes tells a swap of two columns apart.
+namespace {
+std::array<std::uint64_t, DECK_SIZE + 1> card_powers() {
+    std::array<std::uint64_t, DECK_SIZE + 1> out{};
+    std::uint64_t x = 1;
+    for (auto& v : out) {
+        v = x;
+        x *= 0x9e3779b97f4a7c15ULL;  // odd: every power is odd, none is zero
+    }
+    return out;
+}
+}  // namespace
+
+const std::array<std::uint64_t, DECK_SIZE + 1> CARD_POWERS = card_powers();
+
+std::uint64_t cards_hash(const Position& p, int i) {
     const Card* c = p.col(i);
     const int n = p.len(i);
-    constexpr std::uint64_t K = 0x9e3779b97f4a7c15ULL;
-    std::uint64_t h = ((ordered ? static_cast<std::uint64_t>(i + 1) << 32 : 0) ^
-                       static_cast<std::uint64_t>(p.down[i]) << 8 ^ static_cast<std::uint64_t>(n)) *
-                      0xd6e8feb86659fd93ULL;
-    h ^= h >> 32;
-    int j = 0;
-    for (; j + 8 <= n; j += 8) {
-        std::uint64_t w;
-        std::memcpy(&w, c + j, 8);
-        h = (h ^ w) * K;
-        h ^= h >> 29;
-    }
-    if (j < n) {
-        std::uint64_t w = 0;
-        std::memcpy(&w, c + j, static_cast<std::size_t>(n - j));
-        h = (h ^ w) * K;
-        h ^= h >> 29;
-    }
-    return mix(h);
+    std::uint64_t h = 0;
+    for (int j = 0; j < n; ++j) h += c[j] * CARD_POWERS[static_cast<std::size_t>(j)];
+    return h;
+}
+
+std::uint64_t col_hash_of(std::uint64_t cards, int i, int down, int len, bool ordered) {
+    const std::uint64_t shape = (ordered ? static_cast<std::uint64_t>(i + 1) << 32 : 0) ^
+                                static_cast<std::uint64_t>(down) << 16 ^
+                                static_cast<std::uint64_t>(len);
+    return mix(cards ^ mix(shape));
+}
+
+std::uint64_t col_hash(const Position& p, int i, bool ordered) {
+    return col_hash_of(cards_hash(p, i), i, p.down[i], p.len(i), ordered);
 }
 
 std::uint64_t key_of(std::uint64_t hsum, int dealt) {

@@ -106,8 +106,15 @@ bool won(const Position& p, const Stock& stock);
 void moves_of(const Position& p, const Stock& stock, const Rules& rules, std::vector<Move>& out);
 
 // -- the position key ---------------------------------------------------------------------
-// A column's share of the key: its index counts while cards remain in the stock (the next
-// deal puts stock card i onto column i); once the stock is dealt, column order does not.
+// A column's cards as a polynomial, sum of card_j * CARD_POWERS[j] (mod 2**64): linear in
+// the cards, so a move updates it from the cards it moves alone (the search's hot loop).
+extern const std::array<std::uint64_t, DECK_SIZE + 1> CARD_POWERS;
+std::uint64_t cards_hash(const Position& p, int i);
+// A column's share of the key, from its cards' polynomial: its index counts while cards
+// remain in the stock (the next deal puts stock card i onto column i); once the stock is
+// dealt, column order does not. The mix is not linear, so a sum of column hashes tells a
+// swap of two columns apart.
+std::uint64_t col_hash_of(std::uint64_t cards, int i, int down, int len, bool ordered);
 std::uint64_t col_hash(const Position& p, int i, bool ordered);
 // The key of a position: the sum of its column hashes, and the deals made.
 std::uint64_t key_of(std::uint64_t hsum, int dealt);

@@ -69,6 +69,7 @@ private:
 struct Node {
     Position pos;
     std::array<int, COLUMNS> chaos{};
+    std::array<std::uint64_t, COLUMNS> cards{};  // cards_hash per column
     std::array<std::uint64_t, COLUMNS> hash{};
     std::uint64_t hsum = 0;
     int score = 0;
@@ -120,7 +121,8 @@ void Pass::fill(Node& n) const {
     int sum = 0;
     for (int i = 0; i < COLUMNS; ++i) {
         n.chaos[i] = col_chaos(n.pos, i, w_);
-        n.hash[i] = col_hash(n.pos, i, ordered);
+        n.cards[i] = cards_hash(n.pos, i);
+        n.hash[i] = col_hash_of(n.cards[i], i, n.pos.down[i], n.pos.len(i), ordered);
         n.hsum += n.hash[i];
         sum += n.chaos[i];
     }
@@ -129,14 +131,32 @@ void Pass::fill(Node& n) const {
 
 void Pass::child(const Node& parent, Move m, Node& out) const {
     out = parent;
-    push(out.pos, m, req_.stock);
     if (m.is_deal()) {  // every column changed (and the key's column order may have)
+        push(out.pos, m, req_.stock);
         fill(out);
         return;
     }
+    const int s = m.src;
+    const int d = m.dst;
+    const int n = m.count;
+    // The moved cards' polynomial from the bottom one: it leaves the source's from its new
+    // length on and joins the destination's from its old length on.
+    const Card* lifted = parent.pos.col(s) + parent.pos.len(s) - n;
+    std::uint64_t moved = 0;
+    for (int k = 0; k < n; ++k) moved += lifted[k] * CARD_POWERS[static_cast<std::size_t>(k)];
+    const int source_len = parent.pos.len(s) - n;
+    const int dest_len = parent.pos.len(d);
+    push(out.pos, m, req_.stock);
+    if (out.pos.removed != parent.pos.removed) {  // a run left: from scratch
+        out.cards[s] = cards_hash(out.pos, s);
+        out.cards[d] = cards_hash(out.pos, d);
+    } else {
+        out.cards[s] -= moved * CARD_POWERS[static_cast<std::size_t>(source_len)];
+        out.cards[d] += moved * CARD_POWERS[static_cast<std::size_t>(dest_len)];
+    }
     const bool ordered = out.pos.dealt < stock_len_;
-    for (int i : {static_cast<int>(m.src), static_cast<int>(m.dst)}) {
-        const std::uint64_t h = col_hash(out.pos, i, ordered);
+    for (int i : {s, d}) {
+        const std::uint64_t h = col_hash_of(out.cards[i], i, out.pos.down[i], out.pos.len(i), ordered);
         out.hsum += h - out.hash[i];
         out.hash[i] = h;
         const int c = col_chaos(out.pos, i, w_);
