@@ -86,6 +86,15 @@ struct Candidate {
     std::uint64_t key;
 };
 
+// A child as first seen: its key, and its score when it had to be built to know the key.
+struct Made {
+    Move move;
+    std::uint64_t key;
+    int score;
+    bool built;
+    bool won;  // only a built child can be won: winning removes a run
+};
+
 struct Step {
     int parent;  // history index, -1: the root
     Move move;
@@ -102,6 +111,8 @@ public:
 private:
     void fill(Node& n) const;  // chaos, hashes and score from scratch
     void child(const Node& parent, Move m, Node& out) const;
+    bool quick_key(const Node& parent, Move m, std::uint64_t& key) const;
+    int quick_score(const Node& parent, Move m) const;
     bool spent();
     std::vector<Move> line_to(int hist, const Move* last) const;
     void finish(PassResult::Status status, const Node& parent, int parent_hist, Move m);
@@ -166,6 +177,44 @@ void Pass::child(const Node& parent, Move m, Node& out) const {
     out.score -= w_.run * (out.pos.removed - parent.pos.removed);
 }
 
+// The key of the position move `m` leads to, worked out without building it (most
+// children were met before: the search only needs their keys); false when the move may
+// remove a run, whose child must be built to know.
+bool Pass::quick_key(const Node& parent, Move m, std::uint64_t& key) const {
+    if (m.is_deal()) return false;
+    const Position& p = parent.pos;
+    const int s = m.src;
+    const int d = m.dst;
+    const int n = m.count;
+    const Card* c = p.col(s);
+    const int left = p.len(s) - n;  // the source's new length
+    int source_down = p.down[s];
+    if (left > 0 && left == source_down) {
+        --source_down;  // its top card turns face up
+    } else if (left > 0 && rank_of(c[left - 1]) == ACE && left - source_down >= RUN_LENGTH) {
+        return false;  // a completed run uncovered
+    }
+    const int dest_len = p.len(d) + n;
+    if (rank_of(c[p.len(s) - 1]) == ACE && dest_len - p.down[d] >= RUN_LENGTH) return false;
+    std::uint64_t moved = 0;
+    for (int k = 0; k < n; ++k) moved += c[left + k] * CARD_POWERS[static_cast<std::size_t>(k)];
+    const bool ordered = p.dealt < stock_len_;
+    const std::uint64_t hs = col_hash_of(parent.cards[s] - moved * CARD_POWERS[static_cast<std::size_t>(left)],
+                                         s, source_down, left, ordered);
+    const std::uint64_t hd = col_hash_of(parent.cards[d] + moved * CARD_POWERS[static_cast<std::size_t>(p.len(d))],
+                                         d, p.down[d], dest_len, ordered);
+    key = key_of(parent.hsum - parent.hash[s] - parent.hash[d] + hs + hd, p.dealt);
+    return true;
+}
+
+// The score of the position a move with a quick key leads to (it removes no run).
+int Pass::quick_score(const Node& parent, Move m) const {
+    Position p = parent.pos;
+    push(p, m, req_.stock);
+    return parent.score - parent.chaos[m.src] - parent.chaos[m.dst] + col_chaos(p, m.src, w_) +
+           col_chaos(p, m.dst, w_);
+}
+
 bool Pass::spent() {
     if (budget_.nodes >= budget_.max_nodes) return true;
     const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start_;
@@ -213,7 +262,7 @@ PassResult Pass::run() {
     constexpr int GROUPS = DECK_SIZE / DEAL_SIZE + 1;
     std::array<std::vector<Candidate>, GROUPS> groups;
     std::vector<Candidate> kids;
-    std::vector<Candidate> made;
+    std::vector<Made> made;
     std::vector<Move> moves;
     Node scratch;
     int seq = 0;
@@ -234,28 +283,33 @@ PassResult Pass::run() {
             budget_.nodes += static_cast<std::int64_t>(moves.size());
             kids.clear();
             bool lowered = false;  // some move lowers the score
-            std::size_t won_at = SIZE_MAX;  // the move that wins, if one does
-            // First every child's key and score (its slot in `seen` fetched meanwhile),
-            // then, in move order, the children not met before.
+            // First every child's key (its slot in `seen` fetched meanwhile), then, in move
+            // order, the children not met before, scored.
             made.clear();
             for (const Move m : moves) {
-                child(node, m, scratch);
-                const std::uint64_t key = key_of(scratch.hsum, scratch.pos.dealt);
-                seen.prefetch(key);
-                made.push_back({scratch.score, 0, static_cast<int>(b), m,
-                                static_cast<std::uint8_t>(scratch.pos.dealt / DEAL_SIZE), key});
-                if (won_at == SIZE_MAX && won(scratch.pos, req_.stock)) won_at = made.size() - 1;
+                Made k{m, 0, 0, false, false};
+                if (!quick_key(node, m, k.key)) {
+                    child(node, m, scratch);
+                    k.key = key_of(scratch.hsum, scratch.pos.dealt);
+                    k.score = scratch.score;
+                    k.built = true;
+                    k.won = won(scratch.pos, req_.stock);
+                }
+                seen.prefetch(k.key);
+                made.push_back(k);
             }
-            for (std::size_t k = 0; k < made.size(); ++k) {
-                Candidate c = made[k];
-                if (seen.contains(c.key)) continue;
-                if (!c.move.is_deal() && c.score < base) lowered = true;
-                c.seq = ++seq;
-                if (k == won_at) {
-                    finish(PassResult::WON, node, node.hist, c.move);
+            for (const Made& k : made) {
+                if (seen.contains(k.key)) continue;
+                const int score = k.built ? k.score : quick_score(node, k.move);
+                if (!k.move.is_deal() && score < base) lowered = true;
+                ++seq;
+                if (k.won) {
+                    finish(PassResult::WON, node, node.hist, k.move);
                     return result_;
                 }
-                kids.push_back(c);
+                const int dealt = node.pos.dealt + (k.move.is_deal() ? DEAL_SIZE : 0);
+                kids.push_back({score, seq, static_cast<int>(b), k.move,
+                                static_cast<std::uint8_t>(dealt / DEAL_SIZE), k.key});
             }
             // The progress rule: when some moves lower the score, only they and the deal
             // stay. Not while an empty column waits for a deal: the moves that fill it may
