@@ -27,7 +27,8 @@ DEFAULT_MAX_NODES: Final = 2_000_000
 # No seconds given: the cap is derived from the node budget (``seconds_cap``).
 DEFAULT_MAX_SECONDS: Final[float | None] = None
 # The derived seconds cap assumes no slower than this many positions a second: several
-# times below a loaded 2-core machine's rate (about 60 000 to 160 000), so on any machine
+# times below a loaded 2-core machine's rate (the shortening, in Python, about 60 000 to
+# 160 000; the native core's search some millions), so on any machine
 # short of a stall the node budget, not the clock, ends a search and the result is
 # reproducible (a 4-suit deal used to be lost to a 120 s cap when the machine was busy).
 MIN_NODES_PER_SECOND: Final = 5_000
