@@ -7,9 +7,12 @@ and 4 suits:
 
     python bench/solver.py                               # seeds 1-5, 300 000 positions a deal
     python bench/solver.py --seeds 1-10 --nodes 1000000  # more deals, bigger searches
+    python bench/solver.py --width 200                   # wide passes only (improve's kind)
 
 Each deal is solved by both with the same node budget and no shortening (``shorten_ratio=0``:
-the shortening is not in the core); a deal's rate is the positions its search generated over
+the shortening is mostly not in the core), with the solver's own widths (an easy deal is won
+by the first, narrowest pass in a few milliseconds, so the engine's replay of the line
+weighs on its rate) or ``--width``'s only; a deal's rate is the positions its search generated over
 the CPU seconds (``time.process_time``) of the solve, a deal's speedup the core's rate over
 the reference's. The LAST line is one JSON object: ``speedup`` (the median of the deals'
 speedups), ``min_mode_speedup``, and per mode (``modes``) the median rates
@@ -105,7 +108,7 @@ def quantile(values: list[float], q: float) -> float:
 
 
 # -- speed -----------------------------------------------------------------------------------
-def worker(tree: str, modes: list[int], seeds: list[int], nodes: int) -> None:
+def worker(tree: str, modes: list[int], seeds: list[int], nodes: int, width: int | None) -> None:
     """Solve each deal with the solver of ``tree``; one JSON line per deal."""
     sys.path.insert(0, tree)
     import games
@@ -119,14 +122,21 @@ def worker(tree: str, modes: list[int], seeds: list[int], nodes: int) -> None:
         for seed in seeds:
             layout = deal_layout(suits, seed)
             t0 = time.process_time()
-            result = solve(layout, max_nodes=nodes, shorten_ratio=0)
+            if width:
+                result = solve(layout, max_nodes=nodes, shorten_ratio=0, widths=(width,))
+            else:
+                result = solve(layout, max_nodes=nodes, shorten_ratio=0)
             cpu = time.process_time() - t0
             row = {"suits": suits, "seed": seed, "nodes": result.nodes, "cpu_s": cpu}
             print(json.dumps({**row, "status": result.status}), flush=True)
 
 
-def run_worker(tree: str, modes: list[int], seeds: list[int], nodes: int) -> list[dict]:
+def run_worker(
+    tree: str, modes: list[int], seeds: list[int], nodes: int, width: int | None
+) -> list[dict]:
     args = ["--suits", ",".join(map(str, modes)), "--seeds", ",".join(map(str, seeds))]
+    if width:
+        args += ["--width", str(width)]
     out = subprocess.run(
         [sys.executable, os.path.abspath(__file__), "--worker", tree, *args, "--nodes", str(nodes)],
         cwd=tree,
@@ -137,7 +147,9 @@ def run_worker(tree: str, modes: list[int], seeds: list[int], nodes: int) -> lis
     return [json.loads(line) for line in out.splitlines()]
 
 
-def speed(modes: list[int], seeds: list[int], nodes: int, reference: str) -> dict:
+def speed(
+    modes: list[int], seeds: list[int], nodes: int, reference: str, width: int | None
+) -> dict:
     """Run the same deals through this tree's solver and the reference commit's."""
     with tempfile.TemporaryDirectory(prefix="solver-reference-") as scratch:
         ref_tree = os.path.join(scratch, "tree")
@@ -146,12 +158,12 @@ def speed(modes: list[int], seeds: list[int], nodes: int, reference: str) -> dic
             check=True,
         )
         try:
-            reference_rows = run_worker(ref_tree, modes, seeds, nodes)
+            reference_rows = run_worker(ref_tree, modes, seeds, nodes, width)
         finally:
             subprocess.run(
                 ["git", "-C", ROOT, "worktree", "remove", "--force", ref_tree], check=True
             )
-    core_rows = run_worker(ROOT, modes, seeds, nodes)
+    core_rows = run_worker(ROOT, modes, seeds, nodes, width)
     by_mode: dict[str, dict] = {}
     ratios: list[float] = []
     for suits in modes:
@@ -182,6 +194,7 @@ def speed(modes: list[int], seeds: list[int], nodes: int, reference: str) -> dic
         "reference": reference,
         "seeds": len(seeds),
         "nodes": nodes,
+        "width": width,
         "load": os.getloadavg()[0],
     }
 
@@ -283,6 +296,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--nodes", type=int, default=SPEED_NODES, help="speed: positions a deal")
     parser.add_argument("--reference", default=REFERENCE, help="speed: the commit to compare with")
     parser.add_argument(
+        "--width", type=int, help="speed: passes of this beam width only (default: solve's own)"
+    )
+    parser.add_argument(
         "--max-nodes", default=DEFAULT_MAX_NODES, help="e.g. 4000000 or 1:2000000,4:8000000"
     )
     parser.add_argument(
@@ -298,12 +314,12 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     modes = [int(s) for s in args.suits.split(",")]
     if args.worker:
-        worker(args.worker, modes, parse_seeds(args.seeds), args.nodes)
+        worker(args.worker, modes, parse_seeds(args.seeds), args.nodes, args.width)
         return
     if not args.vet:
         seeds = parse_seeds(args.seeds or SPEED_SEEDS)
         started = time.perf_counter()
-        result = speed(modes, seeds, args.nodes, args.reference)
+        result = speed(modes, seeds, args.nodes, args.reference, args.width)
         print(
             f"# seeds {args.seeds or SPEED_SEEDS}, {args.nodes} positions a deal, reference "
             f"{args.reference}, wall {time.perf_counter() - started:.0f}s"

@@ -207,12 +207,30 @@ bool Pass::quick_key(const Node& parent, Move m, std::uint64_t& key) const {
     return true;
 }
 
-// The score of the position a move with a quick key leads to (it removes no run).
+// The score of the position a move with a quick key leads to (it removes no run), from its
+// parent's: the source column scored again from its remaining cards, the destination's
+// seam and top run adjusted (the lifted cards are one same-suit run: no break inside).
 int Pass::quick_score(const Node& parent, Move m) const {
-    Position p = parent.pos;
-    push(p, m, req_.stock);
-    return parent.score - parent.chaos[m.src] - parent.chaos[m.dst] + col_chaos(p, m.src, w_) +
-           col_chaos(p, m.dst, w_);
+    const Position& p = parent.pos;
+    const int s = m.src;
+    const int d = m.dst;
+    const int n = m.count;
+    const int left = p.len(s) - n;
+    int source_down = p.down[s];
+    if (left > 0 && left == source_down) --source_down;
+    const int cs = span_chaos(p.col(s), left, source_down, w_);
+    int cd;
+    if (p.empty(d)) {
+        cd = -w_.tail * (n - 1);
+    } else {
+        const int bottom = p.col(s)[left];  // the lifted run's bottom card
+        const int tail = w_.tail ? w_.tail * top_run(p, d) : 0;
+        if (bottom == p.top(d) - 1)  // a join: the top run grows by n
+            cd = parent.chaos[d] - w_.tail * n;
+        else  // a legal move fits by rank: a soft break, and a top run of n
+            cd = parent.chaos[d] + w_.soft + (p.down[d] ? w_.bury : 0) + tail - w_.tail * n;
+    }
+    return parent.score - parent.chaos[s] - parent.chaos[d] + cs + cd;
 }
 
 bool Pass::spent() {
@@ -378,22 +396,28 @@ PassResult Pass::run() {
 
 }  // namespace
 
-int col_chaos(const Position& p, int i, const Weights& w) {
-    const int n = p.len(i);
+int span_chaos(const Card* c, int n, int d, const Weights& w) {
     if (!n) return -w.empty;
-    const int d = p.down[i];
     const int soft = w.soft + (d ? w.bury : 0);
     const int hard = w.hard + (d ? w.bury : 0);
-    const Card* c = p.col(i);
     int chaos = d * w.down;
     int a = c[d];
+    int run = 1;  // the top same-suit run so far
     for (int j = d + 1; j < n; ++j) {
         const int b = c[j];
-        if (b != a - 1) chaos += rank_of(b) == rank_of(a) - 1 ? soft : hard;
+        if (b != a - 1) {
+            chaos += rank_of(b) == rank_of(a) - 1 ? soft : hard;
+            run = 1;
+        } else {
+            ++run;
+        }
         a = b;
     }
-    if (w.tail) chaos -= w.tail * (top_run(p, i) - 1);
-    return chaos;
+    return chaos - w.tail * (run - 1);
+}
+
+int col_chaos(const Position& p, int i, const Weights& w) {
+    return span_chaos(p.col(i), p.len(i), p.down[i], w);
 }
 
 PassResult beam_pass(const PassRequest& req, Budget& budget) {

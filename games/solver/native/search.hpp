@@ -14,8 +14,10 @@ struct Weights {
     int down, hard, soft, empty, run, bury, tail;
 };
 
-// A column's share of the score, from scratch.
+// A column's share of the score, from scratch: of column i, or of the n cards at c with d
+// face down.
 int col_chaos(const Position& p, int i, const Weights& w);
+int span_chaos(const Card* c, int n, int d, const Weights& w);
 
 // The node budget (primary, deterministic) and a wall-clock cap (a safety net).
 struct Budget {
