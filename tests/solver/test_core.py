@@ -299,3 +299,26 @@ def test_the_messages_say_what_is_wrong() -> None:
             assert words in str(exc), (words, str(exc))
         else:
             raise AssertionError(f"no ValueError for {words}")
+
+
+def test_a_search_under_the_deal_over_a_gap_finds_the_win_only_that_rule_allows() -> None:
+    """Three cards on the table, seven columns empty, the last ten cards in the stock: no
+    way to fill every column, so no deal and no win under the usual rule (a search of
+    every position says so); with the deal over a gap the deal is allowed, and the win the
+    search finds replays step by step under that rule."""
+    s = [make_card(0, r) for r in range(1, 14)]
+    cols = [(s[12],), (s[11],), (s[10],), (), (), (), (), (), (), ()]  # Ks, Qs, Js
+    down = [0] * 10
+    stock = tuple(s[9::-1])  # Ts 9s ... As: one onto each column
+    weights = (5, 4, 3, 3, 40, 1, 0)
+    args = (cols, down, 0, 0, stock, 1 << 40, weights, 200_000, 0, 60.0)
+    status, line, *_, cuts, _ = _core.beam_pass(*args, progress=False)
+    assert (status, line, cuts) == ("none", [], 0)
+    status, line, *_ = _core.beam_pass(*args, progress=False, deal_over_gap=True)
+    assert status == "won" and DEAL in line
+    at: tuple[Any, Any, int] = (cols, down, 0)
+    for move in line:
+        stepped = _core.step(at[0], at[1], at[2], stock, move, deal_over_gap=True)
+        assert stepped is not None, move
+        at = stepped[:3]
+    assert _core.won(at[0], at[1], at[2], stock)
