@@ -79,7 +79,7 @@ struct Node {
 // A candidate child of the beam: built again from its parent if it is kept.
 struct Candidate {
     int score;
-    int seq;  // generation order within the pass: ties go to the earlier
+    std::int64_t seq;  // generation order within the pass: ties go to the earlier
     int parent;  // index in the beam it was generated from
     Move move;
     std::uint8_t group;  // deals made: its deal group
@@ -283,7 +283,7 @@ PassResult Pass::run() {
     std::vector<Made> made;
     std::vector<Move> moves;
     Node scratch;
-    int seq = 0;
+    std::int64_t seq = 0;
     int depth = 0;
     const bool track = req_.track_hits && !req_.targets.empty();
     while (!beam.empty()) {
