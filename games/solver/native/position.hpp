@@ -25,8 +25,8 @@ constexpr int ACE = 1;
 constexpr int KING = 13;
 constexpr int RANK_MASK = 15;
 constexpr int SUIT_SHIFT = 4;
-// The most deals a game makes is DECK_SIZE / DEAL_SIZE; a key packs the deals made under
-// the sum of the column hashes in this many values (the Python search's KEY_DEAL_ROOM).
+// A key packs the deals made (at most DECK_SIZE / DEAL_SIZE, 10) under the sum of the
+// column hashes: it takes this many values.
 constexpr std::uint64_t KEY_DEAL_ROOM = 16;
 
 using Card = std::uint8_t;
