@@ -82,7 +82,7 @@ SANITIZE_TESTS ?= tests/solver/test_core.py tests/solver/test_solver.py tests/so
 sanitize: install
 	mkdir -p $(SANITIZE_DIR)
 	$(CXX) $(SANITIZE_FLAGS) $$($(BIN)/python -m pybind11 --includes) -Igames/solver/native \
-	  games/solver/native/*.cpp -o $(SANITIZE_DIR)/_core.so
+	  games/solver/native/core.cpp games/solver/native/binding.cpp -o $(SANITIZE_DIR)/_core.so
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  LD_PRELOAD="$$($(CXX) -print-file-name=libasan.so) $$($(CXX) -print-file-name=libubsan.so)" \
 	  $(BIN)/python -m tests.solver.sanitized $(SANITIZE_DIR)/_core.so -q -p no:cacheprovider \
