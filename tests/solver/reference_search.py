@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from games.engine import DEAL, Move
-from games.engine.moves import pruned_moves
 from games.solver import model
 from games.solver.model import Position
 from games.solver.search import Weights
@@ -54,14 +53,6 @@ def key(pos: Position, stock_len: int) -> object:
     return (dealt, pairs) if dealt < stock_len else (dealt, tuple(sorted(pairs)))
 
 
-def moves(pos: Position, stock_len: int) -> list[Move]:
-    cols, down, dealt = pos
-    out = pruned_moves(cols, down, deal_pending=dealt < stock_len)
-    if dealt < stock_len and all(cols):
-        out.append(DEAL)
-    return out
-
-
 def beam_pass(
     start: Position,
     removed: int,
@@ -85,7 +76,7 @@ def beam_pass(
             if nodes >= max_nodes:
                 return Outcome(None, nodes, cuts)
             base = score(pos, runs, w)
-            mv = moves(pos, n)
+            mv = model.search_moves(*pos, stock)
             nodes += len(mv)
             kids = []
             lowered = False

@@ -15,39 +15,32 @@ from hypothesis import strategies as st
 from games.engine import DEAL, Board, IllegalAction, Layout, Move
 from games.engine.cards import make_card
 from games.engine.deal import deal_layout
-from games.engine.moves import pruned_moves
-from games.solver import _core
+from games.solver import _core, model
 from games.solver.model import Position
 from tests.engine.test_properties import starts
-from tests.solver.test_model import SETTINGS, compact, near_runs, pick
+from tests.solver.test_model import SETTINGS, compact, gap_endgames, near_runs, pick
 
 
 def core_step(pos: Position, move: Move, stock: tuple[int, ...]) -> Any:
     cols, down, dealt = pos
-    return _core.step(cols, down, dealt, stock, move)
+    gap = type(stock) is model.GapStock  # the table rule rides on the stock
+    return _core.step(cols, down, dealt, tuple(stock), move, deal_over_gap=gap)
 
 
 def core_moves(pos: Position, stock: tuple[int, ...]) -> list[Move]:
     cols, down, dealt = pos
-    return _core.moves(cols, down, dealt, stock)
-
-
-def python_moves(pos: Position, stock: tuple[int, ...]) -> list[Move]:
-    cols, down, dealt = pos
-    out = pruned_moves(cols, down, deal_pending=dealt < len(stock))
-    if dealt < len(stock) and all(cols):
-        out.append(DEAL)
-    return out
+    gap = type(stock) is model.GapStock
+    return _core.moves(cols, down, dealt, tuple(stock), deal_over_gap=gap)
 
 
 def play_agreeing(start: str, picks: list[int]) -> Board:
     """Play ``picks`` from ``start`` on a Board and in the core, checking every step and
     every move list."""
     board = Board(Layout.parse(start))
-    stock = tuple(board.stock)
+    stock = model.stock_of(board)
     for choice in picks:
         before = compact(board)
-        assert core_moves(before, stock) == python_moves(before, stock)
+        assert core_moves(before, stock) == model.search_moves(*before, stock)
         move = pick(board, choice)
         if move is None:
             break
@@ -58,8 +51,22 @@ def play_agreeing(start: str, picks: list[int]) -> Board:
         assert (cols, down, dealt) == compact(board), f"{board.notation()} after {move}"
         assert sorted(turned) == sorted(outcome.turned)
         assert removed == len(outcome.runs_removed)
-        assert _core.won(cols, down, dealt, stock) == board.won
+        assert _core.won(cols, down, dealt, tuple(stock)) == board.won
     return board
+
+
+@SETTINGS
+@given(start=gap_endgames(), picks=st.lists(st.integers(0, 2**16), max_size=30))
+def test_every_step_under_deal_over_gap_agrees_with_the_engine(
+    start: str, picks: list[int]
+) -> None:
+    """The engine's table rule deal_over_gap: the same steps, and the same move list as the
+    Python model's (every legal move where the deal may go over the gaps)."""
+    assert Board(Layout.parse(start)).deal_over_gap
+    board = play_agreeing(start, picks)
+    pos = compact(board)
+    stock = model.stock_of(board)
+    assert (core_step(pos, DEAL, stock) is not None) == board.can_deal()
 
 
 @SETTINGS
@@ -96,7 +103,7 @@ def test_the_checked_step_refuses_what_the_engine_refuses(
     if board.won:
         return
     pos = compact(board)
-    stock = tuple(board.stock)
+    stock = model.stock_of(board)
     for move in [*tries, DEAL]:
         if move[0] < 0 and move != DEAL:
             continue  # not an action the model names
@@ -311,7 +318,7 @@ def test_a_search_under_the_deal_over_a_gap_finds_the_win_only_that_rule_allows(
     down = [0] * 10
     stock = tuple(s[9::-1])  # Ts 9s ... As: one onto each column
     weights = (5, 4, 3, 3, 40, 1, 0)
-    args = (cols, down, 0, 0, stock, 1 << 40, weights, 200_000, 0, 60.0)
+    args = (cols, down, 0, 0, stock, 1 << 40, weights, 2_000_000, 0, 60.0)
     status, line, *_, cuts, _ = _core.beam_pass(*args, progress=False)
     assert (status, line, cuts) == ("none", [], 0)
     status, line, *_ = _core.beam_pass(*args, progress=False, deal_over_gap=True)

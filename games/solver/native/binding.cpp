@@ -257,7 +257,7 @@ PYBIND11_MODULE(_core, m) {
           "or None if the rules refuse it.");
     m.def("moves", &moves, py::arg("cols"), py::arg("down"), py::arg("dealt"), py::arg("stock"), py::kw_only(),
           py::arg("deal_over_gap") = false,
-          "The moves worth searching (games.engine.moves.pruned_moves), then the deal if allowed.");
+          "The moves a search tries (games.solver.model.search_moves), the deal last if legal.");
     m.def("key", &key, py::arg("cols"), py::arg("down"), py::arg("dealt"), py::arg("stock_len"),
           "The search's key of a position.");
     m.def("beam_pass", &pass, py::arg("cols"), py::arg("down"), py::arg("dealt"), py::arg("removed"),

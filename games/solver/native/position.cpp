@@ -123,8 +123,49 @@ bool won(const Position& p, const Stock& stock) {
     return p.dealt == stock.size() && p.table() == 0;
 }
 
+namespace {
+
+// Every legal move (games.engine.moves.legal_moves, the same order: by source,
+// destination, then count), moves into an empty column for every liftable count.
+void legal_moves(const Position& p, std::vector<Move>& out) {
+    int tops[COLUMNS];
+    for (int i = 0; i < COLUMNS; ++i) tops[i] = p.empty(i) ? 0 : rank_of(p.top(i));
+    for (int src = 0; src < COLUMNS; ++src) {
+        const int n = p.len(src);
+        if (!n) continue;
+        const Card* c = p.col(src);
+        int j = n - 1;
+        while (j > p.down[src] && c[j - 1] == c[j] + 1) --j;
+        const int k = n - j;
+        const int low = rank_of(c[n - 1]);
+        const int high = low + k;
+        for (int dst = 0; dst < COLUMNS; ++dst) {
+            if (dst == src) continue;
+            const int t = tops[dst];
+            if (t) {
+                if (low < t && t <= high)
+                    out.push_back({static_cast<std::int8_t>(src), static_cast<std::int8_t>(dst),
+                                   static_cast<std::int8_t>(t - low)});
+            } else {
+                for (int count = 1; count <= k; ++count)
+                    out.push_back({static_cast<std::int8_t>(src), static_cast<std::int8_t>(dst),
+                                   static_cast<std::int8_t>(count)});
+            }
+        }
+    }
+}
+
+}  // namespace
+
 void moves_of(const Position& p, const Stock& stock, const Rules& rules, std::vector<Move>& out) {
     out.clear();
+    // Where the deal may go over empty columns they are no longer alike (stock card i lands
+    // on column i, whatever is there): every legal move is tried (model.search_moves).
+    if (can_deal(p, stock, rules) && p.any_empty()) {
+        legal_moves(p, out);
+        out.push_back(DEAL);
+        return;
+    }
     // at[r]: the columns whose top card has rank r, in column order (at[0]: the empty ones).
     std::uint8_t at[RANK_MASK + 1][COLUMNS];
     std::uint8_t count[RANK_MASK + 1] = {};

@@ -101,8 +101,9 @@ bool legal(const Position& p, Move m, const Stock& stock, const Rules& rules);
 bool can_deal(const Position& p, const Stock& stock, const Rules& rules);
 bool won(const Position& p, const Stock& stock);
 
-// -- the moves worth searching (games.engine.moves.pruned_moves, same list, same order),
-// and the deal last when it is allowed ----------------------------------------------------
+// -- the moves a search tries (games.solver.model.search_moves: pruned_moves, the same list
+// in the same order, and the deal last when it is legal; every legal move where the deal
+// may go over empty columns) ----------------------------------------------------------------
 void moves_of(const Position& p, const Stock& stock, const Rules& rules, std::vector<Move>& out);
 
 // -- the position key ---------------------------------------------------------------------
