@@ -11,11 +11,12 @@ How it searches (one "pass" at beam width ``W``):
 * Level by level: every position of the beam is expanded with the pruned move list
   (``model.search_moves``'s: ``pruned_moves`` and the deal when it is legal, every legal
   move where the deal may go over a gap), each child is scored and checked against a set
-  of position keys so a position is never expanded twice in one pass. When some of a position's moves lower its
-  score, its other moves are dropped (a sideways move there only makes the line longer;
-  deals always stay). The key (``position_key``: the sum of the column hashes and the
-  deals made) sees column order while cards remain in the stock (the next deal puts stock
-  card i onto column i) and is column-order blind once the stock is dealt.
+  of position keys so a position is never expanded twice in one pass. When some of a
+  position's moves lower its score, its other moves are dropped (a sideways move there
+  only makes the line longer; deals always stay). The key (``position_key``: the sum of
+  the column hashes and the deals made) sees column order while cards remain in the stock
+  (the next deal puts stock card i onto column i) and is column-order blind once the stock
+  is dealt.
 * The children are grouped by how many deals have been made, and the best ``W`` of each
   group (lowest score, ties by generation order) form the next beam. Grouping keeps lines
   that have just dealt (dealing makes a position look worse for a while) alive next to
