@@ -1,5 +1,18 @@
 # The API image: one image for web, worker, beat and migrate (docker-compose.yml picks the
 # command). Static files are collected at build time and served by WhiteNoise.
+
+# The solver's native core (games/solver/native, C++17) is compiled in a stage of its own, on
+# the same base image, so the compiler never reaches the image that runs.
+FROM python:3.11-slim-bookworm AS core
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends g++ \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY pyproject.toml setup.py README.md ./
+COPY games/solver/native ./games/solver/native
+RUN pip install --no-cache-dir "setuptools>=68" "pybind11>=3.0,<4" \
+    && python setup.py build_ext --inplace
+
 FROM python:3.11-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -10,7 +23,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
-# Dependencies first, so a code change does not reinstall them.
+# Dependencies first, so a code change does not reinstall them (without setup.py this
+# installs no native core: the core stage built it).
 COPY pyproject.toml README.md ./
 RUN mkdir -p spider_api accounts coins games leaderboard races \
     && pip install . \
@@ -20,6 +34,7 @@ COPY manage.py gunicorn.conf.py ./
 COPY spider_api ./spider_api
 COPY accounts ./accounts
 COPY games ./games
+COPY --from=core /src/games/solver/_core*.so ./games/solver/
 COPY leaderboard ./leaderboard
 COPY races ./races
 COPY coins ./coins

@@ -7,22 +7,28 @@
 # make serve - the production processes (gunicorn, the uvicorn stream, Celery worker and
 #              beat) on the local
 #              PostgreSQL and Redis, DEBUG off, via honcho and the Procfile
+# make sanitize - the solver's native core built with AddressSanitizer and UBSan (in
+#              var/sanitize), and its tests run against that build
 # make faults - the failure tests (tests/ops): real processes killed, PostgreSQL restarted,
 #              Redis stopped, schemathesis; a private PostgreSQL cluster and Redis of their own
 
 VENV ?= .venv
 PYTHON ?= python3
 BIN := $(VENV)/bin
-# Re-install only when pyproject.toml changes (or the venv is new).
+# Re-install only when pyproject.toml changes, or the solver's native core (setup.py,
+# games/solver/native: compiled by the install), or the venv is new.
 STAMP := $(VENV)/.installed.stamp
+CORE_SOURCES := setup.py $(wildcard games/solver/native/*.cpp games/solver/native/*.hpp)
 # The JavaScript checkers, exactly as package-lock.json pins them (again when it changes).
 NODE_STAMP := node_modules/.installed
 
-.PHONY: install browser axe run test lint lint-js serve faults
+.PHONY: install browser axe run test lint lint-js serve faults sanitize
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(CORE_SOURCES)
+	@printf 'int main() { return 0; }\n' | $(CXX) -std=c++17 -x c++ - -o /dev/null 2>/dev/null || { \
+	  echo "make install compiles the solver's native core and needs a C++17 compiler: install g++ (Debian/Ubuntu: apt-get install g++)." >&2; exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
@@ -60,6 +66,27 @@ axe:
 
 test: install browser axe
 	$(BIN)/pytest
+
+# The native core with AddressSanitizer and UndefinedBehaviorSanitizer, every error fatal;
+# the tests that drive it (the step held to the engine, garbage thrown at every bound
+# function, the searches: solve, exhaust, goals, shorten, the pass against its slow
+# reference) run against that build. The interpreter is not instrumented, so the
+# sanitizer's runtime is preloaded and leak checks are off; pytest captures sys.stderr
+# only, so a sanitizer's report (written to fd 2) reaches the terminal.
+SANITIZE_DIR := var/sanitize
+SANITIZE_FLAGS := -std=c++17 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+  -fno-sanitize-recover=all -shared -fPIC
+SANITIZE_TESTS ?= tests/solver/test_core.py tests/solver/test_solver.py tests/solver/test_goals.py \
+  tests/solver/test_shorten.py tests/solver/test_reference_search.py
+
+sanitize: install
+	mkdir -p $(SANITIZE_DIR)
+	$(CXX) $(SANITIZE_FLAGS) $$($(BIN)/python -m pybind11 --includes) -Igames/solver/native \
+	  games/solver/native/core.cpp games/solver/native/binding.cpp -o $(SANITIZE_DIR)/_core.so
+	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  LD_PRELOAD="$$($(CXX) -print-file-name=libasan.so) $$($(CXX) -print-file-name=libubsan.so)" \
+	  $(BIN)/python -m tests.solver.sanitized $(SANITIZE_DIR)/_core.so -q -p no:cacheprovider \
+	  --capture=sys $(SANITIZE_TESTS)
 
 lint: install lint-js
 	$(BIN)/ruff check .

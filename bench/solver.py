@@ -1,16 +1,37 @@
-"""Solver benchmark (no Django): solve seeds of each suit mode with a fixed per-deal budget.
+"""Solver benchmarks (no Django): the native core's speed, and vetting with the pool's budgets.
 
-    python bench/solver.py                       # seeds 1..100 of 1, 2 and 4 suits
-    python bench/solver.py --suits 4 --seeds 1-20 --max-nodes 2000000   # one budget for all
-    python bench/solver.py --max-nodes 1:2000000,2:4000000,4:8000000     # per suit mode
-    python bench/solver.py --suits 2 --seeds 1-5 --profile   # cProfile top entries too
-    python bench/solver.py --suits 2 --seeds 1-30 --improve 2000000  # the daily's par search
+Speed (the default): positions per CPU second of the solver's search, the native core
+against the last pure-Python commit (``--reference``, checked out by the bench itself in a
+temporary git worktree and imported in a subprocess of its own), on the same deals at 1, 2
+and 4 suits:
+
+    python bench/solver.py                               # seeds 1-5, 300 000 positions a deal
+    python bench/solver.py --seeds 1-10 --nodes 1000000  # more deals, bigger searches
+    python bench/solver.py --width 200                   # wide passes only (improve's kind)
+
+Each deal is solved by both with the same node budget and no shortening (``shorten_ratio=0``:
+the shortening is mostly not in the core), with the solver's own widths (an easy deal is won
+by the first, narrowest pass in a few milliseconds, so the engine's replay of the line
+weighs on its rate) or ``--width``'s only; a deal's rate is the positions its search generated over
+the CPU seconds (``time.process_time``) of the solve, a deal's speedup the core's rate over
+the reference's. The LAST line is one JSON object: ``speedup`` (the median of the deals'
+speedups), ``min_mode_speedup``, and per mode (``modes``) the median rates
+``core_nodes_per_cpu_s`` and ``reference_nodes_per_cpu_s`` and the median ``speedup``.
+
+Vetting (``--vet``): solve seeds of each suit mode with a fixed per-deal budget.
+
+    python bench/solver.py --vet                         # seeds 1..100 of 1, 2 and 4 suits
+    python bench/solver.py --vet --suits 4 --seeds 1-20 --max-nodes 2000000   # one budget
+    python bench/solver.py --vet --max-nodes 1:2000000,2:4000000,4:8000000    # per suit mode
+    python bench/solver.py --vet --suits 2 --seeds 1-5 --profile   # cProfile top entries too
+    python bench/solver.py --vet --suits 2 --seeds 1-30 --improve 2000000  # the daily's par
 
 One line per deal, then a summary per suit mode; the LAST line is one JSON object:
-{"1": {"solved_share", "median_s", "p90_s", "max_s", "median_par", "median_found_par",
-"near_best_share", "nodes_per_s", ...}, ...}
-Times are wall seconds per deal on one core (run one benchmark at a time), shortening
-included. ``median_par`` is the median length of the lines returned (the deal's par),
+{"1": {"solved_share", "median_s", "median_cpu_s", "p90_s", "max_s", "median_par",
+"median_found_par", "near_best_share", "nodes_per_s", ...}, ...}
+Times are seconds per deal on one core (run one benchmark at a time), shortening
+included: ``median_s`` wall, ``median_cpu_s`` CPU. ``median_par`` is the median length of
+the lines returned (the deal's par),
 ``median_found_par`` the same before shortening. ``near_best_share`` is the share of deals
 whose line is within 10% of the shortest line the bench knows for that deal
 (``solver_best.json`` beside this script; ``--update-best`` records shorter ones).
@@ -29,13 +50,20 @@ import json
 import os
 import pstats
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# A speed worker imports the solver of the tree it is given, not this one.
+if "--worker" not in sys.argv:
+    sys.path.insert(0, ROOT)
 
-from games.engine import deal_layout  # noqa: E402
-from games.solver import improve, solve  # noqa: E402
+# The last commit whose solver is pure Python: the speed bench's reference.
+REFERENCE = "afbc0a4"
+SPEED_SEEDS = "1-5"
+SPEED_NODES = 300_000
 
 # Per suit mode, the pool's budgets (settings.POOL_SOLVER_MAX_NODES), so the figures say
 # what vetting a deal costs.
@@ -79,6 +107,99 @@ def quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+# -- speed -----------------------------------------------------------------------------------
+def worker(tree: str, modes: list[int], seeds: list[int], nodes: int, width: int | None) -> None:
+    """Solve each deal with the solver of ``tree``; one JSON line per deal."""
+    sys.path.insert(0, tree)
+    import games
+    from games.engine import deal_layout
+    from games.solver import solve
+
+    here = os.path.realpath(os.path.dirname(os.path.dirname(games.__file__ or "")))
+    if here != os.path.realpath(tree):
+        raise SystemExit(f"imported the solver of {here}, not of {tree}")
+    for suits in modes:
+        for seed in seeds:
+            layout = deal_layout(suits, seed)
+            t0 = time.process_time()
+            if width:
+                result = solve(layout, max_nodes=nodes, shorten_ratio=0, widths=(width,))
+            else:
+                result = solve(layout, max_nodes=nodes, shorten_ratio=0)
+            cpu = time.process_time() - t0
+            row = {"suits": suits, "seed": seed, "nodes": result.nodes, "cpu_s": cpu}
+            print(json.dumps({**row, "status": result.status}), flush=True)
+
+
+def run_worker(
+    tree: str, modes: list[int], seeds: list[int], nodes: int, width: int | None
+) -> list[dict]:
+    args = ["--suits", ",".join(map(str, modes)), "--seeds", ",".join(map(str, seeds))]
+    if width:
+        args += ["--width", str(width)]
+    out = subprocess.run(
+        [sys.executable, os.path.abspath(__file__), "--worker", tree, *args, "--nodes", str(nodes)],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def speed(
+    modes: list[int], seeds: list[int], nodes: int, reference: str, width: int | None
+) -> dict:
+    """Run the same deals through this tree's solver and the reference commit's."""
+    with tempfile.TemporaryDirectory(prefix="solver-reference-") as scratch:
+        ref_tree = os.path.join(scratch, "tree")
+        subprocess.run(
+            ["git", "-C", ROOT, "worktree", "add", "--detach", "--quiet", ref_tree, reference],
+            check=True,
+        )
+        try:
+            reference_rows = run_worker(ref_tree, modes, seeds, nodes, width)
+        finally:
+            subprocess.run(
+                ["git", "-C", ROOT, "worktree", "remove", "--force", ref_tree], check=True
+            )
+    core_rows = run_worker(ROOT, modes, seeds, nodes, width)
+    by_mode: dict[str, dict] = {}
+    ratios: list[float] = []
+    for suits in modes:
+        core = [r for r in core_rows if r["suits"] == suits]
+        ref = [r for r in reference_rows if r["suits"] == suits]
+        core_rates = [r["nodes"] / max(r["cpu_s"], 1e-6) for r in core]
+        ref_rates = [r["nodes"] / max(r["cpu_s"], 1e-6) for r in ref]
+        mode_ratios = [c / f for c, f in zip(core_rates, ref_rates, strict=True)]
+        ratios.extend(mode_ratios)
+        for c, f in zip(core, ref, strict=True):
+            print(
+                f"suits={suits} seed={c['seed']} core: {c['status']} {c['nodes']} positions "
+                f"{c['cpu_s']:.3f} s  reference: {f['status']} {f['nodes']} positions "
+                f"{f['cpu_s']:.3f} s",
+                flush=True,
+            )
+        by_mode[str(suits)] = {
+            "core_nodes_per_cpu_s": round(statistics.median(core_rates)),
+            "reference_nodes_per_cpu_s": round(statistics.median(ref_rates)),
+            "speedup": round(statistics.median(mode_ratios), 1),
+            "core_cpu_s": round(sum(r["cpu_s"] for r in core), 3),
+            "reference_cpu_s": round(sum(r["cpu_s"] for r in ref), 3),
+        }
+    return {
+        "speedup": round(statistics.median(ratios), 1),
+        "min_mode_speedup": min(m["speedup"] for m in by_mode.values()),
+        "modes": by_mode,
+        "reference": reference,
+        "seeds": len(seeds),
+        "nodes": nodes,
+        "width": width,
+        "load": os.getloadavg()[0],
+    }
+
+
+# -- vetting ---------------------------------------------------------------------------------
 def bench_mode(
     suits: int,
     seeds: list[int],
@@ -100,8 +221,14 @@ def bench_mode(
     unsolved: list[int] = []
     improved: list[int] = []
     improve_times: list[float] = []
+    from games.engine import deal_layout
+    from games.solver import improve, solve
+
+    cpu_times: list[float] = []
     for seed in seeds:
+        cpu0 = time.process_time()
         result = solve(deal_layout(suits, seed), max_nodes=max_nodes, max_seconds=max_seconds)
+        cpu_times.append(time.process_time() - cpu0)
         better = None
         if improve_nodes and result.won:
             better = improve(deal_layout(suits, seed), result.line, max_nodes=improve_nodes)
@@ -144,6 +271,7 @@ def bench_mode(
         "deals": len(seeds),
         "solved_share": round(solved / len(seeds), 4) if seeds else 0.0,
         "median_s": round(statistics.median(times), 3) if times else 0.0,
+        "median_cpu_s": round(statistics.median(cpu_times), 3) if cpu_times else 0.0,
         "p90_s": round(quantile(times, 0.9), 3),
         "max_s": round(max(times), 3) if times else 0.0,
         "median_par": statistics.median(pars) if pars else None,
@@ -161,8 +289,15 @@ def bench_mode(
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--vet", action="store_true", help="the vetting bench (see above)")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)  # speed: a tree's solver
     parser.add_argument("--suits", default="1,2,4", help="suit modes, e.g. 4 or 1,2")
-    parser.add_argument("--seeds", default="1-100", help="e.g. 1-100 or 1-10,50")
+    parser.add_argument("--seeds", help=f"e.g. 1-100 or 1-10,50 (speed {SPEED_SEEDS}, vet 1-100)")
+    parser.add_argument("--nodes", type=int, default=SPEED_NODES, help="speed: positions a deal")
+    parser.add_argument("--reference", default=REFERENCE, help="speed: the commit to compare with")
+    parser.add_argument(
+        "--width", type=int, help="speed: passes of this beam width only (default: solve's own)"
+    )
     parser.add_argument(
         "--max-nodes", default=DEFAULT_MAX_NODES, help="e.g. 4000000 or 1:2000000,4:8000000"
     )
@@ -177,8 +312,22 @@ def main(argv: list[str] | None = None) -> None:
         "--update-best", action="store_true", help=f"record shorter lines in {BEST_FILE}"
     )
     args = parser.parse_args(argv)
-    seeds = parse_seeds(args.seeds)
     modes = [int(s) for s in args.suits.split(",")]
+    if args.worker:
+        worker(args.worker, modes, parse_seeds(args.seeds), args.nodes, args.width)
+        return
+    if not args.vet:
+        seeds = parse_seeds(args.seeds or SPEED_SEEDS)
+        started = time.perf_counter()
+        result = speed(modes, seeds, args.nodes, args.reference, args.width)
+        print(
+            f"# seeds {args.seeds or SPEED_SEEDS}, {args.nodes} positions a deal, reference "
+            f"{args.reference}, wall {time.perf_counter() - started:.0f}s"
+        )
+        print(json.dumps(result))
+        return
+    args.seeds = args.seeds or "1-100"
+    seeds = parse_seeds(args.seeds)
     budgets = parse_budgets(args.max_nodes, modes)
     profiler = cProfile.Profile() if args.profile else None
     summary: dict[str, dict] = {}

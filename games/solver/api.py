@@ -27,7 +27,8 @@ DEFAULT_MAX_NODES: Final = 2_000_000
 # No seconds given: the cap is derived from the node budget (``seconds_cap``).
 DEFAULT_MAX_SECONDS: Final[float | None] = None
 # The derived seconds cap assumes no slower than this many positions a second: several
-# times below a loaded 2-core machine's rate (about 60 000 to 160 000), so on any machine
+# times below a loaded 2-core machine's rate (the shortening, in Python, about 60 000 to
+# 160 000; the native core's search some millions), so on any machine
 # short of a stall the node budget, not the clock, ends a search and the result is
 # reproducible (a 4-suit deal used to be lost to a 120 s cap when the machine was busy).
 MIN_NODES_PER_SECOND: Final = 5_000
@@ -165,10 +166,7 @@ def solve(
     polishing = heuristics or HEURISTICS
     if heuristics is None:
         heuristics = SEARCH_HEURISTICS.get(layout.suits, HEURISTICS)
-    roots = [
-        root_node(board.cols, board.down, board.dealt, len(board.removed), w, len(stock))
-        for w in heuristics
-    ]
+    root = root_node(board.cols, board.down, board.dealt, len(board.removed))
     if max_seconds is None:
         max_seconds = seconds_cap(int(max_nodes * (1 + shorten_ratio)))
     budget = Budget(max_nodes, max_seconds)
@@ -182,7 +180,7 @@ def solve(
         cuts = [0]
         reached: list[object] = []
         node = beam_pass(
-            roots[k],
+            root,
             stock,
             width,
             budget,
@@ -203,7 +201,7 @@ def solve(
                     max(SHORTEN_MIN_NODES, int(shorten_ratio * budget.nodes)),
                     max(0.0, budget.deadline - time.perf_counter()),
                 )
-                start = (roots[0].cols, roots[0].down, board.dealt)
+                start = (root.cols, root.down, board.dealt)
                 moves = shorten(start, moves, stock, polishing, polish)
                 result.shorten_nodes = polish.nodes
             line = to_actions(moves)
@@ -235,9 +233,7 @@ def exhaust(
         result.status = "won"
         return result
     stock = stock_of(board)  # under the layout's table rule
-    root = root_node(
-        board.cols, board.down, board.dealt, len(board.removed), DEFAULT_WEIGHTS, len(stock)
-    )
+    root = root_node(board.cols, board.down, board.dealt, len(board.removed))
     budget = Budget(max_nodes, seconds_cap(max_nodes) if max_seconds is None else max_seconds)
     cuts = [0]
     reached: list[object] = []

@@ -8,14 +8,14 @@ position a little past a known win (a move the player could have taken back, mov
 in another order) ends as soon as it meets that win's way, where a fresh search could miss
 it within its budget.
 
-A goal is kept in the compact model's terms (``search.Node``: every column with its face-
-down cards, and how many stock cards are left), so it fits any search of the same game:
-the stock still to come is the same suffix of the deal's stock whichever position the
-search starts from. Its key is worked out per search (``keyed``), the way the search keys
-its own positions (``search.position_key``), so a goal is met by one dictionary lookup per
-new position. Once the stock is out the search's key does not see the columns' order, so a
-goal met there may have its columns in another order: ``finish`` puts the rest of its line
-into the search's column numbers.
+A goal is kept in the compact model's terms (every column with its face-down cards, and
+how many stock cards are left), so it fits any search of the same game: the stock still
+to come is the same suffix of the deal's stock whichever position the search starts from.
+Its key is worked out per search (``keyed``), the way the search keys its own positions
+(``search.position_key``), so a goal is met by one lookup per new position. Once the
+stock is out the search's key does not see the columns' order, so a goal met there may
+have its columns in another order: ``finish`` puts the rest of its line into the
+search's column numbers.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from games.engine import DEAL, Action, Board, Layout, Move, apply_action
 
 from .model import Column
-from .search import Node, col_hash, position_key
+from .search import Node, position_key
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,10 +74,7 @@ class Goals:
             dealt = stock_len - goal.stock_left
             if dealt < 0:
                 continue  # a position from before a deal this search's root has made
-            ordered = goal.stock_left > 0
-            pairs = enumerate(zip(goal.cols, goal.down, strict=True))
-            hsum = sum(col_hash(i, c, d, ordered) for i, (c, d) in pairs)
-            out[position_key(hsum, dealt)] = goal
+            out[position_key(goal.cols, goal.down, dealt, stock_len)] = goal
         return out
 
 

@@ -1,10 +1,12 @@
 """The solver's compact model of the rules of play: positions as tuples, and the step.
 
-``games.engine.Board`` is where the rules are defined; the searches need them on immutable
-tuples they can hash and share, millions of times, so this module says them once more in
-that form, and only here (``search``, ``shorten`` and ``hint`` all step through it). A test
-holds it to the engine: every step agrees with ``Board.push`` (the resulting position, the
-cards turned over, the runs removed; tests/solver/test_model.py).
+``games.engine.Board`` is where the rules are defined; the shortening, the carried wins and
+the hints need them on immutable tuples they can hash and share, so this module says them
+once more in that form (``shorten``, ``transplant`` and ``hint`` step through it). The beam
+search's passes run in the native core (``games/solver/native``), whose position says them
+in C++. Tests hold both to the engine: every step agrees with ``Board.push`` (the resulting
+position, the cards turned over, the runs removed; tests/solver/test_model.py and
+tests/solver/test_core.py).
 
 A column is a tuple of card ints, bottom to top; ``down`` counts its face-down cards (the
 index of its first face-up card). A full-information position (the solver's) is

@@ -31,16 +31,7 @@ from games.engine.actions import DEAL, Move
 from games.engine.layout import COLUMNS
 
 from .model import Position, search_moves, step, won
-from .search import (
-    Budget,
-    Shortcut,
-    Weights,
-    beam_pass,
-    col_hash,
-    materialise,
-    position_key,
-    root_node,
-)
+from .search import Budget, Shortcut, Weights, beam_pass, position_key, root_node
 
 __all__ = ["Pos", "deepen", "positions", "shorten", "step", "won"]
 
@@ -206,7 +197,7 @@ def _research(
     (once the stock is dealt, up to column order), whichever saves more; else unchanged."""
     n = len(stock)
     cols, down, dealt = trail[cut]
-    root = root_node(cols, down, dealt, 0, weights, n)
+    root = root_node(cols, down, dealt, 0)
     targets = {_beam_key(trail[k], n): k - cut for k in range(end, cut + 1, -1)}
     hits: list[Shortcut] = []
     node = beam_pass(root, stock, width, budget, weights, end - cut - 1, targets=targets, hits=hits)
@@ -219,8 +210,7 @@ def _research(
                 return line[:cut] + win, trail[:cut] + tail
     if not hits:
         return line, trail
-    _, far, cand = hits[0]
-    mid = materialise(cand).line()
+    _, far, mid = hits[0]
     j = cut + far
     got = positions(trail[cut], mid, stock)
     if got is None or _key(got[-1], n) != _key(trail[j], n):
@@ -238,11 +228,7 @@ def _research(
 def _beam_key(pos: Pos, stock_len: int) -> int:
     """The beam search's key of ``pos`` (``search.beam_pass``'s ``seen`` set)."""
     cols, down, dealt = pos
-    ordered = dealt < stock_len
-    return position_key(
-        sum(col_hash(i, c, d, ordered) for i, (c, d) in enumerate(zip(cols, down, strict=True))),
-        dealt,
-    )
+    return position_key(cols, down, dealt, stock_len)
 
 
 def _cuts(line: list[Move]) -> list[int]:

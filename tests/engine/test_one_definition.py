@@ -30,7 +30,6 @@ FUNCTIONS = {
     "parse_card": "games/engine/cards.py",
     "legal_moves": "games/engine/moves.py",
     "pruned_moves": "games/engine/moves.py",
-    "moves_of": "games/solver/search.py",  # a thin wrapper of search_moves
     "search_moves": "games/solver/model.py",  # the moves a search tries, and the deal
 }
 # Methods that delegate to games.engine.moves (checked below to do just that).

@@ -150,7 +150,7 @@ def test_a_re_search_bounded_by_the_end_it_may_replace_never_returns_a_longer_on
     cut = max(i + 1 for i, move in enumerate(line) if move[0] < 0)
     cols, down, dealt = trail[cut]
     for bound in (0, 5, len(line) - cut - 1):
-        root = root_node(cols, down, dealt, 0, HEURISTICS[0], len(stock))
+        root = root_node(cols, down, dealt, 0)
         node = beam_pass(root, stock, 64, Budget(10**6, 600.0), HEURISTICS[0], bound)
         assert node is None or len(node.line()) <= bound
     assert bound > 5
