@@ -68,20 +68,26 @@ def form_post(client: Any, path: str, data: dict[str, str], **headers: str) -> A
     return client.generic("POST", path, body, content_type=kind, **headers)
 
 
-def exchange(client: Any, client_id: str, code: str, verifier: str, **headers: str) -> Any:
+def exchange(
+    client: Any,
+    client_id: str,
+    code: str,
+    verifier: str,
+    *,
+    redirect_uri: str | None = REDIRECT,
+    **headers: str,
+) -> Any:
     """POST /oauth/token, grant authorization_code (a public client: no secret, unless
-    ``headers`` authenticate it)."""
+    ``headers`` authenticate it); ``redirect_uri`` None: left out."""
+    form = {
+        "grant_type": "authorization_code",
+        "code": code,
+        "redirect_uri": redirect_uri,
+        "client_id": client_id,
+        "code_verifier": verifier,
+    }
     return form_post(
-        client,
-        "/oauth/token",
-        {
-            "grant_type": "authorization_code",
-            "code": code,
-            "redirect_uri": REDIRECT,
-            "client_id": client_id,
-            "code_verifier": verifier,
-        },
-        **headers,
+        client, "/oauth/token", {k: v for k, v in form.items() if v is not None}, **headers
     )
 
 

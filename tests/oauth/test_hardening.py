@@ -247,16 +247,7 @@ def test_a_token_request_must_repeat_the_redirect_uri_the_authorization_named(pl
     app = register_app(player)
     code, verifier = _code(player, app["client_id"])
 
-    response = form_post(
-        api_client,
-        "/oauth/token",
-        {
-            "grant_type": "authorization_code",
-            "code": code,
-            "client_id": app["client_id"],
-            "code_verifier": verifier,
-        },
-    )
+    response = exchange(api_client, app["client_id"], code, verifier, redirect_uri=None)
 
     assert response.status_code == 400, response.content
     assert response.json()["error"] == "invalid_grant"
@@ -267,16 +258,7 @@ def test_a_redirect_uri_left_out_of_both_requests_is_the_registered_one(player, 
     app = register_app(player)
     code, verifier = _code(player, app["client_id"], redirect=False)
 
-    response = form_post(
-        api_client,
-        "/oauth/token",
-        {
-            "grant_type": "authorization_code",
-            "code": code,
-            "client_id": app["client_id"],
-            "code_verifier": verifier,
-        },
-    )
+    response = exchange(api_client, app["client_id"], code, verifier, redirect_uri=None)
 
     assert response.status_code == 200, response.content
 
@@ -289,17 +271,7 @@ def test_a_mismatched_redirect_uri_is_invalid_grant(player, api_client):
     ).json()
     code, verifier = _code(player, app["client_id"])
 
-    response = form_post(
-        api_client,
-        "/oauth/token",
-        {
-            "grant_type": "authorization_code",
-            "code": code,
-            "redirect_uri": REDIRECT + "2",
-            "client_id": app["client_id"],
-            "code_verifier": verifier,
-        },
-    )
+    response = exchange(api_client, app["client_id"], code, verifier, redirect_uri=REDIRECT + "2")
 
     assert response.status_code == 400, response.content
     assert response.json()["error"] == "invalid_grant"
