@@ -1,7 +1,8 @@
 """The pool of solver-vetted deals: filled ahead of demand, taken one deal per game.
 
 * ``vet_seed`` plays a deal out with the full-information solver; a deal the solver wins is
-  stored ``pooled`` with its verified winning line, one it cannot prove is stored
+  stored ``pooled`` with its verified winning line, searched again for a shorter one (its
+  length is the par players are shown; POOL_PAR_MAX_NODES), one it cannot prove is stored
   ``rejected`` (the share rejected is a figure we watch) and is never dealt.
 * ``pool_fill`` tops a suit mode's pool up to its target. Two fillers at once cannot store a
   seed twice: the row is inserted with the unique (suits, seed, deal_version) constraint
@@ -36,7 +37,7 @@ from django.db.models import Count
 
 from games.engine import DEAL_VERSION, SUIT_MODES, deal_layout
 from games.models import Deal, seed_to_db
-from games.solver import solve
+from games.solver import improve, solve
 from spider_api.errors import DomainError
 
 log = logging.getLogger(__name__)
@@ -81,19 +82,29 @@ def vet_seed(*, suits: int, seed: int, budget: Budget | None = None) -> Deal | N
         suits=suits, seed_db=seed_to_db(seed), deal_version=DEAL_VERSION
     ).exists():
         return None
-    result = solve(
-        deal_layout(suits, seed), max_nodes=budget.max_nodes, max_seconds=budget.max_seconds
-    )
+    layout = deal_layout(suits, seed)
+    result = solve(layout, max_nodes=budget.max_nodes, max_seconds=budget.max_seconds)
+    line, par, searched = result.line, result.par, None
+    if result.won and settings.POOL_PAR_MAX_NODES:
+        # The par players are shown: the line searched again, as the daily's is.
+        better = improve(
+            layout,
+            line,
+            max_nodes=settings.POOL_PAR_MAX_NODES,
+            max_seconds=settings.POOL_PAR_MAX_MS / 1000,
+        )
+        line, par, searched = better.line, better.par, better.nodes
     deal = Deal(
         suits=suits,
         deal_version=DEAL_VERSION,
         source=Deal.Source.POOL,
         state=Deal.State.POOLED if result.won else Deal.State.REJECTED,
         vetted=result.won,
-        solver_line=[a.to_json() for a in result.line] if result.won else None,
-        par=result.par,
+        solver_line=[a.to_json() for a in line] if result.won else None,
+        par=par,
         solver_nodes=result.nodes,
         solver_ms=int(result.seconds * 1000),
+        improved_nodes=searched,
     )
     deal.seed = seed
     try:
@@ -102,12 +113,13 @@ def vet_seed(*, suits: int, seed: int, budget: Budget | None = None) -> Deal | N
     except IntegrityError:
         return None  # a concurrent filler stored this seed first
     log.info(
-        "vetted %s-suit seed %s: %s in %d nodes, %.2f s",
+        "vetted %s-suit seed %s: %s in %d nodes, %.2f s; par %s",
         suits,
         seed,
         deal.state,
         result.nodes,
         result.seconds,
+        par,
     )
     return deal
 

@@ -520,6 +520,12 @@ POOL_RETRY_AFTER_SECONDS = env_int("POOL_RETRY_AFTER_SECONDS", 30, minimum=1)
 DAILY_PAR_MAX_NODES = env_int("DAILY_PAR_MAX_NODES", 2_000_000, minimum=0)
 # A safety cap on one such search (it keeps the shortest line found when the clock stops it).
 DAILY_PAR_MAX_SECONDS = env_int("DAILY_PAR_MAX_SECONDS", 240, minimum=1)
+# Every vetted deal's line is searched again the same way (its par is what players are shown)
+# within this many positions (0: not at all) and milliseconds: with the solver's native
+# core 2,000,000 positions take a few tenths of a second, so the pool's pars are as short as
+# the daily's (whose own search then finds the deal searched already).
+POOL_PAR_MAX_NODES = env_int("POOL_PAR_MAX_NODES", DAILY_PAR_MAX_NODES, minimum=0)
+POOL_PAR_MAX_MS = env_int("POOL_PAR_MAX_MS", 1000, minimum=10)
 # Top the pool up automatically when it runs low (a task with a broker, a thread without).
 POOL_AUTOFILL = env_bool("POOL_AUTOFILL", default=True)
 

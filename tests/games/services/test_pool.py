@@ -138,7 +138,8 @@ def test_fill_vets_until_the_target_and_stores_winning_lines():
     assert Deal.objects.count() == 2
 
 
-def test_the_stored_line_is_the_shortened_one_and_its_length_the_par():
+def test_the_stored_line_is_the_shortened_one_and_its_length_the_par(settings):
+    settings.POOL_PAR_MAX_NODES = 0  # the vetting line alone, not searched again
     deal = vet_seed(suits=2, seed=3)
 
     result = solve(deal_layout(2, 3), max_nodes=Budget.from_settings(2).max_nodes)
@@ -146,7 +147,25 @@ def test_the_stored_line_is_the_shortened_one_and_its_length_the_par():
     assert result.par <= result.found_par  # shortened (never longer than found)
     assert deal.solver_line == [a.to_json() for a in result.line]
     assert deal.par == result.par == len(deal.solver_line)
+    assert deal.improved_nodes is None
     assert replay(deal_layout(2, 3), result.line).won
+
+
+def test_the_par_is_searched_again_as_the_dailys_is(settings):
+    """Every vetted deal's line is searched again, wider (games.solver.improve), within
+    POOL_PAR_MAX_NODES: the par players are shown is as short as the daily's, and the
+    daily's own search of that deal finds it done."""
+    from games.deals import deal_improve_line
+
+    settings.POOL_PAR_MAX_NODES = 2_000_000
+    plain = solve(deal_layout(2, 3), max_nodes=Budget.from_settings(2).max_nodes)
+    deal = vet_seed(suits=2, seed=3)
+
+    assert deal.improved_nodes is not None and deal.improved_nodes > 0
+    assert deal.par == len(deal.solver_line) <= plain.par
+    line = [Action.from_json(a) for a in deal.solver_line]
+    assert replay(deal_layout(2, 3), line).won
+    assert deal_improve_line(deal=deal, max_nodes=2_000_000) is False  # searched already
 
 
 def test_the_solver_budget_is_nodes_unless_seconds_are_configured(settings):
