@@ -63,6 +63,10 @@ def test_a_worker_killed_mid_vet_redelivers_and_the_pool_refills():
             POOL_AUTOFILL="0",
             CELERY_VISIBILITY_TIMEOUT=str(VISIBILITY_TIMEOUT),
             POOL_FILL_MAX_SECONDS="120",
+            # Each deal's par searched too (about 0.2 s of CPU a 1-suit deal): with the
+            # solver's native core vetting alone takes about 10 ms a deal, and a fill of 15
+            # was over before the kill landed.
+            POOL_PAR_MAX_NODES="2000000",
         )
         manage(base_env, "migrate", "--noinput", "-v0")
 
