@@ -227,11 +227,11 @@ class Rows:
         game = (
             game_id, suits, kind, "won", "won", True, False, SNAPSHOT, actions, actions, undos,
             hints, 8, score, perfect, created, started, finished, finished, elapsed, deal_id,
-            player + 1, None, daily_date,
+            player + 1, None, daily_date, False,
         )  # fmt: skip
         entry = (
             i + 1, f"player{player:05d}", suits, score, actions, elapsed, finished, perfect,
-            hints, daily_date, game_id, player + 1,
+            hints, daily_date, game_id, player + 1, False,
         )  # fmt: skip
         return deal, game, entry
 
@@ -243,14 +243,14 @@ DEAL_COLS = (
 GAME_COLS = (
     "id suits kind status end_reason ranked staff_made snapshot version actions undos hints "
     "runs_removed score perfect created_at started_at last_action_at finished_at elapsed_ms "
-    "deal_id player_id replay_of_id daily_date",
+    "deal_id player_id replay_of_id daily_date deal_over_gap",
     "uuid int2 varchar varchar varchar bool bool jsonb int4 int4 int4 int4 int2 int4 bool "
-    "timestamptz timestamptz timestamptz timestamptz int8 int8 int8 uuid date",
+    "timestamptz timestamptz timestamptz timestamptz int8 int8 int8 uuid date bool",
 )
 ENTRY_COLS = (
     "id username suits score actions elapsed_ms finished_at perfect hints daily_date game_id "
-    "player_id",
-    "int8 varchar int2 int4 int4 int8 timestamptz bool int4 date uuid int8",
+    "player_id deal_over_gap",
+    "int8 varchar int2 int4 int4 int8 timestamptz bool int4 date uuid int8 bool",
 )
 
 
@@ -286,14 +286,14 @@ def fill(rows: int) -> dict[str, float]:
             "accounts_user",
             (
                 "id password is_superuser first_name last_name email is_staff is_active "
-                "date_joined username",
-                "int8 varchar bool varchar varchar varchar bool bool timestamptz varchar",
+                "date_joined username is_guest",
+                "int8 varchar bool varchar varchar varchar bool bool timestamptz varchar bool",
             ),
         ) as copy:
             joined = data.start - timedelta(days=30)
             for n in range(PLAYERS):
                 copy.write_row(
-                    (n + 1, "!", False, "", "", "", False, True, joined, f"player{n:05d}")
+                    (n + 1, "!", False, "", "", "", False, True, joined, f"player{n:05d}", False)
                 )
         conns[0].commit()
         with (
