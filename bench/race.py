@@ -666,8 +666,8 @@ def main() -> None:
             if r["event_p99_ms"] is not None and r["event_p99_ms"] <= 500 and r["lost"] == 0
         ]
         result["max_streams_p99_500ms"] = max(held) if held else None
-        # issue 26's bar: the most races whose event p99 held 150 ms with nothing lost and at
-        # least 95 % of the offered actions achieved
+        # The bar the race path is held to: the most races whose event p99 held 150 ms with
+        # nothing lost and at least 95 % of the offered actions achieved
         kept = [
             r["races"]
             for r in rounds

@@ -1,6 +1,6 @@
 """The move generators: every legal move, and the pruned list a search needs.
 
-One place for "which moves exist" (issue 10: the board, the solver and the hints each had
+One place for "which moves exist" (the board, the solver and the hints once each had
 their own). Both work on plain columns of card ints, bottom to top, with ``down[i]`` the
 index of column i's first face-up card, so the board, the solver's compact positions and
 the hints' visible columns (``down`` all zero) share them. What a move *does* is

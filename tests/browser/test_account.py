@@ -28,8 +28,8 @@ def _has(name: str) -> bool:
     return True
 
 
-# The tokens, password and reset endpoints are the "tokens" work of issue 23 (GET/POST
-# /me/tokens, /auth/logout, /me/password, /auth/password-reset): these tests run once it is in.
+# The tokens, password and reset endpoints (GET/POST /me/tokens, /auth/logout,
+# /me/password, /auth/password-reset): these tests run where they are served.
 needs_tokens_api = pytest.mark.skipif(
     not _has("accounts:tokens"), reason="waits for the tokens API (GET/POST /me/tokens, ...)"
 )

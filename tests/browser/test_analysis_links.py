@@ -1,4 +1,4 @@
-"""The "Analyse" link wherever a finished public game is shown (issue 24), at desktop and phone
+"""The "Analyse" link wherever a finished public game is shown, at desktop and phone
 sizes: a leaderboard row, a closed day's page (the player's own attempt and the day's
 board), a laid-open race table; and nowhere the server would refuse it: a daily win while
 its day is open (on the suit board and the day's), the open day's attempt, a running race

@@ -1,4 +1,4 @@
-"""Issue 27 item 13 in a real browser, at desktop (1280x800) and phone (390x844) sizes: "Past
+"""The daily's past days in a real browser, at desktop (1280x800) and phone (390x844) sizes: "Past
 days" lists only days that had a challenge (GET /daily/days), with the older and the newer day
 to step to; a closed day's deal is practised (unranked); and that 2-suit game, told "no
 useful move" by a hint, is flagged stuck."""

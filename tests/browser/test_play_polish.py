@@ -1,4 +1,4 @@
-"""The web client's polish items of issue 27 in a real browser, at desktop (1280x800) and
+"""The web client's finish in a real browser, at desktop (1280x800) and
 phone (390x844) sizes: guest play on a first visit and claiming the account, one tap to the
 best place with glowing targets, confirmations for what ends a game, refusals shown on the
 board, optimistic moves rolled back on refusal."""

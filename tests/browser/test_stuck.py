@@ -1,4 +1,4 @@
-"""Issue 27 item 1 in a real browser: the client shows "stuck" on the board when the server
+"""A stuck game in a real browser: the client shows "stuck" on the board when the server
 says so (the state's ``stuck``, or a hint with no useful move), with the ways out, announced in
 the live region; and it never suggests a move back to a position it has shown in this game,
 whatever a hint says."""

@@ -320,7 +320,7 @@ def test_a_daily_win_finished_after_the_day_closed_is_refused_and_ranks_nowhere(
     api_client, auth_client, user, stock_pool
 ):
     """docs/rules.md#daily-challenge: the attempt had to be finished within its day. (This
-    test used to expect the late win on the 2-suit board: the hole issue 22 reported.)"""
+    test used to expect the late win on the 2-suit board: a hole a hostile player found.)"""
     stock_pool(2, 1)
     client = auth_client(user)
     game_id = client.post(DAILY_PLAY, {}, format="json").json()["id"]

@@ -3,7 +3,7 @@ finished within its UTC day. At 00:00 UTC the seed is revealed and the day's fin
 public, so an attempt still in progress then ends as lost, earns nothing and enters no board;
 any action on it is refused, whether or not the sweep has run yet.
 
-The exploit it closes (issue 22): start at 23:58, read the revealed seed after midnight, solve
+The exploit it closes: start at 23:58, read the revealed seed after midnight, solve
 it, post the moves: won, ranked, rank 1, 40 coins.
 """
 

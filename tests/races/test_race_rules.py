@@ -1,4 +1,4 @@
-"""Race rules a hostile player probed (issue 22): a race win is a win of the winner's game
+"""Race rules a hostile player probed: a race win is a win of the winner's game
 however it came, with its reward; `connected` counts a recent action; resigning in the
 countdown is refused the same way on both endpoints; Play again is for the players who raced.
 """

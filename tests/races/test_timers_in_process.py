@@ -1,7 +1,8 @@
 """The race timers fire in one uvicorn process with no broker and no beat (`make run`),
 with nobody acting and nobody holding a stream: the process's loop starts with the server
-(spider_api.asgi answers the lifespan startup), not with the first stream (issue 22: a
-time-limited race stayed `racing` past its deadline, and a started race read `countdown`).
+(spider_api.asgi answers the lifespan startup), not with the first stream (a
+time-limited race once stayed `racing` past its deadline, and a started race read
+`countdown`).
 
 A real uvicorn process on the test database; this test process opens and starts the race,
 then only reads the rows.

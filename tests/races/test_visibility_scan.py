@@ -2,7 +2,7 @@
 scanning the WHOLE body of every endpoint that shows a game, its log, its positions, its
 deal for a replay, or a race's table and events, as every kind of viewer, in every state.
 
-The hole it closes (issue 22): a racer whose game was over in the countdown read
+The hole it closes: a racer whose game was over in the countdown read
 `GET /games/{id}/positions/0` and saw the opening cards before the others, while
 `GET /games/{id}` masked them.
 """

@@ -1,5 +1,5 @@
-"""A client that only ever plays hint n=0 makes progress (issue 22, item 14); a position's
-hints are searched once (the cache); hints have a throttle scope of their own (item 7)."""
+"""A client that only ever plays hint n=0 makes progress (it once went round in circles); a
+position's hints are searched once (the cache); hints have a throttle scope of their own."""
 
 from __future__ import annotations
 
