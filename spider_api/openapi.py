@@ -72,8 +72,8 @@ class RetryErrorSerializer(ErrorSerializer):
 
 
 def error_example(code: str, detail: str, **extra: Any) -> OpenApiExample:
-    """An example error body, named after its code."""
-    return OpenApiExample(code, value={"code": code, "detail": detail, **extra})
+    """An example error body, named after its code: an answer's, never a request's."""
+    return OpenApiExample(code, value={"code": code, "detail": detail, **extra}, response_only=True)
 
 
 def code_examples(*errors: type[DomainError] | str) -> list[OpenApiExample]:
@@ -445,6 +445,26 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
     return result
 
 
+# The code sets several operations answer with, named by what they are about: the component
+# is `<name><body>` (`BodyValidationError`: a body's field is wrong, or it is not JSON).
+SHARED_ERRORS: dict[tuple[str, tuple[str, ...]], str] = {
+    ("Error", ("invalid_token", "not_authenticated")): "Unauthorized",
+    ("Error", ("future_date", "no_challenge")): "NoChallenge",
+    ("Error", ("not_ready", "table_busy")): "NotReady",
+    ("Error", ("not_seated", "table_busy")): "NotSeated",
+    ("ValidationError", ("invalid", "json_too_deep", "malformed_json")): "Body",
+    ("ValidationError", ("json_too_deep", "malformed_json")): "MalformedBody",
+    ("ValidationError", ("bad_date", "invalid")): "Date",
+    (
+        "ValidationError",
+        ("bad_card", "bad_layout", "bad_suits", "json_too_deep", "malformed_json"),
+    ): "LayoutBody",
+    ("ScopeError", ("insufficient_scope", "staff_only")): "StaffOnly",
+    ("ScopeError", ("insufficient_scope", "not_opener")): "NotOpener",
+    ("RetryError", ("daily_not_ready", "database_unavailable")): "DailyNotReady",
+    ("RetryError", ("database_unavailable", "pool_empty")): "PoolEmpty",
+}
+
 METHOD_NOT_ALLOWED_BODY = {"code": "method_not_allowed", "detail": 'Method "DELETE" not allowed.'}
 _REF = "#/components/schemas/"
 
@@ -459,9 +479,11 @@ def error_code_enums(result: dict[str, Any]) -> None:
     a client can switch on them and the schema cannot quietly drift from the code.
 
     A body component used with one set of codes gets the enum itself; one used with several
-    (`Error` is) is copied per set: `NotFoundError` for `not_found` alone, else
-    `<OperationId><status>Error`; the shared shape stays as it was, for reference. An error
-    answer without an example is a bug in its declaration, refused here."""
+    (`Error` is) is copied per set: `NotFoundError` for `not_found` alone; a set several
+    operations answer with by its name in SHARED_ERRORS (so a generated client does not name
+    it after whichever operation came first); else `<OperationId><status>Error`. The shared
+    shape stays as it was, for reference. An error answer without an example, or a set shared
+    by several operations without a name, is a bug in its declaration, refused here."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     answers: list[tuple[str, str, dict[str, Any], tuple[str, ...]]] = []
     for operation_id, status, content in _error_contents(result):
@@ -473,8 +495,11 @@ def error_code_enums(result: dict[str, Any]) -> None:
             raise ValueError(f"{operation_id} {status}: an error answer with no example code")
         answers.append((operation_id, status, content, codes))
     sets: dict[str, set[tuple[str, ...]]] = {}
-    for _op, _status, content, codes in answers:
-        sets.setdefault(content["schema"]["$ref"].removeprefix(_REF), set()).add(codes)
+    operations: dict[tuple[str, tuple[str, ...]], set[str]] = {}
+    for operation_id, _status, content, codes in answers:
+        base = content["schema"]["$ref"].removeprefix(_REF)
+        sets.setdefault(base, set()).add(codes)
+        operations.setdefault((base, codes), set()).add(operation_id)
     made: dict[tuple[str, tuple[str, ...]], str] = {}
     for operation_id, status, content, codes in answers:
         base = content["schema"]["$ref"].removeprefix(_REF)
@@ -483,7 +508,14 @@ def error_code_enums(result: dict[str, Any]) -> None:
         elif (base, codes) in made:
             name = made[base, codes]
         else:
-            head = _pascal(codes[0]) if len(codes) == 1 else f"{_pascal(operation_id)}{status}"
+            if len(codes) == 1:
+                head = _pascal(codes[0])
+            elif len(operations[base, codes]) > 1:
+                if (base, codes) not in SHARED_ERRORS:
+                    raise ValueError(f"{base} {codes}: shared, so name it in SHARED_ERRORS")
+                head = SHARED_ERRORS[base, codes]
+            else:
+                head = f"{_pascal(operation_id)}{status}"
             name = f"{head}{base}" if not base.startswith(head) else base + status
             if name in schemas:
                 raise ValueError(f"error component {name} would replace another")
