@@ -14,7 +14,7 @@ would run them. For each suit mode:
 2. The hint follower of bench/hint.py (``follow``: the top hint every time, no undo) plays
    each (``game_create`` with the seed, ``game_hint``, ``game_act``); the first ``--games``
    it loses (stuck, or at ``--max-actions``) it resigns (``game_resign``), and each is
-   analysed as a client asks: ``games.analyses.analysis_request`` (the quotas raised for
+   analysed as a client asks: ``games.services.analysis_request`` (the quotas raised for
    the bench, the run inline instead of on the queue), which runs ``analysis_run``, the
    worker's task, with the service's budget (settings ``ANALYSIS_*``); the stored row is
    read back (status ``done``, its result).
@@ -97,7 +97,7 @@ def analyse_as_client(game_id: str) -> tuple[dict, int, float]:
     """The analysis a client's POST gets, run inline by the worker's own function."""
     from django.test import override_settings
 
-    from games import analyses
+    from games import services
     from games.models import Analysis
 
     api = ServicePath.get()
@@ -105,7 +105,7 @@ def analyse_as_client(game_id: str) -> tuple[dict, int, float]:
         ANALYSIS_PLAYER_DAILY_MAX=10**6, ANALYSIS_IN_THREAD=False
     ):
         t0 = time.process_time()
-        analysis, created = analyses.analysis_request(player=api.player, game_id=game_id)
+        analysis, created = services.analysis_request(player=api.player, game_id=game_id)
         cpu = time.process_time() - t0
     assert created
     analysis = Analysis.objects.get(pk=analysis.pk)
@@ -119,7 +119,7 @@ def analyse_wider(game_id: str) -> tuple[dict, int, float]:
     from django.conf import settings
     from django.test import override_settings
 
-    from games import analyses
+    from games import services
     from games.models import Game
 
     wider = {
@@ -132,7 +132,7 @@ def analyse_wider(game_id: str) -> tuple[dict, int, float]:
     game = Game.objects.select_related("deal").get(pk=game_id)
     with override_settings(**wider):
         t0 = time.process_time()
-        computed = analyses.analysis_compute(game=game)
+        computed = services.analysis_compute(game=game)
         cpu = time.process_time() - t0
     return computed.result, computed.nodes, cpu
 

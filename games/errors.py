@@ -70,3 +70,35 @@ RULE_CODES: tuple[str, ...] = tuple(
 RACE_RULE_CODES = ("undo_not_allowed", "race_not_started", "race_over", "not_racing")
 # The codes a refused layout (staff only) is answered with: 400, `rule_error(status=400)`.
 LAYOUT_CODES = ("bad_layout", "bad_card", "bad_suits")
+
+
+# -- post-game analyses ------------------------------------------------------------------------
+class AnalysisLimit(DomainError):
+    """429: past a limit; ``Retry-After`` says when asking again may pass."""
+
+    status = 429
+
+    def __init__(self, detail: str, retry_after: int) -> None:
+        retry_after = max(1, retry_after)
+        super().__init__(
+            detail=detail,
+            extra={"retry_after": retry_after},
+            headers={"Retry-After": str(retry_after)},
+        )
+
+
+class AnalysisQuota(AnalysisLimit):
+    """The player's own limits: analyses waiting, or asked for in 24 hours."""
+
+    code = "analysis_quota"
+
+
+class AnalysisQueueFull(AnalysisLimit):
+    """Every player's analyses waiting: the global cap."""
+
+    code = "analysis_queue_full"
+
+
+class NoAnalysis(DomainError):
+    code, status = "no_analysis", 404
+    detail = "Nobody has asked for this game's analysis yet: POST to ask for it."

@@ -279,7 +279,7 @@ class IdempotentRequest(models.Model):
 
 class Analysis(models.Model):
     """The post-game analysis of one finished game (docs/rules.md#after-the-game-the-analysis):
-    at most one per game, ever; written by games/analyses.py, computed by a worker."""
+    at most one per game, ever; written by games/services.py, computed by a worker."""
 
     class Status(models.TextChoices):
         PENDING = "pending"

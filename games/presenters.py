@@ -148,7 +148,7 @@ def analysis_json(analysis: Analysis) -> dict[str, Any]:
 def _analysis_result(analysis: Analysis) -> dict[str, Any]:
     """The stored result, its solver line with the tables along it for the replay viewer
     (the client keeps no rules to replay it). An analysis exists only for a game whose deal
-    is out (games.analyses.analysable_game: over, and no longer a race's or an open day's
+    is out (games.selectors.analysable_game: over, and no longer a race's or an open day's
     secret, which it stays), so these tables show nothing still hidden from anyone; face-
     down cards are counts all the same, as in the game's own replay."""
     result = dict(analysis.result or {})

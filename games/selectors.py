@@ -12,11 +12,11 @@ from django.utils import timezone
 
 from games.engine import Action as EngineAction
 from games.engine import Board, apply_action, public_view
-from games.errors import GameNotFound
-from games.models import Action, Game, PlayerStats
+from games.errors import GameNotFound, NoAnalysis
+from games.models import Action, Analysis, Game, PlayerStats
 from games.presenters import action_json as presenters_action_json
 from games.presenters import elapsed_ms, iso
-from games.visibility import game_visibility
+from games.visibility import deal_out, game_visibility
 from spider_api.errors import DomainError
 
 if TYPE_CHECKING:
@@ -156,3 +156,36 @@ def player_finished_games(*, player: User, now: datetime | None = None) -> Query
         .order_by("-created_at")
         .defer("snapshot")
     )
+
+
+def analysable_game(*, viewer: User | AnonymousUser, game_id: Any) -> Game:
+    """The game ``viewer`` may have analysed. 404 for a game they may not see (as for its
+    log); 409 while anything of its deal is still secret: the solver sees every card."""
+    game = game_get_readable(viewer=viewer, game_id=game_id)
+    if not game.over:
+        raise DomainError(
+            "game_in_progress", "A game is analysed once it is over: finish or resign it.", 409
+        )
+    if deal_out(game):  # games.visibility: nothing of its deal is a shared secret any more
+        return game
+    if game.kind == Game.Kind.RACE:
+        raise DomainError(
+            "race_in_progress",
+            "The race is still running: its deal is analysed once the race has ended.",
+            409,
+        )
+    raise DomainError(  # a daily game before its day closes
+        "daily_open",
+        "The daily challenge's deal is analysed once its day has closed (00:00 UTC).",
+        409,
+    )
+
+
+def analysis_of_game(*, viewer: User | AnonymousUser, game_id: Any) -> Analysis:
+    """The analysis of a game ``viewer`` may see: 404 if the game is not theirs to see or
+    none was asked for."""
+    game = game_get_readable(viewer=viewer, game_id=game_id)
+    analysis = Analysis.objects.filter(game=game).first()
+    if analysis is None:
+        raise NoAnalysis()
+    return analysis

@@ -9,7 +9,7 @@ from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 
-from games import analyses, pool
+from games import pool, services
 from games.idempotency import idempotent_requests_prune
 from games.services import games_close_past_days, games_expire_idle
 
@@ -55,7 +55,7 @@ def top_up_pools() -> dict[int, int]:
 
 
 @shared_task(
-    name=analyses.ANALYSE_TASK,  # analyses.py queues it by this name, on ANALYSIS_QUEUE
+    name=services.ANALYSE_TASK,  # services.queue_analysis queues it by name, on ANALYSIS_QUEUE
     acks_late=True,
     reject_on_worker_lost=True,  # a worker killed mid-search: the analysis is run again
     soft_time_limit=settings.ANALYSIS_TIME_LIMIT_SECONDS,
@@ -65,8 +65,8 @@ def analyse_game(analysis_id: int) -> str:
     """Run one post-game analysis (idempotent: a done one, or one another worker holds, is
     left as it is)."""
     try:
-        done = analyses.analysis_run(analysis_id=analysis_id)
+        done = services.analysis_run(analysis_id=analysis_id)
     except SoftTimeLimitExceeded:
-        analyses.analysis_fail(analysis_id=analysis_id, reason="time_limit")
+        services.analysis_fail(analysis_id=analysis_id, reason="time_limit")
         return "failed"
     return "skipped" if done is None else done.status

@@ -23,7 +23,7 @@ on a 403 for scope).
 from __future__ import annotations
 
 import copy
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from drf_spectacular import openapi
 from drf_spectacular.contrib.django_oauth_toolkit import DjangoOAuthToolkitScheme
@@ -40,6 +40,11 @@ from spider_api.permissions import ACCOUNT, HasRequiredScopes, declared_scopes
 from spider_api.throttling import ScopedRateThrottle
 
 BODY_METHODS = ("POST", "PUT", "PATCH")
+
+# A view class as an app's schema_docs function decorates it: the function reads the view's
+# own serializers off it (InputSerializer, OutputSerializer, ...), which each view declares
+# as it needs, so the class is typed loosely here; the schema's generation checks them.
+View = TypeVar("View", bound=type[Any])
 
 
 class ErrorSerializer(serializers.Serializer):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import analyses
+from games import services
 from games.engine import Action, Board, Layout, apply_action, public_view, replay
 from games.models import Analysis, Deal, Game
 from games.solver import SolverBug
@@ -192,7 +192,7 @@ def test_a_solver_bug_fails_the_analysis_and_stores_no_line(
     def broken(**_):
         raise SolverBug("solver line replays but does not win")
 
-    monkeypatch.setattr(analyses, "analysis_compute", broken)
+    monkeypatch.setattr(services, "analysis_compute", broken)
     game_id = lost_trap_game(staff_client)
     with django_capture_on_commit_callbacks(execute=True):
         ok(staff_client.post(analysis_url(game_id)), 202)
@@ -208,7 +208,7 @@ def test_the_run_is_idempotent(staff_client, django_capture_on_commit_callbacks)
     with django_capture_on_commit_callbacks(execute=True):
         ok(staff_client.post(analysis_url(game_id)), 202)
     analysis = Analysis.objects.get()
-    assert analyses.analysis_run(analysis_id=analysis.pk) is None  # done: nothing to do
+    assert services.analysis_run(analysis_id=analysis.pk) is None  # done: nothing to do
     assert Analysis.objects.get().result == analysis.result
 
 
@@ -224,7 +224,7 @@ def _shape(value):
 def test_the_schemas_example_has_the_shape_of_a_real_answer(
     staff_client, api_client, django_capture_on_commit_callbacks
 ):
-    from games.views import ANALYSIS_EXAMPLE
+    from games.schema_docs import ANALYSIS_EXAMPLE
 
     game_id = lost_trap_game(staff_client)
     with django_capture_on_commit_callbacks(execute=True):

@@ -201,10 +201,10 @@ def test_statistics_change_in_the_transaction_that_ends_the_game(
     ok(act(player_client, gid, "move", from_=1, to=2))
     before = game_record(gid)
 
-    def broken(game):
+    def broken(*, game):
         raise RuntimeError("stats store down")
 
-    monkeypatch.setattr("games.stats.record_game_end", broken)
+    monkeypatch.setattr("games.services.player_stats_record", broken)
     player_client.raise_request_exception = False
 
     assert player_client.post(resign_url(gid)).status_code == 500
