@@ -168,3 +168,7 @@ class DailySerializer(serializers.Serializer):
     )
     winners = serializers.IntegerField()
     attempt = AttemptSerializer(allow_null=True, help_text="Your attempt (with a token).")
+
+
+# A daily attempt's refusal of deal_over_gap: the serializer's message and the schema's.
+STANDARD_RULES_ONLY = "The daily challenge is played under the standard rules: no deal_over_gap."

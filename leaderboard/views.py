@@ -9,12 +9,6 @@ from typing import Any
 
 from django.core.cache import cache
 from django.utils import timezone
-from drf_spectacular.utils import (
-    OpenApiExample,
-    OpenApiParameter,
-    OpenApiResponse,
-    extend_schema,
-)
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -25,9 +19,10 @@ from games.daily import daily_closed
 from games.presenters import game_state
 from games.selectors import player_by_username
 from games.serializers import GameStateSerializer
-from leaderboard import selectors, services
+from leaderboard import schema_docs, selectors, services
 from leaderboard.freshness import board_generation
 from leaderboard.serializers import (
+    STANDARD_RULES_ONLY,
     BoardFilterSerializer,
     BoardSerializer,
     DailyDaysFilterSerializer,
@@ -39,51 +34,13 @@ from leaderboard.serializers import (
     PlayerPlacesSerializer,
 )
 from spider_api.errors import DomainError
-from spider_api.openapi import (
-    NOT_FOUND,
-    RetryErrorSerializer,
-    ValidationErrorSerializer,
-    bad_request,
-    error_example,
-    error_response,
-    etag_parameters,
-    invalid_example,
-)
-from spider_api.pagination import PAGE_PARAMETERS, page_request
+from spider_api.pagination import page_request
 from spider_api.players import player_of
 from spider_api.scopes import DAILY_PLAY
 from spider_api.serializers import JsonInputSerializer
 
 BOARD_CACHE_SECONDS = 5
 CLOSED_BOARD_CACHE_SECONDS = 3600
-DAILY_RETRY_AFTER = services.DAILY_RETRY_AFTER_SECONDS
-
-
-# Boards answer with an ETag; send it back as If-None-Match for a 304 when nothing changed.
-BOARD_PARAMETERS = [
-    *PAGE_PARAMETERS,
-    *etag_parameters("the board", "`public, max-age=N`: the board may be cached that long."),
-]
-NOT_MODIFIED = OpenApiResponse(description="Not modified: the board is the one you hold.")
-NO_CHALLENGE = error_response(
-    "No challenge that day (`no_challenge`), or not published yet (`future_date`).",
-    "no_challenge",
-    "There was no challenge on 2026-01-01.",
-    error_example("future_date", "The challenge of 2026-12-31 is not published yet."),
-)
-POOL_EMPTY = OpenApiResponse(
-    RetryErrorSerializer,
-    "`pool_empty`: today's challenge could not be made, no vetted deal being ready yet; or "
-    "`database_unavailable`. Retry "
-    "after `retry_after` seconds (also the `Retry-After` header).",
-    examples=[
-        error_example(
-            "pool_empty",
-            "No vetted deal is ready for this suit mode yet; retry shortly.",
-            retry_after=30,
-        )
-    ],
-)
 
 
 def _matches(if_none_match: str | None, etag: str) -> bool:
@@ -130,33 +87,11 @@ class _PublicBoardApi(APIView):
     permission_classes = (AllowAny,)
 
 
+@schema_docs.leaderboard
 class LeaderboardApi(_PublicBoardApi):
     FilterSerializer = BoardFilterSerializer
     OutputSerializer = BoardSerializer
 
-    @extend_schema(
-        operation_id="leaderboard",
-        tags=["leaderboard"],
-        summary="The public leaderboard of won games",
-        description="Ranked wins (vetted deals, standard rules; never staff-made games or "
-        "replays) by score, then shorter time, then earlier finish. Periods are UTC calendar "
-        "periods: today, this week (from Monday), this month. No token needed.",
-        parameters=[
-            OpenApiParameter("suits", {"$ref": "#/components/schemas/SuitsEnum"}, required=True),
-            OpenApiParameter(
-                "period",
-                {"type": "string", "enum": list(selectors.PERIODS), "default": "all"},
-                required=False,
-                description="UTC calendar periods: all time, today, this week, this month.",
-            ),
-            *BOARD_PARAMETERS,
-        ],
-        responses={
-            200: OutputSerializer,
-            304: NOT_MODIFIED,
-            400: bad_request(invalid_example("suits", "One of 1, 2, 4."), body=False),
-        },
-    )
     def get(self, request: Request) -> Response:
         # A plain dict: "?period=" is a wrong period, not a missing one (as a QueryDict it is).
         filters = self.FilterSerializer(data=request.query_params.dict())
@@ -182,53 +117,12 @@ class LeaderboardApi(_PublicBoardApi):
         )
 
 
-DAILY_NOT_READY = OpenApiResponse(
-    RetryErrorSerializer,
-    "`daily_not_ready`: today's challenge is not made yet (the worker makes each a day ahead); "
-    "it has been asked for. Or `database_unavailable`. Retry after `retry_after` seconds (also "
-    "the `Retry-After` header).",
-    examples=[
-        error_example(
-            "daily_not_ready", services.DailyNotReady.detail, retry_after=DAILY_RETRY_AFTER
-        )
-    ],
-)
-
-
+@schema_docs.daily
 class DailyApi(APIView):
     permission_classes = (AllowAny,)
     FilterSerializer = DailyFilterSerializer
     OutputSerializer = DailySerializer
 
-    @extend_schema(
-        operation_id="daily_read",
-        tags=["daily"],
-        summary="The daily challenge",
-        description="Today's 2-suit challenge (or `?date=YYYY-MM-DD` for a past one, or "
-        "tomorrow's, whose commitment is published ahead of time): the SHA-256 commitment to "
-        "its seed, and once the day has closed the seed and nonce, so anyone can verify "
-        "`sha256('spider-daily:v1:<date>:<suits>:<deal_version>:<seed>:<nonce>')`. With a "
-        "token, your own attempt too.",
-        parameters=[
-            OpenApiParameter(
-                "date",
-                {"type": "string", "format": "date"},
-                required=False,
-                description="YYYY-MM-DD (UTC); today when omitted.",
-            )
-        ],
-        responses={
-            200: OutputSerializer,
-            400: error_response(
-                "The date is not a date (`bad_date`; `?date=` neither: omit it for today).",
-                "bad_date",
-                "'2026-13-01' is not a date: use YYYY-MM-DD.",
-                invalid_example("date", "..."),  # the filter serializer's, for any other field
-            ),
-            404: NO_CHALLENGE,
-            503: DAILY_NOT_READY,
-        },
-    )
     def get(self, request: Request) -> Response:
         filters = self.FilterSerializer(data=request.query_params.dict())
         filters.is_valid(raise_exception=True)
@@ -239,63 +133,11 @@ class DailyApi(APIView):
         )
 
 
+@schema_docs.daily_days
 class DailyDaysApi(_PublicBoardApi):
     FilterSerializer = DailyDaysFilterSerializer
     OutputSerializer = DailyDaysSerializer
 
-    @extend_schema(
-        operation_id="daily_days",
-        tags=["daily"],
-        summary="The days that had a challenge",
-        description="Only days whose challenge exists, up to today (a day with none is not "
-        "listed), between `before` and `after` (both exclusive, both optional). Nearest the "
-        "bound first: newest first, except with `after` alone, oldest first (the days just "
-        "after it). `closed`: the day is over, its seed revealed and its deal open to practice "
-        "(POST /daily/play with its `date`). No token needed.",
-        parameters=[
-            OpenApiParameter(
-                "before",
-                {"type": "string", "format": "date"},
-                required=False,
-                description="Only days before this one (YYYY-MM-DD, UTC).",
-            ),
-            OpenApiParameter(
-                "after",
-                {"type": "string", "format": "date"},
-                required=False,
-                description="Only days after this one (YYYY-MM-DD, UTC).",
-            ),
-            *PAGE_PARAMETERS,
-        ],
-        responses={
-            200: OpenApiResponse(
-                OutputSerializer,
-                "A page of days.",
-                examples=[
-                    OpenApiExample(
-                        "days",
-                        value={
-                            "page": 1,
-                            "page_size": 7,
-                            "has_next": True,
-                            "results": [
-                                {"date": "2026-12-01", "suits": 2, "closed": True, "winners": 3},
-                                {"date": "2026-11-30", "suits": 2, "closed": True, "winners": 0},
-                            ],
-                        },
-                    )
-                ],
-            ),
-            400: OpenApiResponse(
-                ValidationErrorSerializer,
-                "A bound is not a date (`bad_date`) or a page parameter is wrong (`invalid`).",
-                examples=[
-                    error_example("bad_date", "'2026-13-01' is not a date: use YYYY-MM-DD."),
-                    invalid_example("page_size", "A whole number 1..100."),
-                ],
-            ),
-        },
-    )
     def get(self, request: Request) -> Response:
         filters = self.FilterSerializer(data=request.query_params.dict())
         filters.is_valid(raise_exception=True)
@@ -310,10 +152,7 @@ class DailyDaysApi(_PublicBoardApi):
         )
 
 
-# docs/rules.md#daily-challenge: the same deal for everyone, under the same rules.
-STANDARD_RULES_ONLY = "The daily challenge is played under the standard rules: no deal_over_gap."
-
-
+@schema_docs.daily_play
 class DailyPlayApi(APIView):
     required_scopes = (DAILY_PLAY,)
     throttle_scope = "game_create"
@@ -340,37 +179,6 @@ class DailyPlayApi(APIView):
                 raise serializers.ValidationError(STANDARD_RULES_ONLY)
             return value
 
-    @extend_schema(
-        operation_id="daily_play",
-        tags=["daily"],
-        summary="Play today's challenge",
-        description="Your game on today's deal: the daily game you have in progress, else your "
-        "one ranked attempt, else (with `unranked: true`) a practice game that does not rank. "
-        "It does not end your casual game. 201 when a game was created, 200 when resumed. "
-        "Hints are allowed and do not cost the ranking; they show on your leaderboard entry. "
-        "With the `date` of a past day whose challenge has closed: a practice game on that "
-        "day's deal, a casual game that never ranks nor earns coins (like any new game it ends "
-        "your casual game in progress); always 201.",
-        request=InputSerializer,
-        responses={
-            200: OpenApiResponse(OutputSerializer, "Your daily game in progress."),
-            201: OpenApiResponse(OutputSerializer, "A new daily game, or a past day's practice."),
-            400: bad_request(
-                invalid_example("unranked", "Must be a valid boolean."),
-                invalid_example("deal_over_gap", STANDARD_RULES_ONLY),
-                error_example("bad_date", "'2026-13-01' is not a date: use YYYY-MM-DD."),
-            ),
-            404: NO_CHALLENGE,
-            503: POOL_EMPTY,
-            409: error_response(
-                "The ranked attempt is used (`daily_already_played`), or the `date` asked for "
-                "is still open (`daily_open`: tomorrow's).",
-                "daily_already_played",
-                "Send unranked: true.",
-                error_example(services.DailyStillOpen.code, services.DailyStillOpen.detail),
-            ),
-        },
-    )
     def post(self, request: Request) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -385,34 +193,10 @@ class DailyPlayApi(APIView):
         return Response(game_state(game), status=201 if created else 200)
 
 
+@schema_docs.daily_leaderboard
 class DailyLeaderboardApi(_PublicBoardApi):
     OutputSerializer = BoardSerializer
 
-    @extend_schema(
-        operation_id="daily_leaderboard",
-        tags=["daily"],
-        summary="A day's leaderboard",
-        description="Ranked wins on that day's challenge, finished before the day closed: by "
-        "score, then time, then finish time.",
-        parameters=[
-            OpenApiParameter("day", {"type": "string", "format": "date"}, OpenApiParameter.PATH),
-            *BOARD_PARAMETERS,
-        ],
-        responses={
-            200: OutputSerializer,
-            304: NOT_MODIFIED,
-            400: OpenApiResponse(
-                ValidationErrorSerializer,
-                "The day is not a date (`bad_date`) or a page parameter is wrong (`invalid`).",
-                examples=[
-                    error_example("bad_date", "'2026-13-01' is not a date: use YYYY-MM-DD."),
-                    invalid_example("page_size", "A whole number 1..100."),
-                ],
-            ),
-            404: NO_CHALLENGE,
-            503: DAILY_NOT_READY,
-        },
-    )
     def get(self, request: Request, day: str) -> Response:
         parsed = DayField().to_internal_value(day)
         assert parsed is not None  # the path's segment is never empty
@@ -433,18 +217,10 @@ class DailyLeaderboardApi(_PublicBoardApi):
         )
 
 
+@schema_docs.game_places
 class GamePlacesApi(_PublicBoardApi):
     OutputSerializer = GamePlacesSerializer
 
-    @extend_schema(
-        operation_id="leaderboard_game",
-        tags=["leaderboard"],
-        summary="A ranked win's places",
-        description="Where a ranked win stands now on its suit mode's board (all time, today, "
-        "this week, this month) and on its day's daily board. 404 if the game is not on a "
-        "leaderboard (not won, not ranked, or no such game).",
-        responses={200: OutputSerializer, 404: NOT_FOUND},
-    )
     def get(self, request: Request, game_id: str) -> Response:
         entry = selectors.entry_of_game(game_id=game_id)
         if entry is None:
@@ -452,17 +228,10 @@ class GamePlacesApi(_PublicBoardApi):
         return Response(selectors.entry_places(entry=entry, now=timezone.now()))
 
 
+@schema_docs.player_places
 class PlayerPlacesApi(_PublicBoardApi):
     OutputSerializer = PlayerPlacesSerializer
 
-    @extend_schema(
-        operation_id="players_places",
-        tags=["players"],
-        summary="A player's best leaderboard places",
-        description="Per suit mode, the all-time place of the player's best ranked win; and "
-        "their best place on a daily board.",
-        responses={200: OutputSerializer, 404: NOT_FOUND},
-    )
     def get(self, request: Request, username: str) -> Response:
         player = player_by_username(username=username)
         places = selectors.player_best_places(player_id=player.pk)

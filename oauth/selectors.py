@@ -14,3 +14,9 @@ if TYPE_CHECKING:
 def apps_of(*, user: User) -> QuerySet[Application]:
     """The player's apps, newest first."""
     return Application.objects.filter(user=user).order_by("-created", "-id")
+
+
+def app_by_client_id(*, client_id: str) -> Application:
+    """The app of a client id that the authorization request's validation found (with its
+    owner, whom the authorization page names)."""
+    return Application.objects.select_related("user").get(client_id=client_id)

@@ -13,9 +13,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from oauth2_provider.exceptions import OAuthToolkitError
-from oauth2_provider.models import Application
 from oauth2_provider.settings import oauth2_settings
 from oauth2_provider.views.mixins import OAuthLibMixin
 from oauthlib import oauth2
@@ -24,47 +22,20 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from oauth import selectors, services
+from oauth import schema_docs, selectors, services
+from oauth.errors import AuthorizationRefused
+from oauth.presenters import app_json, authorization_json
+from oauth.serializers import AppSerializer
 from oauth.validator import REDIRECT_NAMED
-from spider_api.errors import DomainError
-from spider_api.openapi import (
-    ErrorSerializer,
-    ValidationErrorSerializer,
-    bad_request,
-    error_example,
-    invalid_example,
-)
-from spider_api.pagination import PAGE_PARAMETERS, page_json, page_request, page_serializer
+from spider_api.pagination import page_json, page_request, page_serializer
 from spider_api.permissions import FIRST_PARTY
 from spider_api.players import player_of
-from spider_api.scopes import SCOPES
 from spider_api.serializers import JsonInputSerializer
 
-TAGS = ["apps"]
 MAX_REDIRECT_URIS = 10
 
 
-class AppSerializer(serializers.Serializer):
-    client_id = serializers.CharField(help_text="The app's public identifier (`client_id`).")
-    name = serializers.CharField()
-    redirect_uris = serializers.ListField(child=serializers.CharField())
-    confidential = serializers.BooleanField(
-        help_text="A confidential app (a server) authenticates with its secret; a public one "
-        "(a browser or mobile app) with PKCE alone."
-    )
-    created = serializers.DateTimeField()
-
-
-def app_json(app: Application) -> dict[str, Any]:
-    return {
-        "client_id": app.client_id,
-        "name": app.name,
-        "redirect_uris": app.redirect_uris.split(),
-        "confidential": app.client_type == Application.CLIENT_CONFIDENTIAL,
-        "created": app.created,
-    }
-
-
+@schema_docs.apps
 class AppsApi(APIView):
     """Your apps (GET: PageSerializer); register one (POST: InputSerializer,
     OutputSerializer). Managing apps is the account's own business: first-party only."""
@@ -94,126 +65,30 @@ class AppsApi(APIView):
             "for a public app.",
         )
 
-    @extend_schema(
-        operation_id="apps_list",
-        tags=TAGS,
-        summary="Your apps",
-        description="The OAuth2 apps you registered, newest first (never their secrets).",
-        parameters=PAGE_PARAMETERS,
-        responses={
-            200: PageSerializer,
-            400: bad_request(invalid_example("page_size", "A whole number 1..100."), body=False),
-        },
-    )
     def get(self, request: Request) -> Response:
         asked = page_request(request.query_params)
         apps = selectors.apps_of(user=player_of(request))
         rows = apps[asked.offset : asked.offset + asked.limit]
         return Response(page_json(asked, [app_json(a) for a in rows]))
 
-    @extend_schema(
-        operation_id="apps_create",
-        tags=TAGS,
-        summary="Register an app",
-        description="Registers an OAuth2 app of yours for the authorization-code grant with "
-        "PKCE (S256). A confidential app gets a `client_secret`, shown in this answer only.",
-        request=InputSerializer,
-        responses={
-            201: OutputSerializer,
-            400: bad_request(invalid_example("redirect_uris", "This field is required.")),
-            409: OpenApiResponse(
-                ErrorSerializer,
-                "You have as many apps as a player may have (OAUTH_APPS_PER_PLAYER).",
-                examples=[error_example(services.TooManyApps.code, services.TooManyApps.detail)],
-            ),
-        },
-        examples=[
-            OpenApiExample(
-                "A browser app",
-                value={"name": "Spider Stats", "redirect_uris": ["https://app.example/cb"]},
-                request_only=True,
-            )
-        ],
-    )
     def post(self, request: Request) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         registered = services.app_register(user=player_of(request), **serializer.validated_data)
         body = {**app_json(registered.app), "client_secret": registered.client_secret}
-        return Response(self.OutputSerializer(body).data, status=status.HTTP_201_CREATED)
+        return Response(body, status=status.HTTP_201_CREATED)
 
 
+@schema_docs.app_detail
 class AppDetailApi(APIView):
     required_scopes = FIRST_PARTY
 
-    @extend_schema(
-        operation_id="apps_delete",
-        tags=TAGS,
-        summary="Delete an app",
-        description="Deletes your app, and with it every code and token it was given: its "
-        "tokens stop working (within TOKEN_CACHE_SECONDS on other web processes).",
-        request=None,
-        responses={
-            204: None,
-            404: OpenApiResponse(
-                ErrorSerializer,
-                "No app of yours has this client id.",
-                examples=[error_example(services.AppNotFound.code, services.AppNotFound.detail)],
-            ),
-        },
-    )
     def delete(self, request: Request, client_id: str) -> Response:
         services.app_delete(user=player_of(request), client_id=client_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 # -- the authorization page's two calls ----------------------------------------------------------
-
-
-class AuthorizationRefused(DomainError):
-    code, status = "invalid_authorization_request", 400
-    detail = "This authorization request is not valid."
-
-
-class AuthorizationErrorSerializer(ValidationErrorSerializer):
-    error = serializers.CharField(
-        required=False, help_text="With `invalid_authorization_request`: the OAuth2 error."
-    )
-    redirect_to = serializers.CharField(
-        required=False,
-        allow_null=True,
-        help_text="Where to send the browser to tell the app (its redirect URI with `error`); "
-        "null when the client or its redirect URI is itself wrong: then never redirect.",
-    )
-
-
-AUTHORIZATION_ERROR = OpenApiResponse(
-    AuthorizationErrorSerializer,
-    "The request is not one the app may make (unknown client, a redirect URI it did not "
-    "register, no PKCE S256 challenge, an unknown scope, ...).",
-    examples=[
-        error_example(
-            AuthorizationRefused.code,
-            "Mismatching redirect URI.",
-            error="invalid_request",
-            redirect_to=None,
-        ),
-        invalid_example("client_id", "This field is required."),
-    ],
-)
-
-_QUERY = [
-    OpenApiParameter(name, str, required=name in ("client_id", "response_type"), description=text)
-    for name, text in [
-        ("response_type", "`code`."),
-        ("client_id", "The app's client id."),
-        ("redirect_uri", "One of the app's redirect URIs (optional if it has only one)."),
-        ("scope", "Space-separated scopes (see the `oauth2` security scheme)."),
-        ("state", "Anything: sent back with the code."),
-        ("code_challenge", "PKCE: BASE64URL(SHA256(code_verifier))."),
-        ("code_challenge_method", "`S256` (`plain` is refused)."),
-    ]
-]
 
 
 class _AuthorizationApi(OAuthLibMixin, APIView):
@@ -274,6 +149,7 @@ class _AuthorizationApi(OAuthLibMixin, APIView):
         return urlunsplit(parts._replace(query=urlencode(query)))
 
 
+@schema_docs.authorization
 class AuthorizationApi(_AuthorizationApi):
     """What an authorization request asks (GET: OutputSerializer); the player's answer
     (POST: InputSerializer, DecisionSerializer)."""
@@ -301,40 +177,11 @@ class AuthorizationApi(_AuthorizationApi):
             "(approved) or `error=access_denied` (denied)."
         )
 
-    @extend_schema(
-        operation_id="oauth_authorization_read",
-        tags=TAGS,
-        summary="Read an authorization request",
-        description="For the authorization page: the app and the scopes an authorization "
-        "request (the query string of `/oauth/authorize`, passed on as it is) asks for.",
-        parameters=_QUERY,
-        responses={200: OutputSerializer, 400: AUTHORIZATION_ERROR},
-    )
     def get(self, request: Request) -> Response:
         scopes, credentials = self.validated(request)
-        app = Application.objects.select_related("user").get(client_id=credentials["client_id"])
-        body = {
-            "app": {
-                "client_id": app.client_id,
-                "name": app.name or app.client_id,
-                "owner": app.user.get_username() if app.user else None,
-            },
-            "scopes": [{"name": s, "description": SCOPES.get(s, s)} for s in scopes],
-            "redirect_uri": credentials["redirect_uri"],
-        }
-        return Response(self.OutputSerializer(body).data)
+        app = selectors.app_by_client_id(client_id=credentials["client_id"])
+        return Response(authorization_json(app, scopes, credentials["redirect_uri"]))
 
-    @extend_schema(
-        operation_id="oauth_authorization_decide",
-        tags=TAGS,
-        summary="Approve or deny an authorization request",
-        description="The signed-in player's answer to the authorization request in the query "
-        "string. Approved, the app gets a code (valid 60 s, once, with the PKCE verifier); "
-        "denied, `error=access_denied`. Either way, send the browser to `redirect_to`.",
-        parameters=_QUERY,
-        request=InputSerializer,
-        responses={200: DecisionSerializer, 400: AUTHORIZATION_ERROR},
-    )
     def post(self, request: Request) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -350,4 +197,4 @@ class AuthorizationApi(_AuthorizationApi):
             denied = self.error_redirect(exc)
             assert denied is not None  # a denial always goes back to the app
             uri = denied
-        return Response(self.DecisionSerializer({"redirect_to": uri}).data)
+        return Response({"redirect_to": uri})

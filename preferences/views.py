@@ -4,17 +4,16 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from preferences import schema_docs
 from preferences.models import PlayerSettings
 from preferences.selectors import player_settings
 from preferences.services import player_settings_update
 from spider_api import scopes
-from spider_api.openapi import bad_request, invalid_example
 from spider_api.players import player_of
 from spider_api.serializers import JsonInputSerializer
 
@@ -35,6 +34,7 @@ class PlayerSettingsSerializer(serializers.Serializer):
     deal_over_gap = serializers.BooleanField(help_text=_GAP)
 
 
+@schema_docs.player_settings
 class PlayerSettingsApi(APIView):
     """GET: OutputSerializer; PATCH: InputSerializer (any of the settings), OutputSerializer."""
 
@@ -64,51 +64,13 @@ class PlayerSettingsApi(APIView):
                 raise serializers.ValidationError("Name at least one setting to change.")
             return attrs
 
-    @extend_schema(
-        operation_id="me_settings_read",
-        tags=["auth"],
-        summary="Your settings",
-        description="How your clients show the game: four colours, the look, one-tap, sound, "
-        "and the table rule they start games under (`deal_over_gap`). Never changed: the "
-        "defaults (two colours, felt, one-tap on, sound off, standard rules). Guests have "
-        "settings too; claiming the account keeps them.",
-        responses={200: OutputSerializer},
-    )
     def get(self, request: Request) -> Response:
-        return Response(self.OutputSerializer(player_settings(player=player_of(request))).data)
+        return Response(player_settings(player=player_of(request)))
 
-    @extend_schema(
-        operation_id="me_settings_update",
-        tags=["auth"],
-        summary="Change your settings",
-        description="Changes the settings named in the body and leaves the others; answers "
-        "all of them. An unknown setting or a value of the wrong type is refused (400) and "
-        "nothing changes.",
-        request=InputSerializer,
-        responses={
-            200: OutputSerializer,
-            400: bad_request(invalid_example("look", '"neon" is not a valid choice.')),
-        },
-        examples=[
-            OpenApiExample("Four colours on", value={"four_colours": True}, request_only=True),
-            OpenApiExample(
-                "Settings",
-                value={
-                    "four_colours": True,
-                    "look": "felt",
-                    "one_tap": True,
-                    "sound": False,
-                    "deal_over_gap": False,
-                },
-                response_only=True,
-                status_codes=["200"],
-            ),
-        ],
-    )
     def patch(self, request: Request) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         answer = player_settings_update(
             player=player_of(request), changes=dict(serializer.validated_data)
         )
-        return Response(self.OutputSerializer(answer).data)
+        return Response(answer)

@@ -1,0 +1,32 @@
+"""The apps API's answers as plain dicts, in the shapes its serializers describe."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from oauth2_provider.models import Application
+
+from spider_api.scopes import SCOPES
+
+
+def app_json(app: Application) -> dict[str, Any]:
+    return {
+        "client_id": app.client_id,
+        "name": app.name,
+        "redirect_uris": app.redirect_uris.split(),
+        "confidential": app.client_type == Application.CLIENT_CONFIDENTIAL,
+        "created": app.created,
+    }
+
+
+def authorization_json(app: Application, scopes: list[str], redirect_uri: str) -> dict[str, Any]:
+    """What an authorization request asks: the app, the scopes in words, where it goes back."""
+    return {
+        "app": {
+            "client_id": app.client_id,
+            "name": app.name or app.client_id,
+            "owner": app.user.get_username() if app.user else None,
+        },
+        "scopes": [{"name": s, "description": SCOPES.get(s, s)} for s in scopes],
+        "redirect_uri": redirect_uri,
+    }

@@ -1,0 +1,31 @@
+"""The apps API's shared serializers: an app as its owner sees it, and the authorization
+request's refusal. A serializer only one view uses is nested in that view (oauth/views.py)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from spider_api.openapi import ValidationErrorSerializer
+
+
+class AppSerializer(serializers.Serializer):
+    client_id = serializers.CharField(help_text="The app's public identifier (`client_id`).")
+    name = serializers.CharField()
+    redirect_uris = serializers.ListField(child=serializers.CharField())
+    confidential = serializers.BooleanField(
+        help_text="A confidential app (a server) authenticates with its secret; a public one "
+        "(a browser or mobile app) with PKCE alone."
+    )
+    created = serializers.DateTimeField()
+
+
+class AuthorizationErrorSerializer(ValidationErrorSerializer):
+    error = serializers.CharField(
+        required=False, help_text="With `invalid_authorization_request`: the OAuth2 error."
+    )
+    redirect_to = serializers.CharField(
+        required=False,
+        allow_null=True,
+        help_text="Where to send the browser to tell the app (its redirect URI with `error`); "
+        "null when the client or its redirect URI is itself wrong: then never redirect.",
+    )
