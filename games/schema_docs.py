@@ -507,7 +507,11 @@ def game_analysis(view: View) -> View:
                 200: OpenApiResponse(
                     view.OutputSerializer,
                     "The analysis.",
-                    examples=[OpenApiExample("A lost 4-suit game", value=ANALYSIS_EXAMPLE)],
+                    examples=[
+                        OpenApiExample(
+                            "A lost 4-suit game", value=ANALYSIS_EXAMPLE, response_only=True
+                        )
+                    ],
                 ),
                 404: error_response(
                     "No such game, or not yours to see (`not_found`), or no analysis asked for "

@@ -648,6 +648,14 @@ def analysis_request(*, player: User, game_id: Any) -> tuple[Analysis, bool]:
     return analysis, True
 
 
+def analysis_ask(*, player: User, game_id: Any) -> Analysis:
+    """``analysis_request`` as the API answers it: the row read again once committed, since
+    an inline run (no broker, no thread) may have finished it already."""
+    analysis, _ = analysis_request(player=player, game_id=game_id)
+    analysis.refresh_from_db()
+    return analysis
+
+
 def _check_limits(player: User) -> None:
     now = timezone.now()
     retry = settings.ANALYSIS_RETRY_AFTER_SECONDS

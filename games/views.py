@@ -279,7 +279,6 @@ class GameAnalysisApi(APIView):
         return Response(analysis_json(analysis))
 
     def post(self, request: Request, game_id: str) -> Response:
-        analysis, _ = services.analysis_request(player=player_of(request), game_id=game_id)
-        analysis.refresh_from_db()  # an inline run (no broker, no thread) may have finished it
+        analysis = services.analysis_ask(player=player_of(request), game_id=game_id)
         code = status.HTTP_202_ACCEPTED if analysis.status == Analysis.Status.PENDING else 200
         return Response(analysis_json(analysis), status=code)

@@ -190,6 +190,7 @@ def daily_days(view: View) -> View:
                                     },
                                 ],
                             },
+                            response_only=True,
                         )
                     ],
                 ),

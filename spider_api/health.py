@@ -31,26 +31,15 @@ import redis
 from celery import shared_task
 from django.conf import settings
 from django.db import connection
-from drf_spectacular.utils import (
-    OpenApiParameter,
-    OpenApiResponse,
-    extend_schema,
-    inline_serializer,
-)
-from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from spider_api import schema_docs
 from spider_api.errors import DATABASE_ERRORS
 
 HEARTBEAT_KEY = "spider_api:beat:heartbeat"
-# The values of the `status` fields (named enums in the schema: SPECTACULAR_SETTINGS).
-HEALTH_STATES = ("ok", "degraded")
-CHECK_NAMES = ("database", "broker", "pool", "beat")
-CHECK_STATES = ("ok", "down", "disabled", "unknown", "low", "empty", "stale")
-POOL_MODE_STATES = ("ok", "low", "empty")
 BROKER_TIMEOUT_SECONDS = 1.0
 
 _clients: dict[str, redis.Redis] = {}
@@ -179,97 +168,17 @@ def beat_heartbeat() -> float:
     return now
 
 
-# -- the endpoints ------------------------------------------------------------------------------
-def _check(name: str, **fields: serializers.Field) -> serializers.Serializer:
-    """One check's report: its status, why it is down, and its own figures."""
-    return inline_serializer(
-        name,
-        {
-            "status": serializers.ChoiceField(choices=CHECK_STATES),
-            "error": serializers.CharField(required=False, help_text="Why it is down."),
-            **fields,
-        },
-    )
-
-
-def _latency() -> serializers.Field:
-    return serializers.FloatField(required=False, help_text="How long the check took.")
-
-
-_HEALTH = inline_serializer(
-    "Health",
-    {
-        "status": serializers.ChoiceField(choices=HEALTH_STATES),
-        "down": serializers.ListField(
-            child=serializers.ChoiceField(choices=CHECK_NAMES),
-            help_text="The checks that failed; empty when all is well.",
-        ),
-        "checks": inline_serializer(
-            "HealthChecks",
-            {
-                "database": _check("HealthDatabase", latency_ms=_latency()),
-                "broker": _check("HealthBroker", latency_ms=_latency()),
-                "pool": _check(
-                    "HealthPool",
-                    low_water=serializers.IntegerField(),
-                    target=serializers.IntegerField(),
-                    modes=serializers.DictField(
-                        child=inline_serializer(
-                            "HealthPoolMode",
-                            {
-                                "level": serializers.IntegerField(),
-                                "status": serializers.ChoiceField(choices=POOL_MODE_STATES),
-                            },
-                        ),
-                        required=False,
-                        help_text="Suit mode (`1`, `2`, `4`) -> vetted deals ready.",
-                    ),
-                ),
-                "beat": _check(
-                    "HealthBeat",
-                    last_run=serializers.DateTimeField(required=False, allow_null=True),
-                    age_s=serializers.FloatField(required=False, allow_null=True),
-                    stale_after_s=serializers.IntegerField(required=False),
-                ),
-            },
-        ),
-    },
-)
-
-
 HEALTH_RETRY_AFTER_SECONDS = 10  # a restart or a failover takes about this long to show
-HEALTH_RETRY_AFTER = OpenApiParameter(
-    "Retry-After",
-    int,
-    OpenApiParameter.HEADER,
-    required=True,
-    response=[503],
-    description="Seconds before polling again is worth it.",
-)
 
 
+@schema_docs.health
 class HealthApi(APIView):
     uses_database = False  # it reports the database's state: never 503 database_unavailable
     authentication_classes: list[Any] = []
     permission_classes = (AllowAny,)
     throttle_classes: list[Any] = []
-    OutputSerializer = _HEALTH
+    OutputSerializer = schema_docs.HEALTH
 
-    @extend_schema(
-        operation_id="health",
-        tags=["operations"],
-        summary="Deployment health",
-        description="The database, the broker, the vetted pool per suit mode and beat's last "
-        "heartbeat. 200 when all is well; 503 with `down` naming what is not. A check times "
-        "out within a few seconds. No token needed. A 503 carries `Retry-After`: when "
-        "polling again is worth it.",
-        auth=[],
-        parameters=[HEALTH_RETRY_AFTER],
-        responses={
-            200: OutputSerializer,
-            503: OpenApiResponse(OutputSerializer, "Something is down: see `down` and `checks`."),
-        },
-    )
     def get(self, request: Request) -> Response:
         report = health_report()
         response = Response(report, status=200 if report["status"] == "ok" else 503)
@@ -281,11 +190,11 @@ class HealthApi(APIView):
         return response
 
 
+@schema_docs.liveness
 class LivenessApi(APIView):
     authentication_classes: list[Any] = []
     permission_classes = (AllowAny,)
     throttle_classes: list[Any] = []
 
-    @extend_schema(exclude=True)  # for process supervisors; documented in the README
     def get(self, request: Request) -> Response:
         return Response({"status": "ok"})

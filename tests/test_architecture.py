@@ -2,7 +2,9 @@
 solver import nothing from Django, DRF, Celery or the web apps; dependencies run one way
 (races above leaderboard and accounts, above games, above the coin ledger; the games app
 above its solver, the solver above its engine); and inside games the Celery tasks call the
-services, which never import the tasks."""
+services, which never import the tasks. And the views are handlers (docs/architecture.md,
+"Views"): their schema text apart, one way to answer, no query or write of their own, the
+player by player_of."""
 
 import ast
 import inspect
@@ -111,3 +113,130 @@ def test_query_strings_and_bodies_go_through_the_views_serializers():
     assert query_uses, "no view reads a query string any more? then drop this test"
     assert query_uses <= allowed_query_uses, query_uses - allowed_query_uses
     assert not direct, direct  # a serializer the view does not name as its own
+
+
+def _view_module_names() -> list[str]:
+    return sorted({v.__module__ for v in _api_views()})
+
+
+def _calls(tree: ast.AST) -> list[ast.Call]:
+    return [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+
+
+def test_a_view_module_holds_no_schema_text():
+    """What the schema says of a view (operations, answers, examples) is in its app's
+    ``schema_docs`` module: the view is its class decorator from there and its handlers."""
+    for name in _view_module_names():
+        tree = ast.parse(inspect.getsource(sys.modules[name]))
+        imported = {
+            n.module
+            for n in ast.walk(tree)
+            if isinstance(n, ast.ImportFrom) and n.module is not None
+        }
+        assert not any(m.startswith("drf_spectacular") for m in imported), name
+        assert not imported & {"spider_api.openapi"}, name  # its error answers and examples
+
+    for view in _api_views():
+        app = view.__module__.split(".")[0]
+        docs = sys.modules.get(f"{app}.schema_docs")
+        tree = _tree(view)
+        node = next(
+            n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == view.__name__
+        )
+        decorators = [ast.unparse(d) for d in node.decorator_list]
+        named = [d.removeprefix("schema_docs.") for d in decorators if d.startswith("schema_docs.")]
+        assert docs is not None and len(named) == 1, (view, decorators)
+        assert callable(getattr(docs, named[0], None)), (view, named)
+
+
+def test_views_answer_with_plain_dicts():
+    """One way to answer: a presenter's (or selector's) dict. A serializer in a view only
+    validates (``data=``); it never renders an answer (``Serializer(obj).data``)."""
+    for name in _view_module_names():
+        tree = ast.parse(inspect.getsource(sys.modules[name]))
+        handlers = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
+        for call in (c for handler in handlers for c in _calls(handler)):
+            if ast.unparse(call.func).endswith("Serializer"):  # not a field declared in a class
+                assert any(k.arg == "data" for k in call.keywords), f"{name}: {ast.unparse(call)}"
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr == "data":
+                assert not isinstance(node.value, ast.Call), f"{name}: {ast.unparse(node)}"
+
+
+# Django's ways to write a row (and to read one again); create/update/delete count on a queryset.
+_WRITES = {"save", "bulk_create", "bulk_update", "get_or_create", "update_or_create"}
+_QUERYSET_WRITES = {"create", "update", "delete"}
+
+
+def _writes(tree: ast.AST) -> list[str]:
+    found = []
+    for call in _calls(tree):
+        if not isinstance(call.func, ast.Attribute):
+            continue
+        receiver = ast.unparse(call.func.value)
+        if call.func.attr in _WRITES or (
+            call.func.attr in _QUERYSET_WRITES and ("objects" in receiver or "filter(" in receiver)
+        ):
+            found.append(ast.unparse(call))
+    return found
+
+
+def _app_modules(stem: str) -> list[Path]:
+    apps = ("accounts", "coins", "games", "leaderboard", "oauth", "preferences", "races")
+    return [ROOT / app / f"{stem}.py" for app in apps if (ROOT / app / f"{stem}.py").exists()]
+
+
+def test_views_neither_query_nor_write():
+    """A view calls services (the writes) and selectors (the reads): no ORM of its own."""
+    for name in _view_module_names():
+        tree = ast.parse(inspect.getsource(sys.modules[name]))
+        assert not _writes(tree), (name, _writes(tree))
+        orm = [
+            ast.unparse(n)
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Attribute) and n.attr in ("objects", "refresh_from_db")
+        ]
+        assert not orm, (name, orm)
+
+
+def test_selectors_presenters_and_serializers_write_nothing():
+    """Reads live in selectors; presenters shape and serializers validate; all three write
+    nothing (a selector may lock rows to read them consistently: that is no write)."""
+    paths = [p for stem in ("selectors", "presenters", "serializers") for p in _app_modules(stem)]
+    assert len(paths) >= 10, paths
+    for path in paths:
+        writes = _writes(ast.parse(path.read_text()))
+        assert not writes, (path, writes)
+
+
+def test_views_name_the_signed_in_player_with_player_of():
+    """``player_of(request)`` (typed as the User model, 401 otherwise), never an assertion
+    on ``request.user``; ``request.user`` goes only to a read that takes any viewer
+    (``viewer=``: a signed-in player or anonymous)."""
+    for name in _view_module_names():
+        tree = ast.parse(inspect.getsource(sys.modules[name]))
+        parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+        for node in ast.walk(tree):
+            if ast.unparse(node) == "request.user" and isinstance(node, ast.Attribute):
+                parent = parents[node]
+                assert isinstance(parent, ast.keyword) and parent.arg == "viewer", (
+                    f"{name}: {ast.unparse(parent)}"
+                )
+
+
+def test_every_example_says_whether_it_is_a_request_or_an_answer():
+    """drf-spectacular shows an example unmarked on both sides: an error body would be
+    offered as a request in "Try it out". Each says which side it is."""
+    sources = [
+        p
+        for p in ROOT.glob("*/*.py")
+        if p.parts[-2] not in (".venv", "node_modules", "tests")
+        and "OpenApiExample(" in p.read_text()
+    ]
+    assert len(sources) >= 5, sources
+    for path in sources:
+        for call in _calls(ast.parse(path.read_text())):
+            if ast.unparse(call.func) != "OpenApiExample":
+                continue
+            marked = {k.arg for k in call.keywords if ast.unparse(k.value) == "True"}
+            assert marked & {"request_only", "response_only"}, f"{path}: {ast.unparse(call)}"

@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from spider_api.openapi import etag_parameters
-from web.rulebook import rulebook
-
-CACHE_SECONDS = 300
-
-RULEBOOK_PARAMETERS = etag_parameters("the rulebook", f"`public, max-age={CACHE_SECONDS}`.")
+from web import schema_docs
+from web.rulebook import CACHE_SECONDS, rulebook, rulebook_json
 
 
 class RulebookSectionSerializer(serializers.Serializer):
@@ -23,6 +18,7 @@ class RulebookSectionSerializer(serializers.Serializer):
     anchor = serializers.CharField(help_text="The heading's `id` in `html` (GitHub's anchor).")
 
 
+@schema_docs.rulebook
 class RulebookApi(APIView):
     """Public: the rules are nobody's secret."""
 
@@ -38,24 +34,9 @@ class RulebookApi(APIView):
         )
         sections = RulebookSectionSerializer(many=True, help_text="The headings, in order.")
 
-    @extend_schema(
-        operation_id="rules_read",
-        tags=["rules"],
-        summary="The rulebook",
-        description="Every rule the server enforces, with its numbers: the project's rulebook "
-        "(docs/rules.md) as HTML, and its sections for a table of contents.",
-        parameters=RULEBOOK_PARAMETERS,
-        responses={
-            200: OutputSerializer,
-            304: OpenApiResponse(description="Not modified: the rulebook is the one you hold."),
-        },
-    )
     def get(self, request: Request) -> Response:
         book = rulebook()
         headers = {"ETag": book.etag, "Cache-Control": f"public, max-age={CACHE_SECONDS}"}
         if request.headers.get("If-None-Match") == book.etag:
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
-        body = self.OutputSerializer(
-            {"title": book.title, "html": book.html, "sections": book.sections}
-        ).data
-        return Response(body, headers=headers)
+        return Response(rulebook_json(book), headers=headers)

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from markdown_it import MarkdownIt
@@ -24,6 +25,9 @@ def slug(heading: str) -> str:
     """GitHub's anchor of a heading's text: lower case, punctuation dropped, spaces to -."""
     text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
     return text.replace(" ", "-")
+
+
+CACHE_SECONDS = 300  # how long a client may keep the rulebook (`Cache-Control`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +43,12 @@ class Rulebook:
     html: str
     sections: tuple[Section, ...]
     etag: str
+
+
+def rulebook_json(book: Rulebook) -> dict[str, Any]:
+    """The rulebook as `GET /api/v1/rules` answers it (no ETag: that is a header)."""
+    sections = [{"level": s.level, "title": s.title, "anchor": s.anchor} for s in book.sections]
+    return {"title": book.title, "html": book.html, "sections": sections}
 
 
 def render(source: str) -> Rulebook:
