@@ -7,7 +7,7 @@ check behind ``manage.py verify_coins``: it recomputes every ledger entry from t
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import date
+from datetime import date, datetime
 from itertools import groupby
 from typing import Any
 
@@ -17,7 +17,7 @@ from coins.services import CoinAward, coins_award
 from games.models import Game
 
 
-def game_reward(*, game: Game, now: Any) -> CoinAward:
+def game_reward(*, game: Game, now: datetime) -> CoinAward:
     """Credit what ``game`` earns for its win (nothing for a replay or a staff game), under
     the player's daily cap; called by ``games.services`` wherever a game ends as won, so a
     race won on time (ended as won by the race) pays like one won on the board. Race games

@@ -135,7 +135,7 @@ def player_stats(*, player: User) -> list[dict[str, Any]]:
     return result
 
 
-def player_by_username(*, username: str) -> Any:
+def player_by_username(*, username: str) -> User:
     user = User.objects.filter(username__iexact=username, is_active=True).first()
     if user is None:
         raise DomainError("not_found", f"No player named {username!r}.", 404)

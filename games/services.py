@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
+from uuid import UUID
 
 from celery import current_app
 from django.conf import settings
@@ -199,7 +200,7 @@ def game_start(
     return game
 
 
-def _end_casual_game_in_progress(player: User, now: datetime) -> Any:
+def _end_casual_game_in_progress(player: User, now: datetime) -> UUID | None:
     """End the player's casual game in progress; returns the id of a game discarded."""
     current = (
         Game.objects.select_for_update()

@@ -18,13 +18,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.utils import timezone
 
 from games import kinds
 from games.daily import daily_closed
 from games.models import Game
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+    from accounts.models import User
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +58,9 @@ def deal_out(game: Game, now: datetime | None = None) -> bool:
     return not kinds.deal_secret(game)  # a race game: not before the race ends
 
 
-def game_visibility(*, game: Game, viewer: Any, now: datetime | None = None) -> GameVisibility:
+def game_visibility(
+    *, game: Game, viewer: User | AnonymousUser | None, now: datetime | None = None
+) -> GameVisibility:
     now = now or timezone.now()
     owner = (
         viewer is not None

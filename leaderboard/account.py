@@ -4,17 +4,20 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from games.presenters import iso
 from leaderboard.freshness import boards_changed
 from leaderboard.models import LeaderboardEntry
 from leaderboard.selectors import daily_rank
 
+if TYPE_CHECKING:
+    from accounts.models import User
+
 CHUNK = 500
 
 
-def export_entries(*, user: Any, **kwargs: Any) -> Iterator[dict[str, Any]]:
+def export_entries(*, user: User, **kwargs: Any) -> Iterator[dict[str, Any]]:
     """Every ranked win of the player, with its place on its day's board if it is a daily
     attempt (the other boards' places move every day: ``GET /leaderboard/games/{id}``)."""
     last = 0
@@ -43,7 +46,7 @@ def export_entries(*, user: Any, **kwargs: Any) -> Iterator[dict[str, Any]]:
         last = chunk[-1].id
 
 
-def erase_username(*, user: Any, tombstone: str, **kwargs: Any) -> None:
+def erase_username(*, user: User, tombstone: str, **kwargs: Any) -> None:
     """The entries stay (docs/rules.md#deleting-an-account), under the tombstone; every cached
     board is stale at once (a queryset update sends no signal)."""
     if LeaderboardEntry.objects.filter(player=user).update(username=tombstone):

@@ -4,12 +4,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from preferences.models import PlayerSettings
 
+if TYPE_CHECKING:
+    from accounts.models import User
 
-def export_settings(*, user: Any, **kwargs: Any) -> Iterator[dict[str, Any]]:
+
+def export_settings(*, user: User, **kwargs: Any) -> Iterator[dict[str, Any]]:
     """One ``settings`` line if the player ever changed one (else the defaults apply)."""
     for row in PlayerSettings.objects.filter(player=user):
         yield {
@@ -23,5 +26,5 @@ def export_settings(*, user: Any, **kwargs: Any) -> Iterator[dict[str, Any]]:
         }
 
 
-def erase_settings(*, user: Any, **kwargs: Any) -> None:
+def erase_settings(*, user: User, **kwargs: Any) -> None:
     PlayerSettings.objects.filter(player=user).delete()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import TextField
 from django.db.models.functions import Cast
@@ -15,10 +15,13 @@ from races.models import Racer, Seat, StreamTicket, TableEvent
 from races.services import RUNNING, race_resign, seat_stand
 from spider_api.errors import DomainError
 
+if TYPE_CHECKING:
+    from accounts.models import User
+
 CHUNK = 200
 
 
-def export_races(*, user: Any, **kwargs: Any) -> Iterator[dict[str, Any]]:
+def export_races(*, user: User, **kwargs: Any) -> Iterator[dict[str, Any]]:
     """Every race the player was dealt into, with its result and their place in it."""
     last = 0
     racers = Racer.objects.filter(player=user).select_related("race__table").order_by("id")
@@ -56,7 +59,7 @@ def export_races(*, user: Any, **kwargs: Any) -> Iterator[dict[str, Any]]:
         last = chunk[-1].id
 
 
-def erase_player(*, user: Any, old_username: str, tombstone: str, **kwargs: Any) -> None:
+def erase_player(*, user: User, old_username: str, tombstone: str, **kwargs: Any) -> None:
     """Resign every race the player is racing (one in its countdown goes on: they drop out
     as any racer who is gone), stand up from every table not racing, drop stream tickets,
     and rename the player in the tables' event logs (the results stay, under the tombstone)."""

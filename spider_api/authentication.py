@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.apps import apps
 from django.conf import settings
@@ -41,6 +41,9 @@ from rest_framework.authentication import TokenAuthentication
 from spider_api import rows
 from spider_api.tokens import looks_like_a_token, secret_hash
 
+if TYPE_CHECKING:
+    from accounts.models import User
+
 BEARER_CHALLENGE = 'Bearer realm="api"'
 MAX_ENTRIES = 10_000  # a bound on memory: past it the cache starts again empty
 TOUCH_SECONDS = 60  # last_used (and a device token's expiry) is written this often at most
@@ -49,7 +52,7 @@ TOUCH_SECONDS = 60  # last_used (and a device token's expiry) is written this of
 @dataclass
 class _Entry:
     until: float  # monotonic: the entry answers until then
-    user: Any
+    user: User
     token: Any  # accounts.models.ApiToken
     expires_at: float  # epoch seconds: the token's expiry
     touch_at: float  # epoch seconds: last_used is due to be written
@@ -60,7 +63,7 @@ _cache: dict[str, _Entry] = {}
 _lock = threading.Lock()
 
 
-def forget_user(user_id: Any) -> None:
+def forget_user(user_id: int) -> None:
     """Drop every cached token of ``user_id`` in this process."""
     with _lock:
         for key in [k for k, entry in _cache.items() if entry.user.pk == user_id]:
@@ -72,7 +75,7 @@ def forget_all() -> None:
         _cache.clear()
 
 
-def _fresh_copy(user: Any) -> Any:
+def _fresh_copy(user: User) -> User:
     """A copy of the cached user for one request, with no cached relations: a request that
     caches relations on its user must not share them. Built directly, as ``Model.from_db``
     builds instances: ``copy.copy`` goes through pickling's protocol (a version check and

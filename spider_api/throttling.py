@@ -19,11 +19,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.http.request import HttpHeaders
 from rest_framework import throttling
 from rest_framework.settings import api_settings
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +154,7 @@ class _Bare:
     """What a throttle reads of a request outside DRF: the user, and META for the address;
     where it notes the count (the Django request, if any)."""
 
-    def __init__(self, user: Any, meta: dict[str, Any], request: Any) -> None:
+    def __init__(self, user: User | None, meta: dict[str, Any], request: Any) -> None:
         self.user, self.META = user, meta
         self.headers = HttpHeaders(meta)  # the address: X-Forwarded-For behind NUM_PROXIES
         if request is not None:
@@ -172,7 +175,7 @@ class _Keyed(ScopedRateThrottle):
 def throttle_wait(
     *,
     scope: str,
-    user: Any,
+    user: User | None,
     meta: dict[str, Any] | None = None,
     request: Any = None,
     ident: str | None = None,

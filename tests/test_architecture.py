@@ -240,3 +240,21 @@ def test_every_example_says_whether_it_is_a_request_or_an_answer():
                 continue
             marked = {k.arg for k in call.keywords if ast.unparse(k.value) == "True"}
             assert marked & {"request_only", "response_only"}, f"{path}: {ast.unparse(call)}"
+
+
+def test_no_player_or_game_is_typed_any():
+    """A player is the User model (``player``, ``user``, ``viewer``, ``owner``), a game the
+    Game model: never ``Any``, which would let any attribute through unchecked."""
+    names = {"player", "user", "viewer", "owner", "game"}
+    apps = ("accounts", "coins", "games", "leaderboard", "oauth", "preferences", "races")
+    found = []
+    for app in (*apps, "spider_api", "web"):
+        for path in (ROOT / app).rglob("*.py"):
+            if "migrations" in path.parts:
+                continue
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.arg | ast.AnnAssign) and node.annotation is not None:
+                    name = node.arg if isinstance(node, ast.arg) else ast.unparse(node.target)
+                    if name in names and ast.unparse(node.annotation) in ("Any", "object"):
+                        found.append(f"{path.relative_to(ROOT)}:{node.lineno} {name}")
+    assert not found, found

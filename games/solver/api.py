@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
@@ -330,7 +331,7 @@ def seconds_cap(max_nodes: int) -> float:
     return 10.0 + max_nodes / MIN_NODES_PER_SECOND
 
 
-def _schedule(widths: tuple[int, ...], heuristics: int):
+def _schedule(widths: tuple[int, ...], heuristics: int) -> Iterator[tuple[int, int]]:
     """(width, heuristic index) of each pass: every width with every heuristic, then the
     last width x4, x16, ... (``WIDTH_GROWTH``, up to ``MAX_WIDTH``)."""
     width = 0

@@ -85,6 +85,11 @@ from .model import (
 )
 
 Cols = Columns
+Hid = tuple[int, ...]  # face-down counts, per column
+Line = tuple[Move, ...]  # a look-ahead's moves from a position (DEAL ends one)
+# A position after a move, as the look-ahead carries it: (cols, hid, per-column values,
+# value, empty columns, cards, what the move itself earned).
+_Child = tuple[Cols, Hid, tuple[int, ...], int, int, int, int]
 # The hints' columns list face-up cards only: every card of them is past the face-down ones.
 _ALL_UP: Final = (0,) * COLUMNS
 
@@ -424,7 +429,7 @@ def _dig(
     return ()
 
 
-def _needed(search: _Search, cols: Cols, hid: tuple[int, ...], line: tuple, total: int) -> bool:
+def _needed(search: _Search, cols: Cols, hid: Hid, line: Line, total: int) -> bool:
     """Whether the first move of ``line`` is needed for what the rest of it gains: the
     rest, played without it, is illegal or reaches less."""
     rest = search.line_value(cols, hid, line[1:])
@@ -566,21 +571,21 @@ class _Search:
         default_budget, default_depth = _limits(suits, "default")
         self.budget = budget or default_budget
         self.max_depth = depth or default_depth
-        self.table: dict[tuple[Cols, tuple[int, ...], int], tuple[int, int, tuple]] = {}
+        self.table: dict[tuple[Cols, Hid, int], tuple[int, int, Line]] = {}
 
     def value(self, cols: Cols, hid: tuple[int, ...]) -> int:
         w_len = self.w_len
         v = sum(_col_value(h, c, w_len) for h, c in zip(hid, cols, strict=True))
         return v if self.deals_left else v - _EMPTY_EXCESS[sum(1 for c in cols if not c)]
 
-    def leaf(self, cols: Cols, hid: tuple[int, ...]) -> tuple[int, tuple]:
+    def leaf(self, cols: Cols, hid: Hid) -> tuple[int, Line]:
         """A position's value where the look-ahead stops (see ``_leaf``)."""
         empty = sum(1 for c in cols if not c)
         cards = sum(hid) + sum(len(c) for c in cols)
         raw = sum(_col_value(h, c, self.w_len) for h, c in zip(hid, cols, strict=True))
         return self._leaf(raw, empty, cards)
 
-    def _leaf(self, v: int, empty: int, cards: int) -> tuple[int, tuple]:
+    def _leaf(self, v: int, empty: int, cards: int) -> tuple[int, Line]:
         """With deals left the game goes on only through a deal, so a position is valued as
         dealing from it: its empty columns filled first (each valued at a typical fill's
         cost), or ``LOST`` when too few cards are left to fill them (the deal, and so the
@@ -593,7 +598,7 @@ class _Search:
             return LOST, (DEAL,)
         return v - empty * (W_EMPTY + W_FILL + C_MOVE) + W_DEAL - C_MOVE, (DEAL,)
 
-    def run(self, cols: Cols, hid: tuple[int, ...], roots: list[Move]) -> dict[Move, tuple]:
+    def run(self, cols: Cols, hid: Hid, roots: list[Move]) -> dict[Move, tuple[int, Line]]:
         """The best (value, line) each root move leads to, from the deepest look-ahead that
         finished within the budget."""
         vals = tuple(_col_value(h, c, self.w_len) for h, c in zip(hid, cols, strict=True))
@@ -601,7 +606,15 @@ class _Search:
         cards = sum(hid) + sum(len(c) for c in cols)
         return self._run(cols, hid, roots, vals, empty, cards)
 
-    def _run(self, cols, hid, roots, vals, empty, cards) -> dict[Move, tuple]:
+    def _run(
+        self,
+        cols: Cols,
+        hid: Hid,
+        roots: list[Move],
+        vals: tuple[int, ...],
+        empty: int,
+        cards: int,
+    ) -> dict[Move, tuple[int, Line]]:
         children = [(m, self.child(cols, hid, vals, sum(vals), empty, cards, m)) for m in roots]
         result = {}
         for m, (_, _, _, v, e, cc, bonus) in children:
@@ -619,7 +632,16 @@ class _Search:
             result = found
         return result
 
-    def child(self, cols, hid, vals, v, empty, cards, move):
+    def child(
+        self,
+        cols: Cols,
+        hid: Hid,
+        vals: tuple[int, ...],
+        v: int,
+        empty: int,
+        cards: int,
+        move: Move,
+    ) -> _Child:
         """The position after ``move``: (cols, hid, vals, value, empty, cards, bonus) where
         bonus is what the move itself earns on the way (runs completed, less its cost)."""
         src, dst, cnt = move
@@ -660,7 +682,17 @@ class _Search:
         lv[dst] = vd
         return tuple(lc), nhid, tuple(lv), nv, empty, cards, bonus
 
-    def best(self, cols, hid, vals, v, empty, cards, depth, avoid) -> tuple[int, tuple]:
+    def best(
+        self,
+        cols: Cols,
+        hid: Hid,
+        vals: tuple[int, ...],
+        v: int,
+        empty: int,
+        cards: int,
+        depth: int,
+        avoid: int,
+    ) -> tuple[int, Line]:
         """The best value reachable from here in at most ``depth`` moves, and its line
         (runs completed and moves made on the way are counted; ``DEAL`` ends a line).
 
@@ -693,7 +725,7 @@ class _Search:
         self.table[key] = (depth, best_v, best_line)
         return best_v, best_line
 
-    def line_value(self, cols: Cols, hid: tuple[int, ...], line: tuple) -> int | None:
+    def line_value(self, cols: Cols, hid: Hid, line: Line) -> int | None:
         """The value of playing ``line`` from here, or None if it is not legal here."""
         bonus = 0
         for move in line:
@@ -715,7 +747,7 @@ _EMPTY_EXCESS: Final = tuple(
 
 
 # -- reasons ------------------------------------------------------------------------------
-def _reason(cols: Cols, hid: tuple[int, ...], line: tuple) -> str:
+def _reason(cols: Cols, hid: Hid, line: Line) -> str:
     """The reason in words: what the move itself does, else what it makes possible."""
     first = _effects(cols, hid, line[0])
     if first:

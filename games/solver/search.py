@@ -35,7 +35,7 @@ fail on different deals. Everything is deterministic for a given node budget.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, NamedTuple
 
@@ -94,12 +94,14 @@ class Node:
         return list(self.moves)
 
 
-def root_node(cols, down, dealt: int, removed: int) -> Node:
+def root_node(cols: Sequence[Sequence[int]], down: Sequence[int], dealt: int, removed: int) -> Node:
     """The position a pass starts from (runs already removed count in its score)."""
     return Node(tuple(tuple(c) for c in cols), tuple(down), dealt, removed)
 
 
-def position_key(cols: Columns | list[Column], down, dealt: int, stock_len: int) -> int:
+def position_key(
+    cols: Columns | list[Column], down: Sequence[int], dealt: int, stock_len: int
+) -> int:
     """The key a pass gives a position (its ``seen`` set; ``targets`` and ``goals`` are
     keyed by it): column order counts while cards remain in the stock."""
     return _core.key(cols, down, dealt, stock_len)

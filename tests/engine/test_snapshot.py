@@ -8,8 +8,7 @@ import json
 import pytest
 
 from games.engine import DEAL, SNAPSHOT_VERSION, Board, LayoutError, deal_layout, dump, load
-from games.engine.board import DealRecord
-from games.engine.records import Record, settled_text
+from games.engine.records import DealRecord, Record, settled_text
 from tests.engine.conftest import board_of
 
 RUN = "KsQsJsTs9s8s7s6s5s4s3s2sAs"

@@ -14,6 +14,7 @@ from games.engine import DEAL, Action, Board, Layout, deal_layout, replay
 from games.solver import analysis as A
 from games.solver import exhaust
 from games.solver.analysis import Budget, analyse, final_line
+from games.solver.api import WIDTHS
 
 M = Action.move
 UNDO = Action("undo")
@@ -199,7 +200,7 @@ class FakeSolver:
         self.searched: list[int] = []
         self.widths: list[tuple[int, ...]] = []
 
-    def solve(self, layout: Layout, *, max_nodes: int, widths=A.WIDTHS, **_: object) -> object:
+    def solve(self, layout: Layout, *, max_nodes: int, widths=WIDTHS, **_: object) -> object:
         i = self.index[layout.notation()]
         self.searched.append(i)
         self.widths.append(widths)
@@ -319,7 +320,7 @@ def test_the_positions_after_the_turning_point_are_searched_again(monkeypatch) -
     solver.install(monkeypatch, proves=True)
     result = analyse(line, budget=Budget(probe, 10_000, 10)).result
     assert result["turning_point"]["index"] == turn
-    rechecks = [w for i, w in zip(solver.searched, solver.widths, strict=True) if w != A.WIDTHS]
+    rechecks = [w for i, w in zip(solver.searched, solver.widths, strict=True) if w != WIDTHS]
     assert rechecks and all(w[0] == 400 for w in rechecks)  # from the width reached on
     assert_search_trusts_its_wins(result)
 
