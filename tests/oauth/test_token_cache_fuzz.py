@@ -62,6 +62,9 @@ class TokenCaches(RuleBasedStateMachine):
         live = kind in ("device", "personal", "app")
         if kind == "device":
             secret = device_token_issue(user=owner, device="d").secret
+            for k, s, o in self.tokens:  # a device's new sign-in replaces its old one
+                if o == owner and k == "device":
+                    self.live[s] = False
         elif kind == "personal":
             secret = personal_token_create(
                 user=owner, name="bot", scopes=["game:play"], expires_in_days=1
