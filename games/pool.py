@@ -58,14 +58,14 @@ class PoolEmpty(DomainError):
 
 
 @dataclass(frozen=True, slots=True)
-class Budget:
+class VetBudget:
     """What the solver may spend on one deal."""
 
     max_nodes: int
     max_seconds: float | None  # None: the solver's cap derived from the node budget
 
     @classmethod
-    def from_settings(cls, suits: int) -> Budget:
+    def from_settings(cls, suits: int) -> VetBudget:
         return cls(settings.POOL_SOLVER_MAX_NODES[suits], settings.POOL_SOLVER_MAX_SECONDS or None)
 
 
@@ -74,10 +74,10 @@ def random_seeds() -> Iterator[int]:
         yield secrets.randbits(64)
 
 
-def vet_seed(*, suits: int, seed: int, budget: Budget | None = None) -> Deal | None:
+def vet_seed(*, suits: int, seed: int, budget: VetBudget | None = None) -> Deal | None:
     """Solve deal (suits, seed) and store the verdict. Returns the stored Deal, or None when
     another filler stored this seed first (the constraint decided; nothing was written)."""
-    budget = budget or Budget.from_settings(suits)
+    budget = budget or VetBudget.from_settings(suits)
     if Deal.objects.filter(
         suits=suits, seed_db=seed_to_db(seed), deal_version=DEAL_VERSION
     ).exists():
@@ -146,7 +146,7 @@ def pool_fill(
     target: int | None = None,
     max_seconds: float | None = None,
     seeds: Iterator[int] | None = None,
-    budget: Budget | None = None,
+    budget: VetBudget | None = None,
 ) -> int:
     """Vet fresh deals until the pool of ``suits`` holds ``target`` deals (or time is up).
     Returns how many deals this call added to the pool."""
@@ -205,7 +205,7 @@ def _pooled(suits: int) -> bool:
 
 
 def _vet_until_pooled(suits: int, deadline: float) -> None:
-    budget = Budget.from_settings(suits)
+    budget = VetBudget.from_settings(suits)
     for seed in random_seeds():
         left = deadline - time.monotonic()
         if left <= 0:
@@ -213,7 +213,7 @@ def _vet_until_pooled(suits: int, deadline: float) -> None:
         deal = vet_seed(
             suits=suits,
             seed=seed,
-            budget=Budget(budget.max_nodes, min(budget.max_seconds or left, left)),
+            budget=VetBudget(budget.max_nodes, min(budget.max_seconds or left, left)),
         )
         if deal is not None and deal.state == Deal.State.POOLED:
             return

@@ -51,7 +51,13 @@ from games.rewards import CoinAward, game_reward
 from games.selectors import analysable_game, analysis_of_game, game_get_readable
 from games.signals import game_finished, game_won
 from games.solver import SolverBug, polish
-from games.solver.analysis import ANALYSIS_VERSION, Budget, analyse, final_line
+from games.solver.analysis import (
+    ANALYSIS_VERSION,
+    AnalysisBudget,
+    ComputedAnalysis,
+    analyse,
+    final_line,
+)
 from games.solver.hint import Hint, VisiblePosition, board_hints, no_hint_reason
 from games.visibility import deal_out
 
@@ -770,15 +776,15 @@ def _fail(analysis: Analysis, reason: str, seconds: float) -> Analysis:
     return analysis
 
 
-def analysis_budget(suits: int) -> Budget:
-    return Budget(
+def analysis_budget(suits: int) -> AnalysisBudget:
+    return AnalysisBudget(
         probe_nodes=settings.ANALYSIS_PROBE_MAX_NODES[suits],
         total_nodes=settings.ANALYSIS_MAX_NODES,
         proof_nodes=settings.ANALYSIS_PROOF_MAX_NODES,
     )
 
 
-def analysis_compute(*, game: Game) -> Any:
+def analysis_compute(*, game: Game) -> ComputedAnalysis:
     """The analysis of a finished game from its deal and its log, under the game's table
     rule (no write)."""
     deal = game.deal

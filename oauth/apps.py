@@ -17,7 +17,7 @@ class OAuthConfig(AppConfig):
 
         from oauth import account
         from spider_api.account_signals import account_erasing
-        from spider_api.oauth import forget_token, forget_user
+        from spider_api.oauth import forget_access_tokens_of, forget_token
 
         # A cached access token must not outlive its revocation (deleted: the revocation
         # endpoint, a reused refresh token's family, the app deleted) or a change to its
@@ -26,7 +26,7 @@ class OAuthConfig(AppConfig):
             forget_token(instance.pk)
 
         def on_user(sender: Any, instance: Any, **kwargs: Any) -> None:
-            forget_user(instance.pk)
+            forget_access_tokens_of(instance.pk)
 
         User = get_user_model()
         post_save.connect(on_token, sender=AccessToken, weak=False, dispatch_uid="oauth_tok_save")

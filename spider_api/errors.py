@@ -196,7 +196,7 @@ def _first_error(errors: Any, path: str = "") -> tuple[str, str]:
 # --- Django's handlers for paths outside DRF (handler400/403/404/500 in the root URLconf) ------
 
 
-def bad_request(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+def handle_bad_request(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
     return JsonResponse({"code": "bad_request", "detail": "The request is malformed."}, status=400)
 
 

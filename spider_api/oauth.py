@@ -61,14 +61,14 @@ def forget_token(token_id: Any) -> None:
             _cache.pop(key, None)
 
 
-def forget_user(user_id: Any) -> None:
+def forget_access_tokens_of(user_id: int) -> None:
     """Drop every cached access token of ``user_id`` in this process."""
     with _lock:
         for key in [k for k, (_, user, _) in _cache.items() if user.pk == user_id]:
             _cache.pop(key, None)
 
 
-def forget_all() -> None:
+def forget_all_access_tokens() -> None:
     with _lock:
         _cache.clear()
 

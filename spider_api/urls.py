@@ -34,7 +34,7 @@ urlpatterns = [
 ]
 
 # Outside DRF views (unknown paths, crashes) Django answers with these: JSON, never HTML.
-handler400 = "spider_api.errors.bad_request"
+handler400 = "spider_api.errors.handle_bad_request"
 handler403 = "spider_api.errors.permission_denied"
 handler404 = "spider_api.errors.page_not_found"
 handler500 = "spider_api.errors.server_error"

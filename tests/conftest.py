@@ -95,7 +95,7 @@ def _fresh_token_cache() -> None:
     """Each test starts with an empty token cache (spider_api.authentication): a test's rolled
     back users and tokens must not answer for the next test's (OAuth2 ones: spider_api.oauth)."""
     forget_all()
-    oauth.forget_all()
+    oauth.forget_all_access_tokens()
     _secrets.clear()
 
 

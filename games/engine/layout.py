@@ -15,8 +15,8 @@ table rule (omitted under the standard rules)::
 
     2 9h8s|KsQs/|/…(ten columns)… AhAs…(stock) -
 
->>> Layout.parse("1 " + "/".join(["|As"] * 10) + " - -").total_cards()
-10
+>>> Layout.parse("1 " + "/".join(["|As"] * 8 + ["|"] * 2) + " - -").total_cards()
+8
 """
 
 from __future__ import annotations

@@ -124,7 +124,7 @@ def final_line(start: Layout, log: Iterable[Action]) -> FinalLine:
 
 
 @dataclass(frozen=True, slots=True)
-class Budget:
+class AnalysisBudget:
     """What one analysis may spend, in solver positions (deterministic; the seconds caps
     are the solver's own, derived from these)."""
 
@@ -158,7 +158,7 @@ class Probe:
 
 
 @dataclass(slots=True)
-class Analysis:
+class ComputedAnalysis:
     result: dict[str, Any]
     nodes: int
     seconds: float
@@ -167,10 +167,10 @@ class Analysis:
 def analyse(
     line: FinalLine,
     *,
-    budget: Budget,
+    budget: AnalysisBudget,
     start_line: list[Action] | None = None,
     par: int | None = None,
-) -> Analysis:
+) -> ComputedAnalysis:
     """The turning point of ``line`` (see the module's docstring) as a JSON-ready dict.
 
     ``start_line``: a known win of the line's first position (the deal's vetted line), tried
@@ -270,7 +270,7 @@ class _Search:
     """The searches of one analysis over one line: every position searched (``probes``, by
     index, one entry per position however often it is searched) and the positions spent."""
 
-    def __init__(self, line: FinalLine, budget: Budget) -> None:
+    def __init__(self, line: FinalLine, budget: AnalysisBudget) -> None:
         self.line = line
         self.budget = budget
         self.per_probe = budget.per_probe(len(line.steps))
@@ -496,7 +496,9 @@ def _prove(line: FinalLine, p: Probe, max_nodes: int, goals: Goals | None = None
     return found.nodes
 
 
-def _shown_line(line: FinalLine, p: Probe, budget: Budget, spent: int) -> tuple[list[Action], int]:
+def _shown_line(
+    line: FinalLine, p: Probe, budget: AnalysisBudget, spent: int
+) -> tuple[list[Action], int]:
     """The solver's win from ``p`` as shown to the player: shortened within what is left of
     the budget (at most one search's worth), replayed through the engine either way."""
     left = min(budget.total_nodes - spent, budget.probe_nodes)
@@ -546,7 +548,7 @@ def _line_json(line: FinalLine, index: int, actions: list[Action]) -> dict[str, 
     }
 
 
-def _done(result: dict[str, Any], search: _Search, t0: float) -> Analysis:
+def _done(result: dict[str, Any], search: _Search, t0: float) -> ComputedAnalysis:
     result["budget"] = {
         "probe_nodes": search.per_probe,
         "total_nodes": search.budget.total_nodes,
@@ -563,4 +565,4 @@ def _done(result: dict[str, Any], search: _Search, t0: float) -> Analysis:
         for p in sorted(search.probes.values(), key=lambda p: p.index)
     ]
     result["nodes"] = search.spent
-    return Analysis(result, search.spent, time.perf_counter() - t0)
+    return ComputedAnalysis(result, search.spent, time.perf_counter() - t0)

@@ -125,7 +125,7 @@ class TokenCaches(RuleBasedStateMachine):
 
 def test_no_token_in_either_cache_breaks_another_request():
     authentication.forget_all()
-    oauth.forget_all()
+    oauth.forget_all_access_tokens()
     run_state_machine_as_test(
         TokenCaches,
         settings=settings(

@@ -40,7 +40,7 @@ def _history(client, username):
     return {g["id"]: (g["status"], g["kind"]) for g in page["results"]}
 
 
-# -- item 9: a race win is a win, with the race reward ----------------------------------
+# -- a race win is a win, with the race reward ----------------------------------
 @pytest.mark.parametrize("suits", [1, 2])
 def test_the_last_one_left_wins_their_game_and_the_race_reward(racers, suits):
     pooled_layout_deal(SLOW, suits=suits)  # a vetted deal from the pool: a reward is due
@@ -106,7 +106,7 @@ def test_race_wins_stay_out_of_the_per_mode_statistics(racers, api_client):
     assert not PlayerStats.objects.filter(player=bob).exists()
 
 
-# -- item 11: connected while holding the stream OR having acted in the last 60 s ---------
+# -- connected while holding the stream OR having acted in the last 60 s ---------
 def test_a_racer_who_acted_recently_shows_connected_without_a_stream(racers, clock):
     pooled_layout_deal(SLOW)
     (alice, a), (bob, b) = racers(2)
@@ -129,7 +129,7 @@ def test_a_racer_who_acted_recently_shows_connected_without_a_stream(racers, clo
     assert seats[bob.username] is False and racing[bob.username] is False
 
 
-# -- item 12: resigning in the countdown: refused on both endpoints, 409 ------------------
+# -- resigning in the countdown: refused on both endpoints, 409 ------------------
 def test_resigning_in_the_countdown_is_refused_alike_on_both_endpoints(racers, settings):
     settings.RACE_COUNTDOWN_SECONDS = 30
     pooled_layout_deal(SLOW)
@@ -152,7 +152,7 @@ def test_resigning_in_the_countdown_is_refused_alike_on_both_endpoints(racers, s
     assert set(Game.objects.filter(kind="race").values_list("status", flat=True)) == {"in_progress"}
 
 
-# -- item 13: Play again is for the players who raced --------------------------------------
+# -- Play again is for the players who raced --------------------------------------
 def test_a_newcomer_cannot_sit_down_after_a_race_until_the_settings_change(racers):
     pooled_layout_deal(NEAR_WIN)
     pooled_layout_deal(NEAR_WIN)

@@ -13,7 +13,7 @@ import pytest
 from games.engine import DEAL, Action, Board, Layout, deal_layout, replay
 from games.solver import analysis as A
 from games.solver import exhaust
-from games.solver.analysis import Budget, analyse, final_line
+from games.solver.analysis import AnalysisBudget, analyse, final_line
 from games.solver.api import WIDTHS
 
 M = Action.move
@@ -35,7 +35,7 @@ WIN = [M(0, 5, 1), M(0, 6, 1), M(0, 7, 1), M(0, 8, 1), M(0, 9, 1), Action("deal"
         (7, 8, 4), (8, 9, 5), (9, 0, 6),
     ]
 ]  # fmt: skip
-BUDGET = Budget(probe_nodes=60_000, total_nodes=1_000_000, proof_nodes=20_000)
+BUDGET = AnalysisBudget(probe_nodes=60_000, total_nodes=1_000_000, proof_nodes=20_000)
 
 
 def layout() -> Layout:
@@ -139,7 +139,7 @@ def test_a_win_is_carried_past_the_players_own_moves_without_a_search() -> None:
     # line, its moves taken from where the cards are now, wins from there with no search
     # (games/solver/transplant.py), where a search would have cost positions.
     log = [M(0, 6, 1)]
-    tiny = Budget(probe_nodes=50, total_nodes=1000, proof_nodes=0)
+    tiny = AnalysisBudget(probe_nodes=50, total_nodes=1000, proof_nodes=0)
     result = analyse(final_line(layout(), log), budget=tiny, start_line=WIN).result
     assert result["turning_point"] is None and result["winnable_actions"] == 1
     end = next(p for p in result["probes"] if p["index"] == 1)
@@ -152,7 +152,7 @@ def test_a_win_is_carried_past_the_players_own_moves_without_a_search() -> None:
 
 
 def test_no_win_from_the_start_says_so() -> None:
-    result = analyse(final_line(layout(), [LOSE]), budget=Budget(50, 1000, 0)).result
+    result = analyse(final_line(layout(), [LOSE]), budget=AnalysisBudget(50, 1000, 0)).result
     assert result["start_winnable"] is False and result["turning_point"] is None
     assert result["start"]["exhaustive"] is False  # a budget ran out: nothing proved
     assert result["budget"]["probe_nodes"] <= 50
@@ -241,7 +241,7 @@ def test_the_search_finds_a_known_turning_point(monkeypatch, where: float) -> No
         turn = n - 1  # lost on the last action
     solver = FakeSolver(line, [10 if i <= turn else None for i in range(n + 1)])
     solver.install(monkeypatch, proves=True)
-    result = analyse(line, budget=Budget(10, 10_000, 10)).result
+    result = analyse(line, budget=AnalysisBudget(10, 10_000, 10)).result
     if turn == n:
         assert result["turning_point"] is None and result["winnable_at_end"]
     else:
@@ -260,7 +260,7 @@ def test_a_turning_point_near_the_end_costs_few_searches(monkeypatch) -> None:
     n = len(line.steps)
     solver = FakeSolver(line, [10 if i <= n - 2 else None for i in range(n + 1)])
     solver.install(monkeypatch, proves=True)
-    result = analyse(line, budget=Budget(10, 10_000, 10)).result
+    result = analyse(line, budget=AnalysisBudget(10, 10_000, 10)).result
     assert result["turning_point"]["index"] == n - 2
     # the start, the end, 4 back (a win), then n - 2 and n - 1 between, n - 1 proved lost
     assert solver.searched == [0, n, n - 4, n - 2, n - 1]
@@ -276,7 +276,7 @@ def test_what_the_budget_leaves_goes_after_the_turning_point(monkeypatch) -> Non
     solver = FakeSolver(line, [10 if i <= turn else None for i in range(n + 1)])
     solver.install(monkeypatch)
     total = 10_000
-    result = analyse(line, budget=Budget(100, total, 10)).result
+    result = analyse(line, budget=AnalysisBudget(100, total, 10)).result
     assert result["last_win"]["index"] == turn
     # Nothing after it proved lost: no turning point is named, the rest stays open.
     assert result["turning_point"] is None and result["proved_loss"] is None
@@ -300,7 +300,7 @@ def test_a_middle_search_too_small_never_moves_the_turning_point_left(monkeypatc
         need[i] = 10**9  # winnable, but no search here is given enough
     solver = FakeSolver(line, need)
     solver.install(monkeypatch)
-    result = analyse(line, budget=Budget(100, 10_000, 10)).result
+    result = analyse(line, budget=AnalysisBudget(100, 10_000, 10)).result
     assert result["last_win"]["index"] == turn
     assert_search_trusts_its_wins(result)
 
@@ -318,7 +318,7 @@ def test_the_positions_after_the_turning_point_are_searched_again(monkeypatch) -
         need[i] = 2 * probe
     solver = FakeSolver(line, need)
     solver.install(monkeypatch, proves=True)
-    result = analyse(line, budget=Budget(probe, 10_000, 10)).result
+    result = analyse(line, budget=AnalysisBudget(probe, 10_000, 10)).result
     assert result["turning_point"]["index"] == turn
     rechecks = [w for i, w in zip(solver.searched, solver.widths, strict=True) if w != WIDTHS]
     assert rechecks and all(w[0] == 400 for w in rechecks)  # from the width reached on
@@ -354,7 +354,7 @@ def test_wins_far_after_the_boundary_are_found_in_growing_rounds(monkeypatch) ->
         "exhaust",
         lambda layout, max_nodes, **_: type("R", (), spends_all | {"nodes": max_nodes}),
     )
-    result = analyse(line, budget=Budget(probe, total, 100)).result
+    result = analyse(line, budget=AnalysisBudget(probe, total, 100)).result
     assert result["last_win"]["index"] == turn
     assert result["nodes"] <= total
     assert_search_trusts_its_wins(result)
@@ -374,7 +374,7 @@ def test_false_negatives_anywhere_never_go_left_of_a_win(monkeypatch, seed: int)
     need[0] = 10
     solver = FakeSolver(line, need)
     solver.install(monkeypatch)
-    result = analyse(line, budget=Budget(100, 10_000, 10)).result
+    result = analyse(line, budget=AnalysisBudget(100, 10_000, 10)).result
     assert result["last_win"]["index"] <= turn
     assert_search_trusts_its_wins(result)
 
@@ -398,7 +398,7 @@ def assert_search_trusts_its_wins(result: dict) -> None:
 
 def test_the_whole_analysis_stays_in_its_budget() -> None:
     line = final_line(deal_layout(1, 3), random_line(3, 60))
-    budget = Budget(probe_nodes=20_000, total_nodes=60_000, proof_nodes=5_000)
+    budget = AnalysisBudget(probe_nodes=20_000, total_nodes=60_000, proof_nodes=5_000)
     analysis = analyse(line, budget=budget)
     # Each search may pass its budget by one position's move list (a few dozen).
     assert analysis.nodes <= budget.total_nodes + 500

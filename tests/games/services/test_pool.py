@@ -7,7 +7,7 @@ import pytest
 from games import pool
 from games.engine import DEAL_VERSION, Action, Board, deal_layout, replay
 from games.models import Deal, Game
-from games.pool import Budget, pool_fill, pool_level, vet_seed
+from games.pool import VetBudget, pool_fill, pool_level, vet_seed
 from games.solver import solve
 from tests.games.api.helpers import (
     GAMES_URL,
@@ -142,7 +142,7 @@ def test_the_stored_line_is_the_shortened_one_and_its_length_the_par(settings):
     settings.POOL_PAR_MAX_NODES = 0  # the vetting line alone, not searched again
     deal = vet_seed(suits=2, seed=3)
 
-    result = solve(deal_layout(2, 3), max_nodes=Budget.from_settings(2).max_nodes)
+    result = solve(deal_layout(2, 3), max_nodes=VetBudget.from_settings(2).max_nodes)
     assert result.found_par is not None and result.par is not None
     assert result.par <= result.found_par  # shortened (never longer than found)
     assert deal.solver_line == [a.to_json() for a in result.line]
@@ -158,7 +158,7 @@ def test_the_par_is_searched_again_as_the_dailys_is(settings):
     from games.deals import deal_improve_line
 
     settings.POOL_PAR_MAX_NODES = 2_000_000
-    plain = solve(deal_layout(2, 3), max_nodes=Budget.from_settings(2).max_nodes)
+    plain = solve(deal_layout(2, 3), max_nodes=VetBudget.from_settings(2).max_nodes)
     deal = vet_seed(suits=2, seed=3)
 
     assert deal.improved_nodes is not None and deal.improved_nodes > 0
@@ -172,13 +172,13 @@ def test_the_solver_budget_is_nodes_unless_seconds_are_configured(settings):
     # 0 (the default): the solver's own cap, derived from the node budget, so a busy
     # machine spends the whole node budget rather than lose deals to the clock.
     settings.POOL_SOLVER_MAX_SECONDS = 0
-    assert Budget.from_settings(4) == Budget(settings.POOL_SOLVER_MAX_NODES[4], None)
+    assert VetBudget.from_settings(4) == VetBudget(settings.POOL_SOLVER_MAX_NODES[4], None)
     settings.POOL_SOLVER_MAX_SECONDS = 30
-    assert Budget.from_settings(4).max_seconds == 30
+    assert VetBudget.from_settings(4).max_seconds == 30
 
 
 def test_a_deal_the_solver_cannot_win_in_budget_is_rejected_and_never_dealt(player_client):
-    deal = vet_seed(suits=4, seed=11, budget=Budget(max_nodes=1000, max_seconds=5))
+    deal = vet_seed(suits=4, seed=11, budget=VetBudget(max_nodes=1000, max_seconds=5))
 
     assert (deal.state, deal.vetted, deal.solver_line) == (Deal.State.REJECTED, False, None)
     assert vet_seed(suits=4, seed=11) is None  # already judged: not solved again
