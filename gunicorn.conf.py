@@ -1,12 +1,12 @@
 """Gunicorn's settings for the API: `gunicorn -c gunicorn.conf.py spider_api.wsgi`.
 
-Read from the environment (every variable is in the README's Deployment section):
+Read from the environment (every variable is in docs/operations.md, "Deployment"):
 
 - ``PORT`` (8000) or ``GUNICORN_BIND`` (e.g. ``unix:/run/spider.sock``): where to listen.
 - ``WEB_CONCURRENCY``: worker processes; default 2 per core plus one.
 - ``GUNICORN_WORKER_CLASS`` (``sync``): gunicorn's worker class.
 - ``GUNICORN_THREADS`` (1): threads per worker. Each thread holds its own database connection,
-  so a web process needs ``GUNICORN_THREADS`` connections (see the README's Scaling section).
+  so a web process needs ``GUNICORN_THREADS`` connections (see docs/operations.md, "Scaling").
 - ``GUNICORN_TIMEOUT`` (30): a worker silent for this long is killed and replaced.
 - ``LOG_LEVEL``, ``LOG_FORMAT``: as for the app; gunicorn's own lines use the same format.
 

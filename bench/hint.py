@@ -27,7 +27,7 @@ For each suit mode:
 Times are milliseconds per hint on one core: ``p50_ms`` / ``p99_ms`` wall time of the
 follower's ``game_hint`` calls (the service with its database work: a millisecond or two
 more than the search) and of step 3's searches; ``worst_cpu_ms`` the most CPU
-(``time.process_time``) any one hint took, over steps 2 and 3 (the bound README's "Hints"
+(``time.process_time``) any one hint took, over steps 2 and 3 (the bound docs/api.md's "Hints"
 documents). With ``--jobs`` above 1 the games' times are contended: time with one job. The
 LAST line is one JSON object: ``{"p50_ms", "p99_ms", "worst_cpu_ms", "win_rate_1",
 "win_rate_2", "win_rate_4", "win_rate_4_set5001", ..., "sets": {...}}`` (the first set's

@@ -2,7 +2,7 @@
 
 The environment is production's (DEBUG off, no broker, no autofill) with throttling lifted so
 the load generator measures the service, not its rate limits. It matches `project_env` in
-the naive-endpoint comparison (README, Operations), which runs the service the same way.
+the naive-endpoint comparison (docs/operations.md), which runs the service the same way.
 """
 
 from __future__ import annotations

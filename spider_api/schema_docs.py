@@ -117,5 +117,6 @@ def health(view: View) -> View:
 def liveness(view: View) -> View:
     """LivenessApi."""
     return extend_schema_view(
-        get=extend_schema(exclude=True),  # for process supervisors; documented in the README
+        # For process supervisors; documented in docs/operations.md.
+        get=extend_schema(exclude=True),
     )(view)

@@ -1,8 +1,8 @@
 """Settings for the Spider Solitaire API: one module, configured by environment variables.
 
 With no environment at all (plus DEBUG=1) it runs on SQLite without a broker; production sets
-SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL and CELERY_BROKER_URL. Every variable is listed in the
-README. A value that cannot be understood stops start-up with ImproperlyConfigured.
+SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL and CELERY_BROKER_URL. Every variable is listed in
+docs/configuration.md. A value that cannot be understood stops start-up with ImproperlyConfigured.
 """
 
 from pathlib import Path
@@ -176,7 +176,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# --- OAuth2 for third-party apps (django-oauth-toolkit; README "OAuth2 for third-party apps") ---
+# --- OAuth2 for third-party apps (django-oauth-toolkit; docs/api.md, the OAuth2 section) ------
 
 OAUTH2_PROVIDER = {
     "SCOPES": SCOPES,

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-# Chromium flags for a closed network and no display (see the machine's notes in README).
+# Chromium flags for a closed network and no display (the machine's notes: docs/web-client.md).
 CHROMIUM_ARGS = [
     "--headless=new",
     "--no-sandbox",

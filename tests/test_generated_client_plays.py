@@ -1,5 +1,5 @@
 """A client generated from the schema plays a game for real with a personal access token:
-the way a third-party developer starts (docs: README, "Personal access tokens"). The
+the way a third-party developer starts (docs/api.md, "Accounts and tokens"). The
 generated code runs in its own process against a live server; the database says what it did."""
 
 from __future__ import annotations

@@ -151,3 +151,34 @@ def test_the_slug_is_githubs() -> None:
     assert slug("No undo, no hints") == "no-undo-no-hints"
     assert slug("`make run` and `make serve`") == "make-run-and-make-serve"
     assert slug("One-tap destination") == "one-tap-destination"
+
+
+RELATIVE_LINK = re.compile(r"\]\((?!https?:|mailto:|#)([^)#\s]+)(?:#([\w-]+))?\)")
+
+
+def test_every_relative_link_of_the_docs_leads_to_a_file_and_its_heading() -> None:
+    """README.md and docs/*.md link one another (the README is the newcomer's page; the
+    reference is in docs/): each relative link names a file that exists, and a Markdown
+    file's anchor is one of its headings."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    broken, links = [], 0
+    for page in pages:
+        text = page.read_text()
+        for m in RELATIVE_LINK.finditer(text):
+            links += 1
+            target = (page.parent / m.group(1)).resolve()
+            where = f"{page.relative_to(ROOT)}:{line_of(text, m.start())}: {m[0]}"
+            in_docs = target.parent == ROOT / "docs" and target.suffix == ".md"
+            if not target.exists() or (
+                m.group(2) and in_docs and m.group(2) not in anchors(target.name)
+            ):
+                broken.append(where)
+    assert links > 20, links
+    assert not broken, "links that lead nowhere:\n" + "\n".join(broken)
+
+
+def test_the_readme_is_a_newcomers_page_that_links_the_reference() -> None:
+    readme = (ROOT / "README.md").read_text()
+    for name in ("configuration", "api", "operations", "rules", "architecture"):
+        assert f"(docs/{name}.md)" in readme, name
+    assert len(readme.split()) < 1500  # the reference lives in docs/

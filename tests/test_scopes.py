@@ -1,6 +1,6 @@
 """Every view of the API says what a token must allow for each of its methods, or that the
 method is public (spider_api/permissions.py); and the table of what each operation needs is
-the one the README and the schema promise."""
+the one the API guide (docs/api.md) and the schema promise."""
 
 from __future__ import annotations
 
@@ -119,9 +119,10 @@ def test_the_web_clients_token_form_describes_each_scope_as_the_api_does() -> No
 
 
 def _readme_scope_table() -> dict[tuple[str, str], list[str]]:
-    """(method, path) -> what the README's scope table says the operation needs: a scope,
+    """(method, path) -> what the API guide's scope table (docs/api.md) says the operation
+    needs: a scope,
     ``["account"]`` (the player's own sign-in only) or ``[]`` (any token)."""
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    readme = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text()
     table = readme.split("| Scope | Operations |", 1)[1].split("\n\n", 1)[0]
     found: dict[tuple[str, str], list[str]] = {}
     for line in table.splitlines()[2:]:

@@ -3,7 +3,8 @@
 The page is the same for every client route (``/play``, ``/daily``, ...): the ES modules
 route in the browser. It answers with a strict Content-Security-Policy: only this origin's
 scripts and styles run, no inline script, nothing framed. That is what keeps the API token
-the client holds in ``localStorage`` out of reach of injected script (see README, Web client).
+the client holds in ``localStorage`` out of reach of injected script (docs/architecture.md,
+"The web client").
 """
 
 from __future__ import annotations
