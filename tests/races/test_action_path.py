@@ -162,7 +162,7 @@ def test_an_action_that_waited_for_the_table_sees_the_race_ended_meanwhile(racer
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_the_one_statement_locks_the_game_row_before_it_waits_for_the_table(racers):
-    """Game, then table: the one lock order (races/services.py), kept inside the statement,
+    """Game, then table: the one lock order (races/services/__init__.py), kept inside the statement,
     so it never holds a table while it waits for a game."""
     players = racers(2)
     table = start_race([c for _, c in players], seed=7)
