@@ -1,9 +1,10 @@
 """The action path's own CPU by game length: ``games.services.game_act`` in one process, no HTTP.
 
-Plays G games of a seeded 1-suit deal for up to 300 actions each (random legal moves, some
-undos; the same sequence every run), on a scratch PostgreSQL database, and reports the mean
-process CPU (this process: engine, snapshot, ORM and driver; not PostgreSQL's) per action in
-each 100-action stretch of a game. A long game should cost an action no more than a short one.
+Plays G games of a seeded 1-suit deal for up to 300 actions each (``--actions``; random
+legal moves, some undos; the same sequence every run), on a scratch PostgreSQL database, and
+reports the mean process CPU (this process: engine, snapshot, ORM and driver; not
+PostgreSQL's) per action in each 100-action stretch of a game. A long game should cost an
+action no more than a short one.
 
 ``--kind casual,race`` plays each deal twice, alternating: as a casual game and as a racer's
 game in a two-player race on the same deal (same seed, the same actions; no undo in either,
@@ -54,7 +55,7 @@ class Kind:
         self.statements: list[int] = []
 
 
-def play(games: int, kinds: list[str], undo_share: float) -> dict[str, Kind]:
+def play(games: int, kinds: list[str], undo_share: float, max_actions: int) -> dict[str, Kind]:
     import django
 
     django.setup()
@@ -96,7 +97,7 @@ def play(games: int, kinds: list[str], undo_share: float) -> dict[str, Kind]:
             rnd = random.Random(5 + g)
             game = new_game(kind, 1000 + g)
             board = load(game.snapshot)
-            for i in range(3 * STRETCH):
+            for i in range(max_actions):
                 actions = board.legal_actions()
                 if not actions or board.won or game.over:
                     break
@@ -128,6 +129,7 @@ def play(games: int, kinds: list[str], undo_share: float) -> dict[str, Kind]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=6)
+    parser.add_argument("--actions", type=int, default=3 * STRETCH, help="per game, at most")
     parser.add_argument("--db", default="spider_bench_action")
     parser.add_argument("--kind", default="casual", help="casual, race, or casual,race")
     parser.add_argument("--redis", default="", help="publish race events on this Redis")
@@ -145,7 +147,7 @@ def main() -> None:
     os.environ.update(env)
     os.environ["DJANGO_SETTINGS_MODULE"] = "spider_api.settings"
     # A race refuses undo: with a race in the run, neither kind undoes (the same actions).
-    figures = play(args.games, kinds, 0.0 if "race" in kinds else UNDO_SHARE)
+    figures = play(args.games, kinds, 0.0 if "race" in kinds else UNDO_SHARE, args.actions)
     by_kind: dict[str, dict[str, Any]] = {}
     for kind, figure in figures.items():
         times = [t for v in figure.stretches.values() for t in v]

@@ -26,7 +26,6 @@ import hashlib
 import json
 import os
 import random
-import shutil
 import statistics
 import subprocess
 import sys
@@ -40,10 +39,10 @@ import httpx
 
 try:  # imported as bench.<module> (the fault tests do)
     from bench.client import choose as pick
-    from bench.servers import server_env
+    from bench.servers import database_afresh, server_env
 except ImportError:  # run as a script: bench/ itself is on sys.path
     from client import choose as pick  # type: ignore[import-not-found,no-redef]
-    from servers import server_env  # type: ignore[import-not-found,no-redef]
+    from servers import database_afresh, server_env  # type: ignore[import-not-found,no-redef]
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -52,11 +51,7 @@ OWN = {"web"}  # groups counted in the bench's own process tree (the server it s
 
 
 def prepare_database(db: str, env: dict[str, str], deals: int) -> None:
-    if shutil.which("createdb"):
-        subprocess.run(
-            ["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", db], check=True
-        )
-        subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", db], check=True)
+    database_afresh(db)
     manage = [sys.executable, str(ROOT / "manage.py")]
     subprocess.run([*manage, "migrate", "-v0"], env=env, check=True, cwd=ROOT)
     if deals:

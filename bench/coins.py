@@ -10,8 +10,8 @@ queries are counted too.
     .venv/bin/python bench/coins.py               # 300 wins each way
     .venv/bin/python bench/coins.py --wins 100
 
-Uses its own database (``spider_coins_bench``, created and migrated if missing; its games are
-deleted first). The LAST line is one JSON object of figures.
+Uses its own database (``--db``, default ``spider_coins_bench``, created and migrated if
+missing; its games are deleted first). The LAST line is one JSON object of figures.
 """
 
 from __future__ import annotations
@@ -30,15 +30,18 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 PG = "postgres://postgres@127.0.0.1:5432"
-DB = "spider_coins_bench"
+DB = "spider_coins_bench"  # the default of --db
 NEAR_WIN = "1 " + "/".join(["|KsQsJsTs9s8s7s6s5s4s3s2s", "|As", *["|"] * 8]) + " - -"
 
 
-def setup_django() -> None:
+def setup_django(db: str = DB) -> None:
+    from bench.servers import database_afresh  # ROOT is on sys.path
+
     with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [DB]).fetchone():
-            conn.execute(f"CREATE DATABASE {DB}")
-    os.environ["DATABASE_URL"] = f"{PG}/{DB}"
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [db]).fetchone()
+    if not exists:
+        database_afresh(db)
+    os.environ["DATABASE_URL"] = f"{PG}/{db}"
     os.environ.setdefault("SECRET_KEY", "bench-only")
     os.environ["POOL_AUTOFILL"] = "0"
     os.environ["LOG_LEVEL"] = "WARNING"
@@ -54,8 +57,9 @@ def setup_django() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--wins", type=int, default=300, help="winning actions each way")
+    parser.add_argument("--db", default=DB, help="its own database: emptied of games first")
     args = parser.parse_args()
-    setup_django()
+    setup_django(args.db)
 
     from django.db import connection
     from django.test.utils import CaptureQueriesContext

@@ -65,7 +65,9 @@ def probe(visible: VisiblePosition, depth: int, nodes: int) -> dict:
     return {"probe": found, "positions": len(seen), "exhausted": not frontier}
 
 
-def follow_and_probe(suits: int, seed: int, depth: int, nodes: int) -> dict:
+def follow_and_probe(
+    suits: int, seed: int, depth: int, nodes: int, max_actions: int = MAX_ACTIONS
+) -> dict:
     """``bench/hint.py``'s follower on one deal, probing the position before each deal."""
     deals: list[dict] = []
     last_deal = [0]
@@ -79,7 +81,7 @@ def follow_and_probe(suits: int, seed: int, depth: int, nodes: int) -> dict:
         )
         last_deal[0] = at + 1
 
-    game = follow(suits, seed, MAX_ACTIONS, before_deal=before_deal)
+    game = follow(suits, seed, max_actions, before_deal=before_deal)
     keep = ("seed", "result", "actions", "runs", "hidden_left")
     return {k: game[k] for k in keep} | {"deals": deals}
 
@@ -90,10 +92,11 @@ def main() -> int:
     parser.add_argument("--seeds", required=True, help="comma-separated deal seeds")
     parser.add_argument("--depth", type=int, default=12, help="probe: most moves")
     parser.add_argument("--nodes", type=int, default=300_000, help="probe: most positions")
+    parser.add_argument("--max-actions", type=int, default=MAX_ACTIONS, help="per game")
     args = parser.parse_args()
     games = []
     for seed in (int(s) for s in args.seeds.split(",")):
-        games.append(follow_and_probe(args.suits, seed, args.depth, args.nodes))
+        games.append(follow_and_probe(args.suits, seed, args.depth, args.nodes, args.max_actions))
         print(json.dumps(games[-1]), flush=True)
     deals = [d for g in games for d in g["deals"]]
     print(

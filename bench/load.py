@@ -44,8 +44,10 @@ import httpx
 
 try:  # imported as bench.<module> (the fault tests do)
     from bench.client import choose as pick
+    from bench.servers import database_afresh
 except ImportError:  # run as a script: bench/ itself is on sys.path
     from client import choose as pick  # type: ignore[import-not-found,no-redef]
+    from servers import database_afresh  # type: ignore[import-not-found,no-redef]
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -296,9 +298,7 @@ def serve_env(db: str, port: int, deals: int) -> dict[str, str]:
 
 
 def start_serve(env: dict[str, str], db: str, deals: int, log: Path) -> subprocess.Popen:
-    psql = ["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-qc"]
-    subprocess.run([*psql, f"DROP DATABASE IF EXISTS {db} WITH (FORCE)"], check=True)
-    subprocess.run([*psql, f"CREATE DATABASE {db}"], check=True)
+    database_afresh(db)
     manage = [sys.executable, str(ROOT / "manage.py")]
     fill_env = {**env, "SECRET_KEY": "bench", "LOG_LEVEL": "WARNING"}
     subprocess.run([*manage, "migrate", "-v0"], env=fill_env, cwd=ROOT, check=True)

@@ -52,7 +52,6 @@ import json
 import os
 import random
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
@@ -68,9 +67,13 @@ import httpx
 import redis.asyncio as aioredis
 
 try:  # imported as bench.<module>
-    from bench.servers import free_port, server_env
+    from bench.servers import database_afresh, free_port, server_env
 except ImportError:  # run as a script: bench/ itself is on sys.path
-    from servers import free_port, server_env  # type: ignore[import-not-found,no-redef]
+    from servers import (  # type: ignore[import-not-found,no-redef]
+        database_afresh,
+        free_port,
+        server_env,
+    )
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -597,11 +600,7 @@ def main() -> None:
         return
     ENV = race_server_env(args.redis)
     REDIS_URL = args.redis
-    if shutil.which("createdb"):
-        subprocess.run(
-            ["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", DB], check=True
-        )
-        subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", DB], check=True)
+    database_afresh(DB)
     subprocess.run(
         [sys.executable, str(ROOT / "manage.py"), "migrate", "-v0"], env=ENV, check=True, cwd=ROOT
     )

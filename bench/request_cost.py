@@ -48,10 +48,14 @@ import httpx
 
 try:  # imported as bench.<module>
     from bench.client import choose
-    from bench.servers import free_port, server_env
+    from bench.servers import database_afresh, free_port, server_env
 except ImportError:  # run as a script: bench/ itself is on sys.path
     from client import choose  # type: ignore[import-not-found,no-redef]
-    from servers import free_port, server_env  # type: ignore[import-not-found,no-redef]
+    from servers import (  # type: ignore[import-not-found,no-redef]
+        database_afresh,
+        free_port,
+        server_env,
+    )
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -112,6 +116,7 @@ def server(kind: str, **extra: str) -> Iterator[tuple[str, int]]:
             f"--port={port}",
             "--lifespan=off",
             "--no-access-log",
+            "--timeout-graceful-shutdown=2",
         ]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env(**extra), stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
@@ -132,7 +137,11 @@ def server(kind: str, **extra: str) -> Iterator[tuple[str, int]]:
         yield base, pid
     finally:
         proc.terminate()
-        proc.wait(10)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:  # a stream still open holds uvicorn: no orphan left
+            proc.kill()
+            proc.wait()
 
 
 def measured(pid: int, call: Callable[[], httpx.Response], into: list[float]) -> httpx.Response:
@@ -156,8 +165,7 @@ def summary(values: list[float]) -> dict[str, Any]:
 
 
 def fresh_database() -> None:
-    for args in (["dropdb", "--if-exists"], ["createdb"]):
-        subprocess.run([*args, "-h", "127.0.0.1", "-U", "postgres", DB], check=True)
+    database_afresh(DB)
     manage = [str(BIN / "python"), "manage.py"]
     subprocess.run(
         [*manage, "migrate", "--noinput"],

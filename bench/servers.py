@@ -1,4 +1,5 @@
-"""What the benches that start the service share: a free port and the server's environment.
+"""What the benches that start the service share: a free port, the server's environment and
+a scratch database made afresh.
 
 The environment is production's (DEBUG off, no broker, no autofill) with throttling lifted so
 the load generator measures the service, not its rate limits. It matches `project_env` in
@@ -9,6 +10,15 @@ from __future__ import annotations
 
 import os
 import socket
+
+import psycopg
+from psycopg import sql
+
+# The PostgreSQL the benches make their scratch databases on.
+PG_SERVER = "postgres://postgres@127.0.0.1:5432"
+# A migrated database to copy instead of making an empty one (the suite's tiny runs migrate
+# one for all of them); unset, each bench migrates its own.
+TEMPLATE_VAR = "BENCH_TEMPLATE_DB"
 
 
 def free_port() -> int:
@@ -36,3 +46,15 @@ def server_env(db_url: str, **extra: str) -> dict[str, str]:
     )
     env.update(extra)
     return env
+
+
+def database_afresh(db: str) -> None:
+    """Drop ``db`` (its sessions closed) and make it again: empty, or a copy of the migrated
+    database BENCH_TEMPLATE_DB names, which leaves the bench's own migrate nothing to do."""
+    template = os.environ.get(TEMPLATE_VAR)
+    with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(db)))
+        create = sql.SQL("CREATE DATABASE {}").format(sql.Identifier(db))
+        if template:
+            create += sql.SQL(" TEMPLATE {}").format(sql.Identifier(template))
+        conn.execute(create)

@@ -18,13 +18,10 @@ if TYPE_CHECKING:
     from games.rows import Statement
 
 
-class KindPolicy(Protocol):
-    def lock_for_act(self, *, game_id: Any, player_id: int) -> Game | None:
-        """Lock the player's game row, and what the kind's rules read, in one statement
-        (asked once this process knows the game's kind); None: not found that way."""
-
-    def before_act(self, *, game: Game, action_type: str, now: datetime) -> None:
-        """Raise a DomainError to refuse the action (nothing is written)."""
+class KindTurn(Protocol):
+    """A kind's part in one action its policy allowed (races.policy.RaceTurn: the racer's
+    table, race and racer, locked and checked). ``before_act`` returns it; the game service
+    holds it for that action alone and calls its later steps, so nothing rides on the row."""
 
     def before_write(self, *, game: Game, board: Board, now: datetime) -> Sequence[Statement]:
         """The action is applied on ``board`` and about to be written: the kind's own writes
@@ -32,6 +29,20 @@ class KindPolicy(Protocol):
 
     def after_act(self, *, game: Game, board: Board, now: datetime) -> None:
         """The action is applied and saved; same transaction."""
+
+
+class KindPolicy(Protocol):
+    def lock_for_act(self, *, game_id: Any, player_id: int) -> tuple[Game, object] | None:
+        """Lock the player's game row, and what the kind's rules read, in one statement
+        (asked once this process knows the game's kind): the game, and that read, which the
+        game service hands back to ``before_act`` unopened; None: not found that way."""
+
+    def before_act(
+        self, *, game: Game, action_type: str, now: datetime, read: object = None
+    ) -> KindTurn:
+        """Check the action against the kind's rules (``read``: what ``lock_for_act`` read,
+        or None to read it now); raise a DomainError to refuse it (nothing is written), else
+        return the turn that carries the action's later steps."""
 
     def before_hint(self, *, game: Game) -> None:
         """Raise a DomainError to refuse the hint."""

@@ -230,10 +230,10 @@ def game_act(
     """Apply one move, deal or undo. A refused action raises and changes nothing, except
     on a daily attempt whose day has closed: that ends it (lost) before it is refused."""
     with transaction.atomic():
-        game = _locked_for_act(player, game_id)
+        game, read = _locked_for_act(player, game_id)
         now = timezone.now()
         if not _day_closed_on(game, now):
-            return _act(game, action, expected_version, now)
+            return _act(game, action, expected_version, now, read)
         _finish(game, Game.Status.LOST, Game.EndReason.DAY_CLOSED, now)
     raise DayClosed()
 
@@ -245,11 +245,14 @@ def _day_closed_on(game: Game, now: datetime) -> bool:
 
 
 def _act(
-    game: Game, action: ActionRequest, expected_version: int | None, now: datetime
+    game: Game, action: ActionRequest, expected_version: int | None, now: datetime, read: object
 ) -> ActResult:
-    policy = kinds.policy_for(game.kind)  # races: races.policy (no undo, not before the start)
+    # A kind with rules of its own (races: races.policy, no undo, not before the start) checks
+    # the action first, and hands back its turn: the action's later steps, kept here.
+    policy = kinds.policy_for(game.kind)
+    turn = None
     if policy is not None:
-        policy.before_act(game=game, action_type=action.type, now=now)
+        turn = policy.before_act(game=game, action_type=action.type, now=now, read=read)
     if expected_version is not None and expected_version != game.version:
         raise VersionConflict(expected_version, game_state(game))
     if game.over:
@@ -285,13 +288,13 @@ def _act(
     game.last_action_at = now
     _store(game, board)
     # A kind's own writes (a race's event) go in the same statement as the action's.
-    also = policy.before_write(game=game, board=board, now=now) if policy is not None else ()
+    also = turn.before_write(game=game, board=board, now=now) if turn is not None else ()
     rows.action_write(game=game, entry=entry, also=also)  # the log row and the new state
     coins = None
     if board.won:
         coins = _finish(game, Game.Status.WON, Game.EndReason.WON, now)
-    if policy is not None:
-        policy.after_act(game=game, board=board, now=now)
+    if turn is not None:
+        turn.after_act(game=game, board=board, now=now)
     return ActResult(game=game, board=board, outcome=outcome, applied=applied, coins=coins)
 
 
@@ -402,7 +405,7 @@ def _hint_record(game: Game, searched: HintResult) -> HintResult:
 
 def game_resign(*, player: User, game_id: str) -> Game:
     with transaction.atomic():
-        game = _locked_for_act(player, game_id)
+        game, _ = _locked_for_act(player, game_id)
         now = timezone.now()
         if not _day_closed_on(game, now):
             if game.over:
@@ -575,15 +578,17 @@ def _least(current: int | None, new: int | None) -> int | None:
     return new if current is None else min(current, new)
 
 
-def _locked_for_act(player: User, game_id: str) -> Game:
+def _locked_for_act(player: User, game_id: str) -> tuple[Game, object]:
     """As _locked_own_game; a game whose kind has a policy (a race) is locked by the policy,
-    with what its rules read, in one statement once this process knows the game's kind."""
+    with what its rules read, in one statement once this process knows the game's kind.
+    Returns the game and that read (None if the policy did not lock it), for its policy."""
     known = kinds.known_policy(game_id)
-    game = known.lock_for_act(game_id=game_id, player_id=player.pk) if known else None
-    if game is None:
-        game = _locked_own_game(player, game_id)
-        kinds.remember_kind(game_id, game.kind)
-    return game
+    locked = known.lock_for_act(game_id=game_id, player_id=player.pk) if known else None
+    if locked is not None:
+        return locked
+    game = _locked_own_game(player, game_id)
+    kinds.remember_kind(game_id, game.kind)
+    return game, None
 
 
 def _locked_own_game(player: User, game_id: str) -> Game:

@@ -1,6 +1,6 @@
 """Race tables, their seats, races, racers, the event log, presence and stream tickets.
 
-Models hold data and constraints only; every write goes through races/services.py. The
+Models hold data and constraints only; every write goes through races/services/. The
 table row is the lock every change of a table (and of its racers' games) takes, and its
 ``seq`` numbers the table's events.
 """

@@ -12,11 +12,14 @@ import time
 import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 from rest_framework.test import APIClient
 
+from games import kinds
 from games.models import Game
 from races import rows, services
 from races.models import Race, Racer, Table, TableEvent
+from races.policy import RaceTurn
 from tests.conftest import token_of
 from tests.games.api.helpers import act, ok
 from tests.races.conftest import start_race
@@ -58,6 +61,29 @@ def test_a_race_action_sends_one_lock_and_one_write(racers):
     assert Table.objects.get(code=table["code"]).seq == seq + 1 == events.last().seq
     assert events.last().kind == "progress"
     assert events.last().data["actions"] == 2
+
+
+def test_the_race_turn_is_handed_over_and_nothing_rides_on_the_game(racers):
+    """The policy's checks return the turn (the table, race and racer it locked and read)
+    for the action's later steps; the Game instance carries nothing of the race."""
+    players = racers(2)
+    table = start_race([c for _, c in players], seed=7)
+    (u1, _), _ = players
+    game_id = {r["player"]: r["game"] for r in table["race"]["racers"]}[u1.username]
+    policy = kinds.policy_for(Game.Kind.RACE)
+    assert policy is not None
+
+    with transaction.atomic():
+        locked = policy.lock_for_act(game_id=game_id, player_id=u1.pk)
+        assert locked is not None
+        game, read = locked
+        fields = set(vars(game))
+        turn = policy.before_act(game=game, action_type="deal", now=timezone.now(), read=read)
+
+    assert isinstance(turn, RaceTurn) and turn is read  # checked, not read a second time
+    assert turn.table.code == table["code"] and turn.table.status == Table.Status.RACING
+    assert turn.racer.player_id == u1.pk and turn.racer.race_id == turn.race.pk
+    assert set(vars(game)) == fields
 
 
 def test_the_progress_event_follows_a_draw_declined_and_precedes_the_finish(racers):
@@ -162,7 +188,7 @@ def test_an_action_that_waited_for_the_table_sees_the_race_ended_meanwhile(racer
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_the_one_statement_locks_the_game_row_before_it_waits_for_the_table(racers):
-    """Game, then table: the one lock order (races/services.py), kept inside the statement,
+    """Game, then table: the one lock order (races/services/__init__.py), kept inside the statement,
     so it never holds a table while it waits for a game."""
     players = racers(2)
     table = start_race([c for _, c in players], seed=7)

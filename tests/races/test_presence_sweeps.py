@@ -129,7 +129,7 @@ def test_each_gone_is_stamped_when_it_is_written(settings, racers, monkeypatch):
     # A pass that takes a while: every reading of the clock a second after the one before.
     ticks = itertools.count()
     base = timezone.now()
-    monkeypatch.setattr(services.timezone, "now", lambda: base + timedelta(seconds=next(ticks)))
+    monkeypatch.setattr(timezone, "now", lambda: base + timedelta(seconds=next(ticks)))
     assert presence_sweep() == 2
     stamps = [TableEvent.objects.get(table__code=code, kind="gone").created_at for code in codes]
     assert base < stamps[0] < stamps[1]  # not both at the time the pass began
