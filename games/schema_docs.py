@@ -42,7 +42,7 @@ from spider_api.pagination import PAGE_PARAMETERS
 
 IDEMPOTENCY_PARAM = OpenApiParameter(
     HEADER,
-    str,
+    {"type": "string", "minLength": 1, "maxLength": MAX_KEY_LENGTH},  # else 400 bad_idempotency_key
     OpenApiParameter.HEADER,
     required=False,
     description="Any unique string (e.g. a UUID). A retry with the same key and body is answered "
