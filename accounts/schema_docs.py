@@ -52,7 +52,7 @@ FIRST_PARTY_ONLY = error_response(
 
 
 def user_register(view: View) -> View:
-    """UserRegisterApi."""
+    """The operations of UserRegisterApi."""
     return extend_schema_view(
         post=extend_schema(
             operation_id="auth_register",
@@ -90,7 +90,7 @@ def user_register(view: View) -> View:
 
 
 def guest_create(view: View) -> View:
-    """GuestCreateApi."""
+    """The operations of GuestCreateApi."""
     return extend_schema_view(
         post=extend_schema(
             operation_id="auth_guest",
@@ -129,7 +129,7 @@ def guest_create(view: View) -> View:
 
 
 def user_claim(view: View) -> View:
-    """UserClaimApi."""
+    """The operations of UserClaimApi."""
     return extend_schema_view(
         post=extend_schema(
             operation_id="auth_claim",
@@ -155,7 +155,7 @@ def user_claim(view: View) -> View:
 
 
 def token_obtain(view: View) -> View:
-    """TokenObtainApi."""
+    """The operations of TokenObtainApi."""
     return extend_schema_view(
         post=extend_schema(
             operation_id="auth_token",
@@ -199,7 +199,7 @@ def token_obtain(view: View) -> View:
 
 
 def logout(view: View) -> View:
-    """LogoutApi."""
+    """The operations of LogoutApi."""
     return extend_schema_view(
         post=extend_schema(
             operation_id="auth_logout",
@@ -213,7 +213,7 @@ def logout(view: View) -> View:
 
 
 def logout_everywhere(view: View) -> View:
-    """LogoutEverywhereApi."""
+    """The operations of LogoutEverywhereApi."""
     return extend_schema_view(
         post=extend_schema(
             operation_id="auth_logout_everywhere",
@@ -230,7 +230,7 @@ def logout_everywhere(view: View) -> View:
 
 
 def me(view: View) -> View:
-    """MeApi."""
+    """The operations of MeApi."""
     return extend_schema_view(
         get=extend_schema(
             operation_id="me",
@@ -258,7 +258,7 @@ def me(view: View) -> View:
 
 
 def password_change(view: View) -> View:
-    """PasswordChangeApi."""
+    """The operations of PasswordChangeApi."""
     return extend_schema_view(
         post=extend_schema(
             operation_id="me_password",
@@ -289,7 +289,7 @@ def password_change(view: View) -> View:
 
 
 def password_reset(view: View) -> View:
-    """PasswordResetApi."""
+    """The operations of PasswordResetApi."""
     return extend_schema_view(
         post=extend_schema(
             operation_id="auth_password_reset",
@@ -311,7 +311,7 @@ def password_reset(view: View) -> View:
 
 
 def password_reset_confirm(view: View) -> View:
-    """PasswordResetConfirmApi."""
+    """The operations of PasswordResetConfirmApi."""
     return extend_schema_view(
         post=extend_schema(
             operation_id="auth_password_reset_confirm",
@@ -332,7 +332,7 @@ def password_reset_confirm(view: View) -> View:
 
 
 def tokens(view: View) -> View:
-    """TokensApi."""
+    """The operations of TokensApi."""
     return extend_schema_view(
         get=extend_schema(
             operation_id="me_tokens",
@@ -402,7 +402,7 @@ def tokens(view: View) -> View:
 
 
 def token_detail(view: View) -> View:
-    """TokenDetailApi."""
+    """The operations of TokenDetailApi."""
     return extend_schema_view(
         delete=extend_schema(
             operation_id="me_tokens_delete",
@@ -416,7 +416,7 @@ def token_detail(view: View) -> View:
 
 
 def me_export(view: View) -> View:
-    """MeExportApi."""
+    """The operations of MeExportApi."""
     return extend_schema_view(
         get=extend_schema(
             operation_id="me_export",
@@ -444,7 +444,7 @@ def me_export(view: View) -> View:
 
 
 def me_delete(view: View) -> View:
-    """MeDeleteApi."""
+    """The operations of MeDeleteApi."""
     return extend_schema_view(
         post=extend_schema(
             operation_id="me_delete",

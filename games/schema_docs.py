@@ -42,7 +42,7 @@ from spider_api.pagination import PAGE_PARAMETERS
 
 IDEMPOTENCY_PARAM = OpenApiParameter(
     HEADER,
-    str,
+    {"type": "string", "minLength": 1, "maxLength": MAX_KEY_LENGTH},  # else 400 bad_idempotency_key
     OpenApiParameter.HEADER,
     required=False,
     description="Any unique string (e.g. a UUID). A retry with the same key and body is answered "
@@ -229,7 +229,7 @@ ANALYSIS_EXAMPLE = {
 
 
 def games(view: View) -> View:
-    """GamesApi."""
+    """The operations of GamesApi."""
     return extend_schema_view(
         get=extend_schema(
             operation_id="games_list",
@@ -296,7 +296,7 @@ def games(view: View) -> View:
 
 
 def game_detail(view: View) -> View:
-    """GameDetailApi."""
+    """The operations of GameDetailApi."""
     return extend_schema_view(
         get=extend_schema(
             operation_id="games_read",
@@ -311,7 +311,7 @@ def game_detail(view: View) -> View:
 
 
 def game_actions(view: View) -> View:
-    """GameActionsApi."""
+    """The operations of GameActionsApi."""
     return extend_schema_view(
         get=extend_schema(
             operation_id="games_log",
@@ -359,7 +359,7 @@ def game_actions(view: View) -> View:
 
 
 def game_hint(view: View) -> View:
-    """GameHintApi."""
+    """The operations of GameHintApi."""
     return extend_schema_view(
         post=extend_schema(
             operation_id="games_hint",
@@ -400,7 +400,7 @@ def game_hint(view: View) -> View:
 
 
 def game_resign(view: View) -> View:
-    """GameResignApi."""
+    """The operations of GameResignApi."""
     return extend_schema_view(
         post=extend_schema(
             operation_id="games_resign",
@@ -437,7 +437,7 @@ def game_resign(view: View) -> View:
 
 
 def player(view: View) -> View:
-    """PlayerApi."""
+    """The operations of PlayerApi."""
     return extend_schema_view(
         get=extend_schema(
             operation_id="players_read",
@@ -452,7 +452,7 @@ def player(view: View) -> View:
 
 
 def game_position(view: View) -> View:
-    """GamePositionApi."""
+    """The operations of GamePositionApi."""
     return extend_schema_view(
         get=extend_schema(
             operation_id="games_position",
@@ -494,7 +494,7 @@ def game_position(view: View) -> View:
 
 
 def game_analysis(view: View) -> View:
-    """GameAnalysisApi."""
+    """The operations of GameAnalysisApi."""
     return extend_schema_view(
         get=extend_schema(
             operation_id="games_analysis_read",
@@ -545,7 +545,7 @@ def game_analysis(view: View) -> View:
 
 
 def player_games(view: View) -> View:
-    """PlayerGamesApi."""
+    """The operations of PlayerGamesApi."""
     return extend_schema_view(
         get=extend_schema(
             operation_id="players_games",

@@ -72,7 +72,7 @@ DAILY_NOT_READY = OpenApiResponse(
 
 
 def leaderboard(view: View) -> View:
-    """LeaderboardApi."""
+    """The operations of LeaderboardApi."""
     return extend_schema_view(
         get=extend_schema(
             operation_id="leaderboard",
@@ -103,7 +103,7 @@ def leaderboard(view: View) -> View:
 
 
 def daily(view: View) -> View:
-    """DailyApi."""
+    """The operations of DailyApi."""
     return extend_schema_view(
         get=extend_schema(
             operation_id="daily_read",
@@ -138,7 +138,7 @@ def daily(view: View) -> View:
 
 
 def daily_days(view: View) -> View:
-    """DailyDaysApi."""
+    """The operations of DailyDaysApi."""
     return extend_schema_view(
         get=extend_schema(
             operation_id="daily_days",
@@ -208,7 +208,7 @@ def daily_days(view: View) -> View:
 
 
 def daily_play(view: View) -> View:
-    """DailyPlayApi."""
+    """The operations of DailyPlayApi."""
     return extend_schema_view(
         post=extend_schema(
             operation_id="daily_play",
@@ -247,7 +247,7 @@ def daily_play(view: View) -> View:
 
 
 def daily_leaderboard(view: View) -> View:
-    """DailyLeaderboardApi."""
+    """The operations of DailyLeaderboardApi."""
     return extend_schema_view(
         get=extend_schema(
             operation_id="daily_leaderboard",
@@ -280,7 +280,7 @@ def daily_leaderboard(view: View) -> View:
 
 
 def game_places(view: View) -> View:
-    """GamePlacesApi."""
+    """The operations of GamePlacesApi."""
     return extend_schema_view(
         get=extend_schema(
             operation_id="leaderboard_game",
@@ -295,7 +295,7 @@ def game_places(view: View) -> View:
 
 
 def player_places(view: View) -> View:
-    """PlayerPlacesApi."""
+    """The operations of PlayerPlacesApi."""
     return extend_schema_view(
         get=extend_schema(
             operation_id="players_places",

@@ -56,7 +56,7 @@ _QUERY = [
 
 
 def apps(view: View) -> View:
-    """AppsApi."""
+    """The operations of AppsApi."""
     return extend_schema_view(
         get=extend_schema(
             operation_id="apps_list",
@@ -101,7 +101,7 @@ def apps(view: View) -> View:
 
 
 def app_detail(view: View) -> View:
-    """AppDetailApi."""
+    """The operations of AppDetailApi."""
     return extend_schema_view(
         delete=extend_schema(
             operation_id="apps_delete",
@@ -125,7 +125,7 @@ def app_detail(view: View) -> View:
 
 
 def authorization(view: View) -> View:
-    """AuthorizationApi."""
+    """The operations of AuthorizationApi."""
     return extend_schema_view(
         get=extend_schema(
             operation_id="oauth_authorization_read",

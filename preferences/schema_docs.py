@@ -9,7 +9,7 @@ from spider_api.openapi import View, bad_request, invalid_example
 
 
 def player_settings(view: View) -> View:
-    """PlayerSettingsApi."""
+    """The operations of PlayerSettingsApi."""
     return extend_schema_view(
         get=extend_schema(
             operation_id="me_settings_read",

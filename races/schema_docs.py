@@ -77,7 +77,7 @@ NOT_OPENER = _errors(
 
 
 def races(view: View) -> View:
-    """RacesApi."""
+    """The operations of RacesApi."""
     return extend_schema_view(
         post=extend_schema(
             operation_id="races_open",
@@ -103,7 +103,7 @@ def races(view: View) -> View:
 
 
 def race_detail(view: View) -> View:
-    """RaceDetailApi."""
+    """The operations of RaceDetailApi."""
     return extend_schema_view(
         get=extend_schema(
             operation_id="races_read",
@@ -118,7 +118,7 @@ def race_detail(view: View) -> View:
 
 
 def race_sit(view: View) -> View:
-    """RaceSitApi."""
+    """The operations of RaceSitApi."""
     return extend_schema_view(
         post=extend_schema(
             operation_id="races_sit",
@@ -144,7 +144,7 @@ def race_sit(view: View) -> View:
 
 
 def race_stand(view: View) -> View:
-    """RaceStandApi."""
+    """The operations of RaceStandApi."""
     return extend_schema_view(
         post=extend_schema(
             operation_id="races_stand",
@@ -159,7 +159,7 @@ def race_stand(view: View) -> View:
 
 
 def race_ready(view: View) -> View:
-    """RaceReadyApi."""
+    """The operations of RaceReadyApi."""
     return extend_schema_view(
         post=extend_schema(
             operation_id="races_ready",
@@ -174,7 +174,7 @@ def race_ready(view: View) -> View:
 
 
 def race_unready(view: View) -> View:
-    """RaceUnreadyApi."""
+    """The operations of RaceUnreadyApi."""
     return extend_schema_view(
         post=extend_schema(
             operation_id="races_unready",
@@ -188,7 +188,7 @@ def race_unready(view: View) -> View:
 
 
 def race_start(view: View) -> View:
-    """RaceStartApi."""
+    """The operations of RaceStartApi."""
     return extend_schema_view(
         post=extend_schema(
             operation_id="races_start",
@@ -220,7 +220,7 @@ def race_start(view: View) -> View:
 
 
 def race_again(view: View) -> View:
-    """RaceAgainApi."""
+    """The operations of RaceAgainApi."""
     return extend_schema_view(
         post=extend_schema(
             operation_id="races_again",
@@ -247,7 +247,7 @@ def race_again(view: View) -> View:
 
 
 def race_settings(view: View) -> View:
-    """RaceSettingsApi."""
+    """The operations of RaceSettingsApi."""
     return extend_schema_view(
         post=extend_schema(
             operation_id="races_settings",
@@ -269,7 +269,7 @@ def race_settings(view: View) -> View:
 
 
 def race_resign(view: View) -> View:
-    """RaceResignApi."""
+    """The operations of RaceResignApi."""
     return extend_schema_view(
         post=extend_schema(
             operation_id="races_resign",
@@ -295,7 +295,7 @@ def race_resign(view: View) -> View:
 
 
 def race_draw(view: View) -> View:
-    """RaceDrawApi."""
+    """The operations of RaceDrawApi."""
     return extend_schema_view(
         post=extend_schema(
             operation_id="races_draw",
@@ -320,7 +320,7 @@ def race_draw(view: View) -> View:
 
 
 def race_ticket(view: View) -> View:
-    """RaceTicketApi."""
+    """The operations of RaceTicketApi."""
     return extend_schema_view(
         post=extend_schema(
             operation_id="races_ticket",
@@ -336,7 +336,7 @@ def race_ticket(view: View) -> View:
 
 
 def race_events(view: View) -> View:
-    """RaceEventsApi."""
+    """The operations of RaceEventsApi."""
     return extend_schema_view(
         get=extend_schema(
             operation_id="races_events",
@@ -405,7 +405,7 @@ def race_events(view: View) -> View:
 
 
 def player_races(view: View) -> View:
-    """PlayerRacesApi."""
+    """The operations of PlayerRacesApi."""
     return extend_schema_view(
         get=extend_schema(
             operation_id="players_races",

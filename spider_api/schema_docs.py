@@ -92,7 +92,7 @@ HEALTH_RETRY_AFTER = OpenApiParameter(
 
 
 def health(view: View) -> View:
-    """HealthApi."""
+    """The operations of HealthApi."""
     return extend_schema_view(
         get=extend_schema(
             operation_id="health",
@@ -115,7 +115,7 @@ def health(view: View) -> View:
 
 
 def liveness(view: View) -> View:
-    """LivenessApi."""
+    """The operations of LivenessApi."""
     return extend_schema_view(
         # For process supervisors; documented in docs/operations.md.
         get=extend_schema(exclude=True),

@@ -12,7 +12,7 @@ RULEBOOK_PARAMETERS = etag_parameters("the rulebook", f"`public, max-age={CACHE_
 
 
 def rulebook(view: View) -> View:
-    """RulebookApi."""
+    """The operations of RulebookApi."""
     return extend_schema_view(
         get=extend_schema(
             operation_id="rules_read",
