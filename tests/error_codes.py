@@ -36,7 +36,8 @@ SKIPPED = ("migrations", "management", "engine", "solver")
 DYNAMIC: dict[str, tuple[str, ...]] = {
     "games.services:game_act": (
         "races.policy:RacePolicy.before_act",
-        "races.policy:RacePolicy.after_act",
+        "races.policy:RaceTurn.before_write",
+        "races.policy:RaceTurn.after_act",
     ),
     "games.services:game_hint": ("races.policy:RacePolicy.before_hint",),
     "games.services:game_resign": ("races.policy:RacePolicy.resign",),
@@ -95,7 +96,8 @@ def project() -> dict[str, Module]:
             elif isinstance(node, ast.ImportFrom) and node.module:
                 for alias in node.names:
                     target = f"{node.module}.{alias.name}"
-                    is_module = (ROOT / Path(*target.split("."))).with_suffix(".py").exists()
+                    where = ROOT / Path(*target.split("."))
+                    is_module = where.with_suffix(".py").exists() or (where / "__init__.py").exists()
                     module.imports[alias.asname or alias.name] = (
                         target if is_module else f"{node.module}:{alias.name}"
                     )
@@ -292,6 +294,10 @@ def raised_by(key: str) -> frozenset[tuple[int, str]]:
         module_name, _, qualname = current.partition(":")
         module = project().get(module_name)
         if module is None:
+            continue
+        reexported = module.imports.get(qualname, "")
+        if qualname not in module.functions and ":" in reexported:
+            todo.append((reexported, override))  # a package's __init__ naming its module's
             continue
         if qualname not in module.functions:
             # A class called or its method on a base class: look in the class's bases.
