@@ -4,6 +4,8 @@
 # make lint - ruff, ruff format --check, import contracts, mypy; and the web client's
 #             JavaScript: TypeScript's check of its JSDoc types, ESLint (Node and npm needed,
 #             for this target only: the tools are installed from package-lock.json)
+# make test-js - the web client's own tests (node --test tests/js: its rules held to the
+#             engine's answers, the screens' state), Node needed
 # make serve - the production processes (gunicorn, the uvicorn stream, Celery worker and
 #              beat) on the local
 #              PostgreSQL and Redis, DEBUG off, via honcho and the Procfile
@@ -22,7 +24,7 @@ CORE_SOURCES := setup.py $(wildcard games/solver/native/*.cpp games/solver/nativ
 # The JavaScript checkers, exactly as package-lock.json pins them (again when it changes).
 NODE_STAMP := node_modules/.installed
 
-.PHONY: install browser axe run test lint lint-js serve faults sanitize
+.PHONY: install browser axe run test test-js lint lint-js serve faults sanitize
 
 install: $(STAMP)
 
@@ -99,6 +101,10 @@ $(NODE_STAMP): package.json package-lock.json
 	  echo "make lint needs Node.js 20.19+ and npm, for the JavaScript checks" >&2; exit 1; }
 	npm ci --no-audit --no-fund
 	touch $@
+
+# node's own test runner; the rules' tests export the engine's positions with the venv's Python.
+test-js: install $(NODE_STAMP)
+	npm test
 
 # The web client stays unbuilt (the modules are served as written); this only checks them.
 lint-js: $(NODE_STAMP)
