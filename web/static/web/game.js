@@ -273,8 +273,8 @@ export class GameScreen {
     const view = this.view;
     if (view.status !== 'in_progress') return;
     const hinted = this.hintShown?.action;
-    if (hinted && hinted.type === 'move' && hinted.from === from && hinted.to !== undefined
-      && hinted.count !== undefined && (count === undefined || count === hinted.count)) {
+    if (hinted && hinted.type === 'move' && hinted.from === from && hinted.to != null
+      && hinted.count != null && (count === undefined || count === hinted.count)) {
       this.send({ type: 'move', from, to: hinted.to, count: hinted.count });
       return;
     }
@@ -634,7 +634,10 @@ export class GameScreen {
       }
       if (!a) this.table.setHighlight(null);
       else if (a.type === 'deal') this.table.setHighlight({ deal: true });
-      else this.table.setHighlight({ from: a.from, to: a.to, count: a.count });
+      else {
+        const [to, count] = [a.to ?? undefined, a.count ?? undefined];
+        this.table.setHighlight({ from: a.from, to, count });
+      }
       const of = hint.alternatives ? ` of ${hint.alternatives}` : '';
       // With a move: the move, then why. Without: the server's reason alone ("No useful
       // move: ..."), said once.
@@ -704,7 +707,7 @@ export class GameScreen {
    * @param {LoggedAction} a
    */
   leadsBack(a) {
-    if (a.type !== 'move' || a.from === undefined || a.to === undefined) return false;
+    if (a.type !== 'move' || a.from == null || a.to == null) return false;
     const next = predictMove(this.state, a.from, a.to, a.count ?? 1);
     if (!next) return false;
     const left = next.columns[a.from];

@@ -483,7 +483,7 @@ export async function replayScreen(root, _ctx, gameId) {
         + `was found from. The move that lost it: ${describe(lost)}.`;
     } else {
       table.setHighlight(n && a && a.type === 'move' ? { to: a.to } : null); // where cards went
-      caption.textContent = n
+      caption.textContent = n && pos.action
         ? `Step ${n} of ${steps}: ${describe(pos.action)}`
         : `The deal (${steps} steps follow)`;
     }
@@ -671,7 +671,8 @@ export async function replayScreen(root, _ctx, gameId) {
  */
 function mark(a, whole) {
   if (a.type !== 'move') return { deal: true };
-  return whole ? { from: a.from, to: a.to, count: a.count } : { to: a.to };
+  const to = a.to ?? undefined;
+  return whole ? { from: a.from, to, count: a.count ?? undefined } : { to };
 }
 
 /**
