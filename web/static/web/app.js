@@ -12,13 +12,17 @@ import * as settings from './settings.js';
 // The play screen (a first visit's) comes with the page (index.html preloads its modules);
 // the other screens' modules are fetched when one is first shown, and in idle time once the
 // first screen is drawn: a first visit waits for no module it does not need.
-const views = () => import('./views.js');
+const auth = () => import('./auth.js');
+const daily = () => import('./daily.js');
+const leaderboard = () => import('./leaderboard.js');
+const replay = () => import('./replay.js');
+const players = () => import('./player.js');
 const account = () => import('./account.js');
 const oauth = () => import('./oauth.js');
 const races = () => import('./race.js');
 const rulebook = () => import('./rulebook.js');
 const reset = () => import('./reset.js');
-const LATER = [views, account, oauth, races, rulebook, reset];
+const LATER = [auth, daily, leaderboard, replay, players, account, oauth, races, rulebook, reset];
 
 /**
  * What a screen may ask of the router.
@@ -38,20 +42,20 @@ const LATER = [views, account, oauth, races, rulebook, reset];
  */
 const SCREENS = {
   play: (root, ctx, id) => playScreen(root, ctx, id),
-  login: async (root, ctx) => (await views()).authScreen(root, ctx, 'login'),
-  signup: async (root, ctx) => (await views()).authScreen(root, ctx, 'signup'),
+  login: async (root, ctx) => (await auth()).authScreen(root, ctx, 'login'),
+  signup: async (root, ctx) => (await auth()).authScreen(root, ctx, 'signup'),
   forgot: async (root, ctx) => (await reset()).forgotScreen(root, ctx),
   reset: async (root, ctx) => (await reset()).resetScreen(root, ctx),
   account: async (root, ctx) => (await account()).accountScreen(root, ctx),
   tokenNew: async (root, ctx) => (await account()).tokenNewScreen(root, ctx),
-  daily: async (root, ctx, date) => (await views()).dailyScreen(root, ctx, date),
-  leaderboard: async (root, ctx) => (await views()).leaderboardScreen(root, ctx),
+  daily: async (root, ctx, date) => (await daily()).dailyScreen(root, ctx, date),
+  leaderboard: async (root, ctx) => (await leaderboard()).leaderboardScreen(root, ctx),
   rules: async (root) => (await rulebook()).rulesScreen(root),
   lobby: async (root, ctx) => (await races()).lobbyScreen(root, ctx),
   race: async (root, ctx, code) => (await races()).raceScreen(root, ctx, code.toUpperCase()),
-  replay: async (root, ctx, id) => (await views()).replayScreen(root, ctx, id),
+  replay: async (root, ctx, id) => (await replay()).replayScreen(root, ctx, id),
   player: async (root, ctx, name) =>
-    (await views()).playerScreen(root, ctx, decodeURIComponent(name)),
+    (await players()).playerScreen(root, ctx, decodeURIComponent(name)),
   authorize: async (root, ctx) => (await oauth()).authorizeScreen(root, ctx),
   apps: async (root, ctx) => (await oauth()).appsScreen(root, ctx),
 };
