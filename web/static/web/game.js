@@ -16,6 +16,7 @@ import {
 import { onSettings, settings, settingsPanel } from './settings.js';
 import { play } from './sound.js';
 import { Table } from './table.js';
+import { describe } from './words.js';
 
 /**
  * @import { Action, Coins, Game, Hint, LoggedAction } from './api.js'
@@ -902,18 +903,6 @@ function said(action, before, after) {
   }
   if (after.outcome?.runs_removed?.length) parts.push('a run is complete');
   return `${parts.join('; ')}.`;
-}
-
-/**
- * An action in words: "move 3 cards from column 2 to column 5".
- * @param {LoggedAction} action
- */
-export function describe(action) {
-  if (action.type === 'deal') return 'deal from the stock';
-  if (action.type === 'undo') return 'undo';
-  if (action.type === 'hint') return 'asked for a hint';
-  const cards = (action.count ?? 0) > 1 ? `${action.count} cards` : 'the card';
-  return `move ${cards} from column ${Number(action.from) + 1} to column ${Number(action.to) + 1}`;
 }
 
 /** Cards of every suit falling past the win dialog (CSS animations; not drawn at all when

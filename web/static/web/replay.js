@@ -1,16 +1,16 @@
 // @ts-check
-// The replay of a finished game, with its analysis.
+// The replay of a finished game, with its analysis: the page. What it steps through and what
+// each step says is the state's (replaystate.js); this draws it and wires the controls.
 
 import * as api from './api.js';
 import { SUIT_LABEL } from './cards.js';
 import { h, clear, toast, formatTime } from './dom.js';
-import { describe } from './game.js';
+import { ReplayState } from './replaystate.js';
 import { Table } from './table.js';
 
 /**
- * @import { Analysis, AnalysisResult, LoggedAction, SolverLine, Step, TurningPoint }
- *   from './api.js'
- * @import { Highlight } from './table.js'
+ * @import { Analysis, Step } from './api.js'
+ * @import { Frame } from './replaystate.js'
  * @import { Ctx } from './app.js'
  */
 
@@ -27,28 +27,19 @@ export async function replayScreen(root, _ctx, gameId) {
     api.getGame(gameId), api.position(gameId, 0),
     api.gameLog(gameId).catch(() => ({ actions: [] }))]);
   // Hint steps change nothing on the table: stepping and autoplay pass over them, and the
-  // slider marks where they were asked for. (Step n is the position after log entry n.)
-  /** @type {{type: string}[]} */
-  const entries = log.actions || [];
-  /** @param {number} n */
-  const isHint = (n) => entries[n - 1]?.type === 'hint';
+  // slider marks where they were asked for.
+  const state = new ReplayState(log.actions || [], first.steps);
+  const steps = state.steps;
   const table = new Table({ readOnly: true });
   const caption = h('p', { class: 'replay-step', 'aria-live': 'polite' });
   const stats = h('p', { class: 'small' });
   /** @type {Map<number, Promise<Step>>} */
   const cache = new Map([[0, Promise.resolve(first)]]);
-  const steps = first.steps;
-  let target = 0; // the step asked for last; clicks step from it, not from the one drawn
-  /** @type {SolverLine | null} the way through, while it is the one stepped through */
-  let way = null;
-  /** @type {TurningPoint | null} */
-  let turn = null;
   /** @type {ReturnType<typeof setInterval> | null} */
   let timer = null;
   /** @type {ReturnType<typeof setTimeout> | null} */
   let poll = null;
   let left = false; // the screen was left: no more polling
-  const last = () => (way ? way.length : steps);
   const slider = h('input', {
     type: 'range', min: '0', max: String(steps), value: '0', 'aria-label': 'Step',
   });
@@ -62,64 +53,26 @@ export async function replayScreen(root, _ctx, gameId) {
     }
     return pending;
   };
-  /** @param {number} n  a step of the way through */
-  const showWay = (n) => {
-    const line = /** @type {SolverLine} */ (way);
-    const pos = line.positions[n];
-    table.render(pos);
-    const a = n ? line.actions[n - 1] : null;
-    const ahead = line.actions[n];
-    // Where the last action put its cards; at the start, the first one to play.
-    table.setHighlight(a ? mark(a, false) : ahead ? mark(ahead, true) : null);
-    caption.textContent = n
-      ? `Way through, step ${n} of ${line.length}: ${describe(/** @type {LoggedAction} */ (a))}`
-        + (pos.won ? ' · won' : '')
-      : `The way through from step ${line.from_seq}: ${line.length} actions to a win`;
-    stats.textContent = pos.won ? 'Won: every run is off the table.'
-      : `Runs off the table ${pos.runs_removed} · deals left ${pos.deals_left}`;
-    if (n === line.length) stop();
+  /** @param {Frame} frame */
+  const draw = (frame) => {
+    table.render(frame.table);
+    table.setHighlight(frame.highlight);
+    caption.textContent = frame.caption;
+    stats.textContent = frame.stats;
+    if (frame.end) stop();
   };
-  /** @param {number} n */
-  const show = async (n) => {
-    n = Math.max(0, Math.min(last(), n));
-    target = n;
+  /** @param {number} asked */
+  const show = async (asked) => {
+    const n = state.goTo(asked);
     slider.value = String(n);
-    if (way) {
-      showWay(n);
+    if (state.way) {
+      draw(state.wayFrame(n));
       return;
     }
     const pos = await fetchStep(n);
-    if (n !== target || way) return; // a later step was asked for meanwhile
-    table.render(pos);
-    const a = pos.action;
-    if (turn && n === turn.step) {
-      const lost = turn.action;
-      table.setHighlight(mark(lost, true));
-      caption.textContent = `Turning point, step ${n} of ${steps}: the last position a win `
-        + `was found from. The move that lost it: ${describe(lost)}.`;
-    } else {
-      table.setHighlight(n && a && a.type === 'move' ? { to: a.to } : null); // where cards went
-      caption.textContent = n && pos.action
-        ? `Step ${n} of ${steps}: ${describe(pos.action)}`
-        : `The deal (${steps} steps follow)`;
-    }
-    stats.textContent = `Score ${pos.score} · moves ${pos.actions}${pos.won ? ' · won' : ''}`;
-    if (n === steps) stop();
-    else fetchStep(next(n)).catch(() => {}); // the next one is ready before it is asked for
-  };
-  /** @param {number} n  the step after n that is not a hint (or the last) */
-  const next = (n) => {
-    if (way) return Math.min(n + 1, last());
-    let k = n + 1;
-    while (k < steps && isHint(k)) k += 1;
-    return Math.min(k, steps);
-  };
-  /** @param {number} n */
-  const previous = (n) => {
-    if (way) return Math.max(n - 1, 0);
-    let k = n - 1;
-    while (k > 0 && isHint(k)) k -= 1;
-    return Math.max(k, 0);
+    if (!state.wanted(n)) return; // a later step was asked for meanwhile
+    draw(state.gameFrame(n, pos));
+    if (n < steps) fetchStep(state.next(n)).catch(() => {}); // ready before it is asked for
   };
   const stop = () => {
     if (timer !== null) clearInterval(timer);
@@ -132,7 +85,7 @@ export async function replayScreen(root, _ctx, gameId) {
       return;
     }
     playBtn.textContent = 'Pause';
-    timer = setInterval(() => show(next(target)).catch(stop), 600);
+    timer = setInterval(() => show(state.next()).catch(stop), 600);
   };
   const playBtn = h('button', { type: 'button', onclick: playOrPause }, 'Play');
   /**
@@ -145,7 +98,7 @@ export async function replayScreen(root, _ctx, gameId) {
     onclick: () => show(fn()).catch((e) => toast(e.detail, 'error')),
   }, label);
   slider.addEventListener('input', () => show(Number(slider.value))); // while it moves
-  const hintSteps = entries.flatMap((e, i) => (e.type === 'hint' ? [i + 1] : []));
+  const hintSteps = state.hintSteps;
   const marks = h('div', { class: 'hint-marks', 'aria-hidden': 'true' },
     hintSteps.map((n) => {
       const mark = h('span', { class: 'hint-mark', title: `Hint asked at step ${n}` });
@@ -155,8 +108,8 @@ export async function replayScreen(root, _ctx, gameId) {
   /** @param {KeyboardEvent} e */
   const onKey = (e) => {
     if (/** @type {Element} */ (e.target).closest('input:not([type=range]), textarea')) return;
-    const moves = { ArrowRight: () => next(target), ArrowLeft: () => previous(target),
-      Home: () => 0, End: () => last() };
+    const moves = { ArrowRight: () => state.next(), ArrowLeft: () => state.previous(),
+      Home: () => 0, End: () => state.last };
     const to = moves[/** @type {keyof typeof moves} */ (e.key)];
     if (!to) {
       if (e.key === ' ') {
@@ -177,45 +130,30 @@ export async function replayScreen(root, _ctx, gameId) {
   const turnBtn = h('button', { type: 'button', hidden: true }, 'The turning point');
   const analyseBtn = h('button', { type: 'button', class: 'primary' }, 'Analyse');
   const summary = h('div', { class: 'analysis-summary' });
-  /** @param {SolverLine | null} line  the way through to step, or null: the game's own */
-  const stepThrough = (line) => {
-    stop();
-    way = line;
-    marks.hidden = Boolean(line);
-    slider.max = String(last());
-    wayBtn.hidden = Boolean(line) || !lineOf;
-    gameBtn.hidden = !line;
+  /** The controls as the state has them: what is stepped through, what the analysis found. */
+  const controls = () => {
+    marks.hidden = Boolean(state.way);
+    slider.max = String(state.last);
+    turnBtn.hidden = !state.turn;
+    wayBtn.hidden = Boolean(state.way) || !state.line;
+    gameBtn.hidden = !state.way;
+    analyseBtn.hidden = state.answered;
   };
-  /** @type {SolverLine | null} */
-  let lineOf = null;
+  /** @param {number | null} n  the step to show after a change of what is stepped through */
+  const switched = (n) => {
+    stop();
+    controls();
+    if (n !== null) show(n).catch(() => {});
+  };
   /** @param {Analysis} a */
   const shown = (a) => {
-    if (a.status === 'pending') {
-      status.textContent = 'Analysing: the solver is searching this game… (pending)';
-      poll = setTimeout(() => { poll = null; if (!left) read(); }, 1000);
-      return;
-    }
-    analyseBtn.hidden = true;
-    if (a.status === 'failed' || !a.result) {
-      status.textContent = `The analysis failed: ${a.reason || 'no reason given'}.`;
-      status.classList.add('error');
-      return;
-    }
-    const r = a.result;
-    status.textContent = `Analysed: ${a.nodes} positions searched`
-      + `${a.seconds === null ? '' : ` in ${a.seconds.toFixed(1)} s`}.`;
-    turn = r.turning_point;
-    lineOf = r.solver_line;
-    clear(summary, h('p', {}, analysisSummary(r)));
-    turnBtn.hidden = !turn;
-    wayBtn.hidden = !lineOf;
-    if (turn) {
-      stepThrough(null);
-      show(turn.step).catch(() => {});
-    } else if (lineOf) {
-      stepThrough(null);
-      show(lineOf.from_seq).catch(() => {});
-    }
+    const news = state.analysis(a);
+    status.textContent = news.status;
+    status.classList.toggle('error', news.error);
+    if (news.poll) poll = setTimeout(() => { poll = null; if (!left) read(); }, 1000);
+    if (news.summary !== null) clear(summary, h('p', {}, news.summary));
+    if (news.show !== null) switched(news.show);
+    else controls();
   };
   /** @param {unknown} err */
   const refused = (err) => {
@@ -233,19 +171,9 @@ export async function replayScreen(root, _ctx, gameId) {
     api.askAnalysis(gameId).then(shown, refused);
   };
   analyseBtn.addEventListener('click', ask);
-  wayBtn.addEventListener('click', () => {
-    stepThrough(lineOf);
-    show(0).catch(() => {});
-  });
-  gameBtn.addEventListener('click', () => {
-    const from = way ? way.from_seq : 0;
-    stepThrough(null);
-    show(turn ? turn.step : from).catch(() => {});
-  });
-  turnBtn.addEventListener('click', () => {
-    stepThrough(null);
-    if (turn) show(turn.step).catch(() => {});
-  });
+  wayBtn.addEventListener('click', () => switched(state.playWay()));
+  gameBtn.addEventListener('click', () => switched(state.backToGame()));
+  turnBtn.addEventListener('click', () => switched(state.toTurn()));
 
   const when = game.finished_at || game.created_at;
   const daily = game.daily ? ` · daily ${game.daily}` : '';
@@ -263,8 +191,8 @@ export async function replayScreen(root, _ctx, gameId) {
     h('section', { class: 'analysis', 'aria-label': 'Analysis' },
       h('div', { class: 'buttons' }, analyseBtn, turnBtn, wayBtn, gameBtn), status, summary),
     h('div', { class: 'controls' },
-      btn('«', () => 0, 'First step'), btn('◀', () => previous(target), 'Previous step'), playBtn,
-      btn('▶', () => next(target), 'Next step'), btn('»', () => last(), 'Last step'),
+      btn('«', () => 0, 'First step'), btn('◀', () => state.previous(), 'Previous step'),
+      playBtn, btn('▶', () => state.next(), 'Next step'), btn('»', () => state.last, 'Last step'),
       h('div', { class: 'slider' }, slider, marks)),
     caption, stats, table.el));
   await show(0);
@@ -276,57 +204,4 @@ export async function replayScreen(root, _ctx, gameId) {
     document.removeEventListener('keydown', onKey);
     table.destroy();
   };
-}
-
-/**
- * The highlight of an action: where a move's cards went (and, `whole`, where from), or the
- * stock for a deal.
- * @param {LoggedAction} a
- * @param {boolean} whole
- * @returns {Highlight}
- */
-function mark(a, whole) {
-  if (a.type !== 'move') return { deal: true };
-  const to = a.to ?? undefined;
-  return whole ? { from: a.from, to, count: a.count ?? undefined } : { to };
-}
-
-/**
- * What the analysis found, in a sentence or two (docs/rules.md#after-the-game-the-analysis).
- * @param {AnalysisResult} r
- */
-function analysisSummary(r) {
-  if (r.outcome === 'won') {
-    const par = r.par === null ? '' : `; the deal's par is ${r.par}`
-      + (r.over_par ? ` (${r.over_par > 0 ? '+' : ''}${r.over_par})` : ' (on par)');
-    return `Won in ${r.length} actions${par}.`;
-  }
-  const way = `The way through from there: ${r.solver_line ? r.solver_line.length : 0} actions.`;
-  const t = r.turning_point;
-  if (t) { // the last win and the first proved loss meet: this move lost it, for certain
-    return `Winnable for ${r.winnable_actions} of ${r.line_length} actions. At step ${t.step} `
-      + `the move that lost it: ${describe(t.action)}; after it, every reachable position `
-      + `was searched and none wins. ${way}`;
-  }
-  if (r.winnable_at_end) {
-    return 'A win was still there when the game ended: the way through from the end is '
-      + `${r.solver_line ? r.solver_line.length : 0} actions.`;
-  }
-  const win = r.last_win;
-  if (win) { // a stretch the budget did not settle: say so, never guess a turning point
-    const loss = r.proved_loss;
-    const lost = loss
-      ? `From step ${loss.step} on it was lost: every reachable position was searched and `
-        + 'none wins.'
-      : 'No loss was proved after it.';
-    const open = r.unsettled === 1 ? 'The position' : `The ${r.unsettled} positions`;
-    return `A win was found from step ${win.step} (${r.winnable_actions} of ${r.line_length} `
-      + `actions). ${lost} ${open} between stayed unsettled within the solver's budget: `
-      + `a win may still have been there. ${way}`;
-  }
-  const start = r.start;
-  return start && start.exhaustive
-    ? 'No win from the deal itself: every reachable position was searched.'
-    : `The solver found no win from the deal itself within ${start ? start.nodes : 0} `
-      + 'positions (its budget; there may still be one).';
 }
