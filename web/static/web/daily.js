@@ -6,6 +6,7 @@ import { analyseLink } from './analyse.js';
 import * as api from './api.js';
 import { SUIT_LABEL } from './cards.js';
 import { h, clear, confirmDialog, toast, link } from './dom.js';
+import { attemptOffer, checkCommitment } from './dailystate.js';
 import { boardTable } from './leaderboard.js';
 
 /**
@@ -50,7 +51,7 @@ export async function dailyScreen(root, ctx, date = null) {
       info.par == null ? '' : h('p', { class: 'par' },
         `Par: ${info.par} actions, the shortest winning line our solver found for this deal.`),
       h('p', {}, h('button', {
-        type: 'button', class: 'check', onclick: () => checkCommitment(info, result),
+        type: 'button', class: 'check', onclick: () => showCheck(info, result),
       }, 'Check it'), ' ', result),
       h('div', { class: 'practice' },
         h('button', { type: 'button', class: 'primary', onclick: () => practise(info.date, ctx) },
@@ -150,12 +151,11 @@ async function dayNavigation(date, today) {
 }
 
 /**
- * Play today's deal: the ranked attempt, resume it, or practise after it.
+ * Play today's deal: the ranked attempt, resume it, or practise after it (attemptOffer).
  * @param {{attempt: Daily['attempt']}} info
  * @param {Ctx} ctx
  */
 async function attemptControls(info, ctx) {
-  const box = h('div', { class: 'attempt' });
   /** @param {boolean} unranked */
   const play = async (unranked) => {
     try {
@@ -169,46 +169,27 @@ async function attemptControls(info, ctx) {
       toast(/** @type {api.ApiError} */ (err).detail, 'error', 8000);
     }
   };
-  const a = info.attempt;
-  if (!api.session.token || api.session.guest) {
-    // A guest's daily game is practice, never the ranked attempt (docs/rules.md#guests).
-    const resume = a && a.status === 'in_progress';
-    box.append(
-      h('p', {}, api.session.token ? 'You play as a guest: ' : 'Play it now as a guest: ',
-        'today\'s deal is practice for you (a guest\'s games do not rank). ',
-        link('/signup?next=/daily', 'Sign up'), ' or ',
-        link('/login?next=/daily', 'log in'), ' to play your ranked attempt.'),
-      a && !resume ? h('p', {}, `Your practice game: ${a.status}, score ${a.score}.`) : '',
-      h('button', { type: 'button', class: 'primary', onclick: () => play(Boolean(a && !resume)) },
-        resume ? 'Resume your practice game' : 'Play as practice'));
-  } else if (!a) {
-    box.append(h('button', { type: 'button', class: 'primary', onclick: () => play(false) },
-      'Play your ranked attempt'));
-  } else if (a.status === 'in_progress') {
-    const what = a.ranked ? 'ranked attempt' : 'practice game';
-    box.append(h('p', {}, `Your ${what} is in progress (score ${a.score}).`),
-      h('button', { type: 'button', class: 'primary', onclick: () => play(false) }, 'Resume'));
-  } else {
-    box.append(h('p', {}, `Your ${a.ranked ? 'ranked attempt' : 'game'}: ${a.status}, `
-      + `score ${a.score}.`),
-      h('button', { type: 'button', onclick: () => play(true) }, 'Practice this deal'));
-  }
-  return box;
+  const offer = attemptOffer(info.attempt,
+    { signedIn: Boolean(api.session.token), guest: api.session.guest });
+  const button = h('button', { type: 'button', class: offer.kind === 'over' ? null : 'primary',
+    onclick: () => play(offer.unranked) }, offer.button);
+  const note = offer.note ? h('p', {}, offer.note) : '';
+  if (offer.kind !== 'guest') return h('div', { class: 'attempt' }, note, button);
+  return h('div', { class: 'attempt' },
+    h('p', {}, api.session.token ? 'You play as a guest: ' : 'Play it now as a guest: ',
+      'today\'s deal is practice for you (a guest\'s games do not rank). ',
+      link('/signup?next=/daily', 'Sign up'), ' or ',
+      link('/login?next=/daily', 'log in'), ' to play your ranked attempt.'),
+    note, button);
 }
 
 /**
- * Recompute the commitment in the browser (SubtleCrypto) and compare.
+ * Recompute the commitment in the browser and say whether it matches.
  * @param {Daily} info
  * @param {HTMLElement} out
  */
-async function checkCommitment(info, out) {
-  const text = `spider-daily:v1:${info.date}:${info.suits}:${info.deal_version}:`
-    + `${info.seed}:${info.nonce}`;
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  const hex = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
-  const good = hex === info.commitment;
+async function showCheck(info, out) {
+  const { good, said } = await checkCommitment(info);
   out.className = `check-result ${good ? 'good' : 'bad'}`;
-  out.textContent = good
-    ? `✓ sha256("${text}") matches the commitment: the deal was fixed before the day began.`
-    : `✗ sha256 gives ${hex}, not the commitment.`;
+  out.textContent = said;
 }
