@@ -2,6 +2,7 @@
 // The sign-up and log-in screen (one form, two modes).
 
 import * as api from './api.js';
+import { fieldErrors, nextPath } from './authstate.js';
 import { h, clear, formErrors, link } from './dom.js';
 
 /**
@@ -15,8 +16,7 @@ import { h, clear, formErrors, link } from './dom.js';
  */
 export async function authScreen(root, ctx, mode) {
   const signup = mode === 'signup';
-  const next = new URLSearchParams(location.search).get('next') || '/play';
-  const safeNext = next.startsWith('/') && !next.startsWith('//') ? next : '/play';
+  const safeNext = nextPath(location.search);
   // Each field says its rules up front and its errors under it (aria-describedby), and is
   // marked aria-invalid while the server refuses it.
   const userHelp = h('p', { id: 'username-help', class: 'small field-help' },
@@ -36,27 +36,21 @@ export async function authScreen(root, ctx, mode) {
     autocomplete: signup ? 'new-password' : 'current-password',
     'aria-describedby': 'password-help password-error',
   });
-  /** @param {api.ApiError | null} err */
+  /**
+   * Each field's refusal under it, the field marked invalid; the first refused focused.
+   * @param {api.ApiError | null} err
+   */
   const showFieldErrors = (err) => {
-    const fields = err?.body?.errors || {};
-    /** @type {[HTMLInputElement, HTMLElement, string][]} */
+    const said = fieldErrors(err);
+    /** @type {[HTMLInputElement, HTMLElement, 'username' | 'password'][]} */
     const pairs = [[user, userError, 'username'], [pass, passError, 'password']];
-    let first = null;
     for (const [input, box, name] of pairs) {
-      const messages = [...new Set(fields[name] || [])]; // each said once
-      box.textContent = messages.join(' ');
-      if (messages.length) {
-        input.setAttribute('aria-invalid', 'true');
-        first ??= input;
-      } else input.removeAttribute('aria-invalid');
+      box.textContent = said[name];
+      if (said[name]) input.setAttribute('aria-invalid', 'true');
+      else input.removeAttribute('aria-invalid');
     }
-    if (err && err.code === 'username_taken') {
-      userError.textContent = err.detail;
-      user.setAttribute('aria-invalid', 'true');
-      first = user;
-    }
-    first?.focus();
-    return Boolean(first);
+    if (said.focus) (said.focus === 'username' ? user : pass).focus();
+    return Boolean(said.focus);
   };
   const errors = h('div', { class: 'form-errors', role: 'alert' });
   const submit = h('button', { type: 'submit', class: 'primary' }, signup ? 'Sign up' : 'Log in');

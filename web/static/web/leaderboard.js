@@ -3,6 +3,7 @@
 
 import { analyseLink } from './analyse.js';
 import * as api from './api.js';
+import { PERIODS, SUIT_MODES, boardChoice, hintsNote } from './boardstate.js';
 import { SUIT_LABEL } from './cards.js';
 import { h, clear, toast, formatTime, link } from './dom.js';
 
@@ -11,18 +12,12 @@ import { h, clear, toast, formatTime, link } from './dom.js';
  * @import { Ctx } from './app.js'
  */
 
-/** @type {Record<string, string>} */
-const PERIODS = { all: 'All time', day: 'Today', week: 'This week', month: 'This month' };
-
 /**
  * @param {HTMLElement} root
  * @param {Ctx} ctx
  */
 export async function leaderboardScreen(root, ctx) {
-  const params = new URLSearchParams(location.search);
-  const asked = { suits: params.get('suits') || '', period: params.get('period') || '' };
-  const suits = ['1', '2', '4'].includes(asked.suits) ? asked.suits : '1';
-  const period = PERIODS[asked.period] ? asked.period : 'all';
+  const { suits, period } = boardChoice(location.search);
   /**
    * @param {'suits' | 'period'} key
    * @param {string} value
@@ -38,7 +33,7 @@ export async function leaderboardScreen(root, ctx) {
   clear(root, h('section', { class: 'panel leaderboard' },
     h('h1', {}, 'Leaderboard'),
     h('nav', { class: 'tabs', 'aria-label': 'Suits' },
-      ['1', '2', '4'].map((s) => tab('suits', s, SUIT_LABEL[s], s === suits))),
+      SUIT_MODES.map((s) => tab('suits', s, SUIT_LABEL[s], s === suits))),
     h('nav', { class: 'tabs', 'aria-label': 'Period' },
       Object.entries(PERIODS).map(([p, label]) => tab('period', p, label, p === period))),
     holder));
@@ -82,13 +77,4 @@ export async function boardTable(holder, fetchPage, ctx, page = 1) {
         '← Previous'),
       h('span', {}, `Page ${page}`),
       h('button', { type: 'button', disabled: !hasNext, onclick: () => go(page + 1) }, 'Next →')));
-}
-
-/**
- * A win's note: perfect (no undo, no hint), or how many hints it took.
- * @param {{perfect: boolean, hints: number}} r
- */
-function hintsNote(r) {
-  if (r.perfect) return 'perfect';
-  return r.hints ? `${r.hints} hint${r.hints > 1 ? 's' : ''}` : '';
 }
