@@ -6,18 +6,20 @@
 //
 // Like the rest of the client it keeps no rules: every change is a request the server
 // answers, and the screen shows the table the server sent, kept current by the events of
-// the table's stream (stream.js). What each kind of event does is in one place, EVENTS.
+// the table's stream (stream.js). What each kind of event does to the table is in one place,
+// EVENTS (racestate.js, with the rest of what the table's state decides without the DOM).
 
 import { analyseLink } from './analyse.js';
 import * as api from './api.js';
 import { SUIT_LABEL } from './cards.js';
 import { h, clear, formErrors, formatTime, link } from './dom.js';
 import { GameScreen } from './game.js';
+import { COUNTS, applyEvent, codeFrom, parsePosition } from './racestate.js';
 import { RaceStream } from './stream.js';
 import { Table } from './table.js';
 
 /**
- * @import { EventData, Race, RaceEvent, RaceTable, Racer, Seat, SeatRef } from './api.js'
+ * @import { Race, RaceEvent, RaceTable, Racer, Seat } from './api.js'
  * @import { Ctx } from './app.js'
  */
 
@@ -33,110 +35,8 @@ const END_REASON = {
 };
 /** @type {Record<string, string>} */
 const STATE_LABEL = { racing: 'racing', out: 'out', won: 'won', lost: 'lost', draw: 'draw' };
-/** @type {[keyof import('./api.js').Counts, string][]} */
-const COUNTS = [['runs_removed', 'Runs'], ['turned', 'Turned'], ['moves', 'Moves'],
-  ['deals', 'Deals'], ['score', 'Score']];
 // The counts a phone's result table keeps (the others hide under 600 px).
 const NARROW = new Set(['runs_removed', 'moves', 'score']);
-
-/**
- * What the table looked like to an event of a player's: their seat, and their racer in the
- * race under way (none once it is over).
- * @typedef {object} Target
- * @property {RaceTable} table  as last described; a `patch` changes it in place
- * @property {Seat | undefined} seat
- * @property {Racer | null | undefined} racer
- */
-
-/**
- * What one kind of event does (lila's round socket keeps its handlers the same way: one map
- * keyed by the event's type). `patch`: the change, made to the table in place, from the
- * event alone; a kind without one has the whole table read again (so does a kind not here).
- * `news`: the line the screen says (`who`: "You" or the player's name). `turnOver`: the
- * racer's own table is read again (its cards have turned over).
- * @template D
- * @typedef {object} EventHandler
- * @property {(d: D, at: Target) => void} [patch]
- * @property {(d: D, who: string) => string} [news]
- * @property {boolean} [turnOver]
- */
-
-/**
- * @param {boolean} connected
- * @returns {EventHandler<SeatRef>['patch']}
- */
-const connection = (connected) => (_d, { seat, racer }) => {
-  if (!seat) return;
-  seat.connected = connected;
-  if (racer) racer.connected = connected;
-};
-
-/** @type {{[K in keyof EventData]: EventHandler<EventData[K]>}} */
-const EVENTS = {
-  seated: { news: (_d, who) => `${who} sat down.` },
-  stood: { news: (_d, who) => `${who} stood up.` },
-  ready: {
-    patch: (d, { seat }) => { if (seat) seat.ready = d.ready; },
-    news: (d, who) => `${who} ${d.ready ? 'is ready' : 'is not ready'}.`,
-  },
-  gone: { patch: connection(false), news: (_d, who) => `${who} lost the connection.` },
-  back: { patch: connection(true), news: (_d, who) => `${who} is connected.` },
-  settings: {
-    news: (d) => {
-      const limit = d.time_limit_s ? `${d.time_limit_s / 60} min` : 'no time limit';
-      return `New settings: ${SUIT_LABEL[d.suits]}, ${limit}`
-        + `${d.deal_over_gap ? ', GameLake end game' : ''}.`;
-    },
-  },
-  countdown: {
-    news: () => 'The race is about to start: the cards turn over for everyone at once.',
-  },
-  started: {
-    patch: (d, { table }) => {
-      if (!table.race || table.race.number !== d.race) return;
-      table.race.status = 'racing';
-      table.status = 'racing';
-    },
-    news: () => 'Go!',
-    turnOver: true,
-  },
-  progress: {
-    patch: (d, { racer }) => {
-      if (!racer) return;
-      for (const [key] of COUNTS) racer[key] = d[key];
-      racer.actions = d.actions;
-    },
-  },
-  draw_offered: {
-    patch: (d, { table }) => { if (table.race) table.race.draw_offer = { accepted: d.accepted }; },
-    news: (d, who) => `${who} ${d.accepted.length > 1 ? 'accepted' : 'offered'} a draw.`,
-  },
-  draw_declined: {
-    patch: (_d, { table }) => { if (table.race) table.race.draw_offer = null; },
-    news: (d, who) => (d.reason === 'action'
-      ? `The draw is off: ${who} played on.`
-      : `${who} declined the draw.`),
-  },
-  out: {
-    patch: (d, { racer }) => {
-      if (!racer) return;
-      racer.state = 'out';
-      racer.out_reason = d.reason;
-    },
-    news: (d, who) => `${who} ${d.reason === 'resigned' ? 'resigned' : 'left and is out'}.`,
-  },
-  finished: { news: () => 'The race is over.' },
-  again: { news: () => 'Again! The seats have moved round by one.' },
-};
-
-/**
- * The handler of an event's kind (none for a kind this client does not know).
- * @param {string} kind
- * @returns {EventHandler<any> | undefined}
- */
-function handlerOf(kind) {
-  return Object.hasOwn(EVENTS, kind) ? EVENTS[/** @type {keyof EventData} */ (kind)] : undefined;
-}
 
 /**
  * The suits, time-limit and table-rule fields of the lobby's and the settings' forms.
@@ -173,15 +73,6 @@ function settingsFields(prefix, suits = 1, limit = null, gap = false) {
         + 'once fewer than ten cards are left on the table')],
     read,
   };
-}
-
-/**
- * An invite code, typed or pasted (a whole link works too).
- * @param {string} text
- */
-function codeFrom(text) {
-  const match = text.trim().match(/([A-Za-z0-9]+)\/?$/);
-  return match ? match[1].toUpperCase() : '';
 }
 
 // --- the lobby ------------------------------------------------------------------------------
@@ -261,26 +152,6 @@ export async function raceScreen(root, ctx, code) {
   localStorage.setItem(LAST_TABLE_KEY, table.code);
   const screen = new RaceScreen(root, ctx, table);
   return () => screen.destroy();
-}
-
-/**
- * A laid-open position's notation (`<suits> <down|up>/... <stock> <removed>`) to draw.
- * @param {string} text
- * @returns {import('./api.js').Position}
- */
-function parsePosition(text) {
-  const [, cols, stock, removed] = text.split(' ');
-  /** @param {string} s */
-  const cards = (s) => s.match(/../g) || [];
-  return {
-    columns: cols.split('/').map((col) => {
-      const [down, up] = col.split('|');
-      const d = cards(down);
-      return { hidden: d.length, down: d, cards: cards(up) };
-    }),
-    deals_left: stock === '-' ? 0 : Math.ceil(cards(stock).length / 10),
-    removed_suits: removed === '-' ? [] : removed.split(''),
-  };
 }
 
 class RaceScreen {
@@ -384,28 +255,15 @@ class RaceScreen {
       this.render();
       return;
     }
-    if (event.seq <= m.seq) return; // already in the table we have
-    const handler = handlerOf(event.event);
-    const d = event.data;
-    if (handler?.patch) {
-      const race = m.race;
-      handler.patch(d, {
-        table: m,
-        seat: m.seats.find((s) => s.player === d.player),
-        racer: race && race.status !== 'finished'
-          ? race.racers.find((r) => r.player === d.player)
-          : null,
-      });
-      m.seq = event.seq;
-    } else {
+    const done = applyEvent(m, event, this.me);
+    if (done.status === 'old') return; // already in the table we have
+    if (done.status === 'read') {
       const fresh = await api.race(this.code);
       if (fresh.seq >= m.seq) this.model = fresh;
     }
     this.render();
-    if (handler?.news) {
-      this.news.textContent = handler.news(d, d.player === this.me ? 'You' : d.player);
-    }
-    if (handler?.turnOver && this.game && this.game.screen) this.game.screen.reload();
+    if (done.news) this.news.textContent = done.news;
+    if (done.turnOver && this.game && this.game.screen) this.game.screen.reload();
   }
 
   /** After a failure: the whole table again (nothing is lost: the stream goes on). */

@@ -1,7 +1,14 @@
 // @ts-check
-// What the client says of an action, in words (the game's notices, a hint, a replay's steps).
+// What the client says in words: a suit mode, an action (the game's notices, a hint, a
+// replay's steps).
 
 /** @import { LoggedAction } from './api.js' */
+
+/**
+ * A game's or a table's suit mode (1, 2 or 4 suits), as the screens name it.
+ * @type {Record<string, string>}
+ */
+export const SUIT_LABEL = { 1: '1 suit', 2: '2 suits', 4: '4 suits' };
 
 /**
  * An action in words: "move 3 cards from column 2 to column 5".
