@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import {
-  applyEvent, codeFrom, parsePosition,
+  applyEvent, codeFrom, controlsOf, parsePosition, same,
 } from '../../web/static/web/racestate.js';
 
 const seat = (/** @type {number} */ n, /** @type {string} */ player) => ({
@@ -108,6 +108,83 @@ describe('a race table\'s events', () => {
     applyEvent(t, frame('gone', 11, { seat: 1, player: 'bob' }), 'ann');
     assert.equal(t.seats[1].connected, false);
     assert.equal(t.race.racers[1].connected, true);
+  });
+});
+
+describe('a race table\'s controls', () => {
+  /** @param {import('../../web/static/web/racestate.js').Control[]} controls */
+  const said = (controls) => controls.map((c) => ('command' in c ? `[${c.label}]`
+    : 'text' in c ? c.text : 'resign' in c ? '[Resign…]' : '[Settings…]'));
+  const open = () => {
+    const t = table();
+    t.status = 'open';
+    t.race = null;
+    return t;
+  };
+
+  test('at an open table: sit, ready, start; the opener has the settings', () => {
+    assert.deepEqual(said(controlsOf(open(), 'carl', false)), ['[Sit down]']);
+    assert.deepEqual(said(controlsOf(open(), 'bob', false)), ['[Ready]', '[Stand up]',
+      'ann starts the race when everyone is ready.']);
+    const ready = open();
+    ready.seats[1].ready = true;
+    assert.deepEqual(said(controlsOf(ready, 'bob', false)).slice(0, 1), ['[Not ready]']);
+    assert.deepEqual(said(controlsOf(open(), 'ann', false)), ['[Start the race]', '[Settings…]']);
+    assert.deepEqual(controlsOf(open(), 'ann', true)[1], { settings: true });
+    const full = open();
+    full.seats.push(/** @type {any} */ ({ ...full.seats[0], seat: 2, player: 'cid' }),
+      { ...full.seats[0], seat: 3, player: 'dee' });
+    assert.deepEqual(controlsOf(full, 'carl', false), []); // no seat left: watch
+  });
+
+  test('after a race: play again for the opener, newcomers wait for new settings', () => {
+    const t = table();
+    t.status = 'finished';
+    t.race.status = 'finished';
+    assert.deepEqual(said(controlsOf(t, 'ann', false)), ['[Play again]', '[Settings…]']);
+    assert.deepEqual(said(controlsOf(t, 'bob', false)), ['[Stand up]',
+      'ann may start the next race.']);
+    assert.deepEqual(said(controlsOf(t, 'carl', false)), [
+      'Newcomers sit down once the opener changes the settings.', 'ann may start the next race.']);
+  });
+
+  test('racing: offer, accept, decline or take back a draw, and resign; out: a line', () => {
+    const t = table();
+    t.status = 'racing';
+    t.race.status = 'racing';
+    assert.deepEqual(said(controlsOf(t, 'ann', false)), ['[Offer a draw]', '[Resign…]']);
+    assert.deepEqual(controlsOf(t, 'ann', false)[0],
+      { command: 'draw', label: 'Offer a draw', body: { accept: true }, cls: '' });
+    t.race.draw_offer = { accepted: ['bob'] };
+    assert.deepEqual(said(controlsOf(t, 'ann', false)), ['A draw is offered (accepted by bob).',
+      '[Accept the draw]', '[Decline]', '[Resign…]']);
+    assert.deepEqual(said(controlsOf(t, 'bob', false)), [
+      'You offered a draw: waiting for the others.', '[Take it back]', '[Resign…]']);
+    assert.deepEqual(controlsOf(t, 'carl', false), []); // watching
+    t.race.racers[0].state = 'out';
+    assert.deepEqual(said(controlsOf(t, 'ann', false)), [
+      'You are out of this race: the others race on.']);
+  });
+
+  test('the controls drawn are redrawn only when they change', () => {
+    const t = table();
+    t.status = 'racing';
+    t.race.status = 'racing';
+    const before = controlsOf(t, 'ann', false);
+    applyEvent(t, frame('progress', 11, { seat: 1, player: 'bob', runs_removed: 1, turned: 3,
+      moves: 9, deals: 0, actions: 9, score: 591 }), 'ann');
+    assert.ok(same(controlsOf(t, 'ann', false), before)); // the others' counts: no redraw
+    applyEvent(t, frame('draw_offered', 12, { seat: 1, player: 'bob', accepted: ['bob'] }),
+      'ann');
+    assert.ok(!same(controlsOf(t, 'ann', false), before));
+  });
+
+  test('same: member by member', () => {
+    assert.ok(same({ a: [1, { b: 'x' }] }, { a: [1, { b: 'x' }] }));
+    assert.ok(!same({ a: [1, { b: 'x' }] }, { a: [1, { b: 'y' }] }));
+    assert.ok(!same({ a: 1 }, { a: 1, b: undefined }));
+    assert.ok(!same([1], { 0: 1 }));
+    assert.ok(!same(null, {}));
   });
 });
 

@@ -14,12 +14,15 @@ import * as api from './api.js';
 import { SUIT_LABEL } from './cards.js';
 import { h, clear, formErrors, formatTime, link } from './dom.js';
 import { GameScreen } from './game.js';
-import { COUNTS, applyEvent, codeFrom, parsePosition } from './racestate.js';
+import {
+  COUNTS, applyEvent, codeFrom, controlsOf, parsePosition, same,
+} from './racestate.js';
 import { RaceStream } from './stream.js';
 import { Table } from './table.js';
 
 /**
  * @import { Race, RaceEvent, RaceTable, Racer, Seat } from './api.js'
+ * @import { Control } from './racestate.js'
  * @import { Ctx } from './app.js'
  */
 
@@ -174,10 +177,10 @@ class RaceScreen {
     this.laidOpen = [];
     /** @type {string | null} */
     this.resultKey = null;
-    /** @type {string | null} */
-    this.seatsKey = null;
-    /** @type {string | null} */
-    this.controlsKey = null;
+    /** @type {{status: string, opener: string, seats: Seat[]} | null} the seats drawn */
+    this.seatsShown = null;
+    /** @type {Control[] | null} the controls drawn */
+    this.controlsShown = null;
     /** @type {number | null} the race whose cards we asked for at the end of its countdown */
     this.revealed = null;
     this.settingsOpen = false;
@@ -343,7 +346,6 @@ class RaceScreen {
     const m = this.model;
     const race = m.race;
     const mine = m.seats.find((s) => s.player === this.me) || null;
-    const iOpened = m.opener === this.me;
     const limit = m.time_limit_s
       ? `${formatTime(m.time_limit_s * 1000)} time limit`
       : 'no time limit';
@@ -353,7 +355,7 @@ class RaceScreen {
       + `${m.watchers ? ` · ${m.watchers} watching` : ''}`
       + `${m.staff_deal ? ' · a deal chosen by staff' : ''}`;
     this.renderSeats(mine);
-    this.renderControls(mine, iOpened);
+    this.renderControls();
     const running = race && (race.status === 'countdown' || race.status === 'racing');
     this.section.classList.toggle('running', Boolean(running));
     const myRacer = running ? race.racers.find((r) => r.player === this.me) : null;
@@ -378,9 +380,10 @@ class RaceScreen {
   /** @param {Seat | null} mine */
   renderSeats(mine) {
     const m = this.model;
-    const key = JSON.stringify([m.status, m.opener, m.seats]);
-    if (key === this.seatsKey) return;
-    this.seatsKey = key;
+    // Redrawn only when the seats change (a copy: events patch the table in place).
+    const seats = structuredClone({ status: m.status, opener: m.opener, seats: m.seats });
+    if (this.seatsShown && same(seats, this.seatsShown)) return;
+    this.seatsShown = seats;
     // After a race nobody new sits down until the opener changes the settings (the table
     // opens again): Play again is for the players who raced (docs/rules.md#play-again).
     const canSit = !mine && m.status === 'open';
@@ -414,86 +417,30 @@ class RaceScreen {
   }
 
   /**
-   * @param {Seat | null} mine
-   * @param {boolean} iOpened
+   * What the player may do now (controlsOf), redrawn only when it changes: a button is never
+   * swapped under a finger by an event that does not concern it.
    */
-  renderControls(mine, iOpened) {
-    const m = this.model;
-    const race = m.race;
-    const myRacer = race && race.status !== 'finished'
-      ? race.racers.find((r) => r.player === this.me)
-      : null;
-    // Rebuilt only when what they depend on changes: a button is never swapped under a
-    // finger by an event that does not concern it.
-    const key = JSON.stringify([m.status, m.seats.length, mine && [mine.seat, mine.ready],
-      iOpened, race && [race.number, race.status, race.draw_offer,
-        race.racers.find((r) => r.player === this.me)?.state], this.settingsOpen]);
-    if (key === this.controlsKey) return;
-    this.controlsKey = key;
-    const buttons = [];
-    /**
-     * @param {string} label
-     * @param {string} what
-     * @param {object} body
-     * @param {string} cls
-     */
-    const btn = (label, what, body = {}, cls = '') => this.commandButton(label, what, body, cls);
-    /** @param {string} text */
-    const note = (text) => h('p', { class: 'small' }, text);
-    if (m.status === 'open' || m.status === 'finished') {
-      if (!mine && m.seats.length < 4 && m.status === 'open') {
-        buttons.push(btn('Sit down', 'sit', {}, 'primary'));
-      }
-      if (!mine && m.status === 'finished') {
-        buttons.push(note('Newcomers sit down once the opener changes the settings.'));
-      }
-      if (mine && !iOpened && m.status === 'open') {
-        buttons.push(mine.ready
-          ? btn('Not ready', 'unready')
-          : btn('Ready', 'ready', {}, 'primary'));
-      }
-      if (iOpened && m.status === 'open') {
-        buttons.push(btn('Start the race', 'start', {}, 'primary'));
-      }
-      if (iOpened && m.status === 'finished') {
-        buttons.push(btn('Play again', 'again', {}, 'primary'));
-      }
-      if (mine && !iOpened) buttons.push(btn('Stand up', 'stand'));
-      if (iOpened) {
-        const toggle = () => {
-          this.settingsOpen = !this.settingsOpen;
-          this.render();
-        };
-        buttons.push(h('button', {
-          type: 'button', 'aria-expanded': String(this.settingsOpen), onclick: toggle,
-        }, 'Settings…'));
-      }
-      if (m.status === 'finished' && !iOpened) {
-        buttons.push(note(`${m.opener} may start the next race.`));
-      }
-      if (m.status === 'open' && !iOpened && mine) {
-        buttons.push(note(`${m.opener} starts the race when everyone is ready.`));
-      }
-    } else if (race && myRacer && myRacer.state === 'racing' && race.status === 'racing') {
-      const offer = race.draw_offer;
-      if (!offer) buttons.push(btn('Offer a draw', 'draw', { accept: true }));
-      else if (!offer.accepted.includes(this.me || '')) {
-        buttons.push(h('p', { class: 'draw-offer' },
-          `A draw is offered (accepted by ${offer.accepted.join(', ')}).`),
-        btn('Accept the draw', 'draw', { accept: true }, 'primary'),
-        btn('Decline', 'draw', { accept: false }));
-      } else {
-        buttons.push(h('p', { class: 'draw-offer' }, 'You offered a draw: waiting for the others.'),
-          btn('Take it back', 'draw', { accept: false }));
-      }
-      buttons.push(this.resignButton());
-    } else if (myRacer && myRacer.state === 'out') {
-      buttons.push(note('You are out of this race: the others race on.'));
-    }
-    clear(this.controls, buttons);
-    const showSettings = this.settingsOpen && iOpened
-      && (m.status === 'open' || m.status === 'finished');
+  renderControls() {
+    const controls = controlsOf(this.model, this.me, this.settingsOpen);
+    if (this.controlsShown && same(controls, this.controlsShown)) return;
+    this.controlsShown = controls;
+    clear(this.controls, controls.map((c) => this.control(c)));
+    const showSettings = controls.some((c) => 'settings' in c && c.settings);
     clear(this.settingsBox, showSettings ? this.settingsForm() : null);
+  }
+
+  /** @param {Control} c */
+  control(c) {
+    if ('command' in c) return this.commandButton(c.label, c.command, c.body, c.cls);
+    if ('text' in c) return h('p', { class: c.cls }, c.text);
+    if ('resign' in c) return this.resignButton();
+    const toggle = () => {
+      this.settingsOpen = !this.settingsOpen;
+      this.render();
+    };
+    return h('button', {
+      type: 'button', 'aria-expanded': String(c.settings), onclick: toggle,
+    }, 'Settings…');
   }
 
   /** Resign, asked twice. */

@@ -155,6 +155,93 @@ export function applyEvent(table, event, me) {
 }
 
 /**
+ * One of the table's controls, in the order shown: a command's button (`command` and `body`
+ * as POST /races/{code}/{command} takes them), a line of text, the resign pair (asked twice),
+ * or the opener's settings toggle (`settings`: the form is open).
+ * @typedef {{command: string, label: string, body: object, cls: string}
+ *   | {text: string, cls: string} | {resign: true} | {settings: boolean}} Control
+ */
+
+/**
+ * What the player may do at the table now.
+ * @param {RaceTable} m  the table as last described
+ * @param {string | null} me
+ * @param {boolean} settingsOpen  the opener's settings form is open
+ * @returns {Control[]}
+ */
+export function controlsOf(m, me, settingsOpen) {
+  const race = m.race;
+  const mine = m.seats.find((s) => s.player === me);
+  const iOpened = m.opener === me;
+  const myRacer = race && race.status !== 'finished'
+    ? race.racers.find((r) => r.player === me)
+    : null;
+  /** @type {Control[]} */
+  const out = [];
+  /**
+   * @param {string} label
+   * @param {string} command
+   * @param {object} body
+   * @param {string} cls
+   */
+  const btn = (label, command, body = {}, cls = '') => out.push({ command, label, body, cls });
+  /** @param {string} text */
+  const note = (text) => out.push({ text, cls: 'small' });
+  if (m.status === 'open' || m.status === 'finished') {
+    if (!mine && m.seats.length < 4 && m.status === 'open') btn('Sit down', 'sit', {}, 'primary');
+    if (!mine && m.status === 'finished') {
+      note('Newcomers sit down once the opener changes the settings.');
+    }
+    if (mine && !iOpened && m.status === 'open') {
+      if (mine.ready) btn('Not ready', 'unready');
+      else btn('Ready', 'ready', {}, 'primary');
+    }
+    if (iOpened && m.status === 'open') btn('Start the race', 'start', {}, 'primary');
+    if (iOpened && m.status === 'finished') btn('Play again', 'again', {}, 'primary');
+    if (mine && !iOpened) btn('Stand up', 'stand');
+    if (iOpened) out.push({ settings: settingsOpen });
+    if (m.status === 'finished' && !iOpened) note(`${m.opener} may start the next race.`);
+    if (m.status === 'open' && !iOpened && mine) {
+      note(`${m.opener} starts the race when everyone is ready.`);
+    }
+  } else if (race && myRacer && myRacer.state === 'racing' && race.status === 'racing') {
+    const offer = race.draw_offer;
+    if (!offer) btn('Offer a draw', 'draw', { accept: true });
+    else if (!offer.accepted.includes(me || '')) {
+      out.push({ text: `A draw is offered (accepted by ${offer.accepted.join(', ')}).`,
+        cls: 'draw-offer' });
+      btn('Accept the draw', 'draw', { accept: true }, 'primary');
+      btn('Decline', 'draw', { accept: false });
+    } else {
+      out.push({ text: 'You offered a draw: waiting for the others.', cls: 'draw-offer' });
+      btn('Take it back', 'draw', { accept: false });
+    }
+    out.push({ resign: true });
+  } else if (myRacer && myRacer.state === 'out') {
+    note('You are out of this race: the others race on.');
+  }
+  return out;
+}
+
+/**
+ * Whether two plain values (what a page drew, what it would draw now) are equal, member by
+ * member.
+ * @param {unknown} a
+ * @param {unknown} b
+ * @returns {boolean}
+ */
+export function same(a, b) {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((k) => Object.hasOwn(b, k)
+    && same(/** @type {Record<string, unknown>} */ (a)[k],
+      /** @type {Record<string, unknown>} */ (b)[k]));
+}
+
+/**
  * An invite code, typed or pasted (a whole link works too).
  * @param {string} text
  */
