@@ -16,6 +16,7 @@ import pytest
 from tests.web.engine_positions import positions
 
 ROOT = Path(__file__).resolve().parents[2]
+JS_TESTS = ROOT / "tests" / "js"
 
 
 def test_the_export_is_the_engines_and_varied() -> None:
@@ -33,7 +34,7 @@ def test_the_client_holds_to_the_engine(tmp_path) -> None:
         [sys.executable, "-m", "tests.web.engine_positions", str(fixture)], cwd=ROOT, check=True
     )
     run = subprocess.run(
-        ["node", "--test", "tests/js/"],
+        ["node", "--test", *sorted(str(p.relative_to(ROOT)) for p in JS_TESTS.glob("*.test.js"))],
         cwd=ROOT,
         env={**os.environ, "SPIDER_ENGINE_POSITIONS": str(fixture)},
         capture_output=True,
