@@ -309,21 +309,21 @@ export const login = (username, password) =>
 export const me = () => request('GET', '/me');
 /**
  * A guest account, so a first visit plays at once (its games are unranked).
- * @returns {Promise<{token: string, username: string, is_guest: boolean}>}
+ * @returns {Promise<Schemas['GuestCreate']>}
  */
 export const guest = () => request('POST', '/auth/guest', { token: false });
 /**
  * The signed-in guest names its account: same token, same games.
  * @param {string} username
  * @param {string} password
- * @returns {Promise<{username: string, is_guest: boolean}>}
+ * @returns {Promise<Schemas['UserClaim']>}
  */
 export const claim = (username, password) =>
   request('POST', '/auth/claim', { body: { username, password } });
 
 // --- games -------------------------------------------------------------------------------
 /**
- * @returns {Promise<{results: {id: string, kind: string, actions: number}[], hasNext: boolean}>}
+ * @returns {Promise<{results: GameSummary[], hasNext: boolean}>}
  */
 export const gamesInProgress = async () =>
   paged(await request('GET', '/games', { query: { status: 'in_progress', page_size: 10 } }));
@@ -334,7 +334,7 @@ export const gamesInProgress = async () =>
 export const createGame = (body) => request('POST', '/games', { body, key: newKey() });
 /** @param {string} id @returns {Promise<Game>} */
 export const getGame = (id) => request('GET', `/games/${id}`);
-/** @param {string} id */
+/** @param {string} id @returns {Promise<Schemas['GameLog']>} */
 export const gameLog = (id) => request('GET', `/games/${id}/actions`);
 /**
  * @param {string} id
@@ -445,7 +445,7 @@ export const race = (code) => request('GET', raceUrl(code));
 export const raceCommand = (code, what, body = {}) =>
   request('POST', raceUrl(code, what), { body });
 // A single-use ticket for the EventSource (which cannot send Authorization): {events_url}.
-/** @param {string} code @returns {Promise<{events_url: string}>} */
+/** @param {string} code @returns {Promise<Schemas['Ticket']>} */
 export const raceTicket = (code) => request('POST', raceUrl(code, 'ticket'), { retry: false });
 /** @param {string} username @returns {Promise<PlayerRaces>} */
 export const playerRaces = (username) =>
@@ -461,7 +461,7 @@ export const playerRaces = (username) =>
 export const apps = async () => paged(await request('GET', '/apps', { query: { page_size: 100 } }));
 /**
  * @param {{name: string, redirect_uris: string[], confidential: boolean}} body
- * @returns {Promise<App & {client_secret: string | null}>}  the secret, this once
+ * @returns {Promise<Schemas['Apps']>}  with the secret, this once
  */
 export const createApp = (body) => request('POST', '/apps', { body });
 /** @param {string} clientId */
@@ -478,7 +478,7 @@ export const authorization = (search) =>
  * `error=access_denied`).
  * @param {string} search
  * @param {boolean} allow
- * @returns {Promise<{redirect_to: string}>}
+ * @returns {Promise<Schemas['AuthorizationDecision']>}
  */
 export const decide = (search, allow) =>
   request('POST', `/oauth/authorization${search}`, { body: { allow }, retry: false });
@@ -526,7 +526,7 @@ export const confirmPasswordReset = (uid, token, password) => request(
 );
 /**
  * @param {string} password
- * @returns {Promise<{username: string}>}  the tombstone the results are kept under
+ * @returns {Promise<Schemas['MeDelete']>}  the tombstone the results are kept under
  */
 export const deleteAccount = (password) =>
   request('POST', '/me/delete', { body: { password }, retry: false });
