@@ -4,6 +4,10 @@
 # make lint - ruff, ruff format --check, import contracts, mypy; and the web client's
 #             JavaScript: TypeScript's check of its JSDoc types, ESLint (Node and npm needed,
 #             for this target only: the tools are installed from package-lock.json)
+# make api-types - the web client's API types (web/types/api.d.ts) generated again from the
+#             OpenAPI schema (openapi-typescript); `make lint` fails while they differ
+# make test-js - the web client's own tests (node --test tests/js: its rules held to the
+#             engine's answers, the screens' state), Node needed
 # make serve - the production processes (gunicorn, the uvicorn stream, Celery worker and
 #              beat) on the local
 #              PostgreSQL and Redis, DEBUG off, via honcho and the Procfile
@@ -22,7 +26,8 @@ CORE_SOURCES := setup.py $(wildcard games/solver/native/*.cpp games/solver/nativ
 # The JavaScript checkers, exactly as package-lock.json pins them (again when it changes).
 NODE_STAMP := node_modules/.installed
 
-.PHONY: install browser axe run test lint lint-js serve faults sanitize
+.PHONY: install browser axe run test test-js lint lint-js api-types lint-api-types serve faults \
+  sanitize
 
 install: $(STAMP)
 
@@ -88,7 +93,7 @@ sanitize: install
 	  $(BIN)/python -m tests.solver.sanitized $(SANITIZE_DIR)/_core.so -q -p no:cacheprovider \
 	  --capture=sys $(SANITIZE_TESTS)
 
-lint: install lint-js
+lint: install lint-api-types lint-js
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
@@ -99,6 +104,38 @@ $(NODE_STAMP): package.json package-lock.json
 	  echo "make lint needs Node.js 20.19+ and npm, for the JavaScript checks" >&2; exit 1; }
 	npm ci --no-audit --no-fund
 	touch $@
+
+# The web client's API types: openapi-typescript over the schema's components (generate.js),
+# from its own package (web/types/package-lock.json): it runs on TypeScript 5's compiler API,
+# which the checker above (TypeScript 7) no longer has. A schema change the client's types
+# no longer match fails `make lint` here, until `make api-types` writes them and tsc agrees.
+API_TYPES := web/types/api.d.ts
+TYPES_STAMP := web/types/node_modules/.installed
+TYPES_TMP := var/api-types
+SCHEMA_JSON := DEBUG=1 $(BIN)/python manage.py spectacular --format openapi-json --file
+
+$(TYPES_STAMP): web/types/package.json web/types/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { \
+	  echo "the API types need Node.js 20.19+ and npm" >&2; exit 1; }
+	npm ci --prefix web/types --no-audit --no-fund
+	touch $@
+
+api-types: install $(TYPES_STAMP)
+	mkdir -p $(TYPES_TMP)
+	$(SCHEMA_JSON) $(TYPES_TMP)/schema.json
+	node web/types/generate.js $(TYPES_TMP)/schema.json $(API_TYPES)
+
+lint-api-types: install $(TYPES_STAMP)
+	mkdir -p $(TYPES_TMP)
+	$(SCHEMA_JSON) $(TYPES_TMP)/schema.json
+	node web/types/generate.js $(TYPES_TMP)/schema.json $(TYPES_TMP)/api.d.ts
+	@diff -u $(API_TYPES) $(TYPES_TMP)/api.d.ts >$(TYPES_TMP)/api.diff || { \
+	  head -60 $(TYPES_TMP)/api.diff; echo "$(API_TYPES) is not the schema's: run make api-types" \
+	  "(then make lint-js: the client must still type-check against them)" >&2; exit 1; }
+
+# node's own test runner; the rules' tests export the engine's positions with the venv's Python.
+test-js: install $(NODE_STAMP)
+	npm test
 
 # The web client stays unbuilt (the modules are served as written); this only checks them.
 lint-js: $(NODE_STAMP)

@@ -14,7 +14,7 @@ export default [
     languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: globals.browser },
   },
   {
-    files: ['eslint.config.js'],
+    files: ['eslint.config.js', 'tests/js/**/*.js', 'web/types/*.js'],
     languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: globals.node },
   },
   {

@@ -1,18 +1,14 @@
-"""The client's routes: ``/`` and the paths its router knows, all served the same page."""
+"""The client's routes (web/routes.py), all served the same page."""
 
 from django.urls import path, re_path
 
+from web.routes import ROUTES
 from web.views import index
 
 app_name = "web"
 
-# Client-side routes: a reload or a shared link of any of them loads the client.
-CLIENT_ROUTES = (
-    r"^(?:(?:play|daily|leaderboard|replay|players|race|login|signup|rules|forgot|reset|account|apps)"
-    r"(?:/[^/]+)?|account/tokens/new)/?$"
-)
-
+# A reload or a shared link of any client route loads the client.
 urlpatterns = [
     path("", index, name="index"),
-    re_path(CLIENT_ROUTES, index, name="client-route"),
+    *(re_path(route.server_pattern(), index) for route in ROUTES if route.pattern),
 ]

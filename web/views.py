@@ -1,10 +1,10 @@
 """The web client's one page. Everything else it shows comes from the public JSON API.
 
-The page is the same for every client route (``/play``, ``/daily``, ...): the ES modules
-route in the browser. It answers with a strict Content-Security-Policy: only this origin's
-scripts and styles run, no inline script, nothing framed. That is what keeps the API token
-the client holds in ``localStorage`` out of reach of injected script (docs/architecture.md,
-"The web client").
+The page is the same for every client route (``/play``, ``/daily``, ...; web/routes.py): the
+ES modules route in the browser, over the table of routes the page carries. It answers with a
+strict Content-Security-Policy: only this origin's scripts and styles run, no inline script,
+nothing framed. That is what keeps the API token the client holds in ``localStorage`` out of
+reach of injected script (docs/architecture.md, "The web client").
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
+
+from web.routes import browser_table
 
 
 def content_security_policy() -> str:
@@ -40,8 +42,9 @@ def content_security_policy() -> str:
 
 
 @require_safe
-def index(request: HttpRequest, **_: str) -> HttpResponse:
-    response = render(request, "web/index.html")
+def index(request: HttpRequest, *_: str, **__: str) -> HttpResponse:
+    # The router's table comes with the page (web/routes.py: the routes are defined once).
+    response = render(request, "web/index.html", {"routes": browser_table()})
     response["Content-Security-Policy"] = content_security_policy()
     response["Referrer-Policy"] = "same-origin"
     response["Cache-Control"] = "no-cache"  # the page names the current assets

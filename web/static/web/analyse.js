@@ -1,7 +1,7 @@
 // @ts-check
 // "Analyse": the way to a finished game's analysis from wherever the game is shown (its end,
 // a leaderboard row, a laid-open race table, a closed day's page). The replay asks for the
-// analysis and shows it (views.js); docs/rules.md#after-the-game-the-analysis.
+// analysis and shows it (replay.js); docs/rules.md#after-the-game-the-analysis.
 
 import { link } from './dom.js';
 

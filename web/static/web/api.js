@@ -6,187 +6,73 @@
 // (Retry-After) and retried a few times; state-changing POSTs carry an Idempotency-Key, so a
 // retry is applied once. A 401 on a call that needs a token forgets the token.
 
-// The shapes below are the fields of the answers that the client reads (the OpenAPI schema at
-// /api/schema/ has them all).
+// The shapes of the answers are the OpenAPI schema's (web/types/api.d.ts, generated from it:
+// `make api-types`); below, the names the client gives them and what it adds of its own.
+
+/** @import { components } from '../../types/api.d.ts' */
+/** @typedef {components['schemas']} Schemas */
 
 /**
  * @typedef {{type: 'move', from: number, to?: number, count?: number} | {type: 'deal' | 'undo'}}
  *   Action  a body of POST /games/{id}/actions (without `version`)
- * @typedef {{type: string, from?: number, to?: number, count?: number, n?: number}} LoggedAction
- *   an action as a log or a hint names it
- * @typedef {{hidden: number, cards: string[], down?: string[], dealt?: number}} Column
- *   face-down cards as a count (`down` names them on a laid-open table), then the face-up
- *   ones, bottom to top; `dealt` (the client's own): cards dealt on top, drawn face down
- *   until the server's answer says them
- * @typedef {{columns: Column[], deals_left: number, removed_suits?: string[]}} Position
- *
- * @typedef {object} Coins  what a win paid, and what is left today
- * @property {boolean} eligible
- * @property {number} earned
- * @property {number} base
- * @property {number} bonus
- * @property {number} cut
- * @property {number} daily_limit
- * @property {number} left_today
- * @property {number} balance
- *
- * @typedef {object} GameFields  a game as GET /games/{id} answers it
- * @property {string} id
- * @property {'casual' | 'daily' | 'race'} kind
- * @property {'in_progress' | 'won' | 'lost'} status
- * @property {string | null} end_reason
- * @property {number} suits
- * @property {number} version
- * @property {number} score
- * @property {number} actions
- * @property {number} hints
- * @property {number} elapsed_ms
- * @property {string | null} started_at
- * @property {string} [created_at]
- * @property {string | null} [finished_at]
- * @property {boolean} can_undo
- * @property {boolean} stuck
- * @property {boolean} perfect
- * @property {boolean} ranked
- * @property {string | null} daily
- * @property {boolean} deal_over_gap  the table rule it is dealt under (GameLake's end game)
- * @property {{seed: string | null, deal_version: number} | null} deal
- * @property {Coins} [coins]
- * @property {{runs_removed?: unknown[], action?: LoggedAction}} [outcome]  an action's answer:
- *   what it did
- * @typedef {GameFields & Position} Game
- *
- * @typedef {object} Hint
- * @property {LoggedAction | null} action
- * @property {string} reason
- * @property {number} n
- * @property {number} alternatives
- * @property {number} hints
- * @property {number} version
- *
- * @typedef {Position & {steps: number, score: number, actions: number, won: boolean,
- *   action: LoggedAction}} Step  a replay's position after `n` log entries
+ * @typedef {{type: string, from?: number, to?: number | null, count?: number | null,
+ *   n?: number}} LoggedAction  an action as a log, a hint or an action's answer names it
+ * @typedef {Schemas['Column'] & {down?: string[], dealt?: number}} Column  face-down cards as
+ *   a count (`down`, the client's: names them on a laid-open table), then the face-up ones,
+ *   bottom to top; `dealt` (the client's own): cards dealt on top, drawn face down until the
+ *   server's answer says them
+ * @typedef {{columns: Column[], deals_left: number, removed_suits?: string[]}} Position  what
+ *   the table draws
+ * @typedef {Schemas['CoinAward']} Coins  what a win paid, and what is left today
+ * @typedef {Omit<Schemas['GameState'], 'columns'> & {columns: Column[],
+ *   coins?: Coins | null, outcome?: Partial<Schemas['Outcome']>}} Game  a game as
+ *   GET /games/{id} answers it; an action's answer adds what it did and what a win paid
+ * @typedef {Schemas['Hint']} Hint
+ * @typedef {Omit<Schemas['Position'], 'columns'> & {columns: Column[]}} Step  a replay's
+ *   position after `step` log entries
  */
 
 /**
- * @typedef {object} Counts  what the others may know of a racer's table
- * @property {number} runs_removed
- * @property {number} turned
- * @property {number} moves
- * @property {number} deals
- * @property {number} actions
- * @property {number} score
- *
- * @typedef {object} RacerFields
- * @property {number} seat
- * @property {string} player
- * @property {'racing' | 'out' | 'won' | 'lost' | 'draw'} state
- * @property {string | null} out_reason
- * @property {boolean} connected
- * @property {string} game  the racer's own game's id
- * @typedef {RacerFields & Counts} Racer
- *
- * @typedef {object} Race
- * @property {number} number
- * @property {'countdown' | 'racing' | 'finished'} status
- * @property {string} starts_at
- * @property {string | null} ends_at
- * @property {string | null} result
- * @property {string | null} end_reason
- * @property {string | null} winner
- * @property {{accepted: string[]} | null} draw_offer
- * @property {Racer[]} racers
- * @property {LaidOpen | null} laid_open  once the race is over: every table and the deal
- *
- * @typedef {object} LaidOpen
- * @property {{seed: string | null}} deal
- * @property {{player: string, game: string, position: string, log: LoggedAction[]}[]} tables
- *
- * @typedef {object} Seat
- * @property {number} seat
- * @property {string} player
- * @property {boolean} ready
- * @property {boolean} connected
- * @property {{wins: number, draws: number}} score
- *
- * @typedef {object} RaceTable  a race table as GET /races/{code} answers it
- * @property {string} code
- * @property {number} suits
- * @property {number | null} time_limit_s
- * @property {boolean} deal_over_gap  the table rule its races are dealt under
- * @property {string} opener
- * @property {'open' | 'countdown' | 'racing' | 'finished'} status
- * @property {number} seq  the last event this description includes
- * @property {boolean} staff_deal
- * @property {number} watchers
- * @property {Seat[]} seats
- * @property {Race | null} race
- *
- * @typedef {{seat: number, player: string}} SeatRef
+ * @typedef {Pick<Schemas['Racer'], 'runs_removed' | 'turned' | 'moves' | 'deals' | 'actions'
+ *   | 'score'>} Counts  what the others may know of a racer's table
+ * @typedef {Schemas['Racer']} Racer
+ * @typedef {Schemas['Race']} Race
+ * @typedef {Schemas['LaidOpen']} LaidOpen  once the race is over: every table and the deal
+ * @typedef {Schemas['Seat']} Seat
+ * @typedef {Schemas['Table']} RaceTable  a race table as GET /races/{code} answers it
+ * @typedef {Schemas['SeatData']} SeatRef
  * @typedef {object} EventData  what each kind of table event carries
- * @property {SeatRef} seated
- * @property {SeatRef} stood
- * @property {SeatRef & {ready: boolean}} ready
- * @property {SeatRef} gone
- * @property {SeatRef} back
- * @property {{suits: number, time_limit_s: number | null, deal_over_gap: boolean}} settings
- * @property {{race: number, starts_at: string}} countdown
- * @property {{race: number, started_at: string}} started
- * @property {SeatRef & Counts} progress
- * @property {SeatRef & {accepted: string[]}} draw_offered
- * @property {SeatRef & {reason: string}} draw_declined
- * @property {SeatRef & {reason: string}} out
- * @property {{number: number}} finished
- * @property {{seats: SeatRef[]}} again
+ * @property {Schemas['SeatedEvent']['data']} seated
+ * @property {Schemas['StoodEvent']['data']} stood
+ * @property {Schemas['ReadyEvent']['data']} ready
+ * @property {Schemas['GoneEvent']['data']} gone
+ * @property {Schemas['BackEvent']['data']} back
+ * @property {Schemas['SettingsEvent']['data']} settings
+ * @property {Schemas['CountdownEvent']['data']} countdown
+ * @property {Schemas['StartedEvent']['data']} started
+ * @property {Schemas['ProgressEvent']['data']} progress
+ * @property {Schemas['DrawOfferedEvent']['data']} draw_offered
+ * @property {Schemas['DrawDeclinedEvent']['data']} draw_declined
+ * @property {Schemas['OutEvent']['data']} out
+ * @property {Schemas['FinishedEvent']['data']} finished
+ * @property {Schemas['AgainEvent']['data']} again
  *
  * @typedef {{seq: number, event: string, at: string, data: any}} RaceEvent  one frame of the
  *   table's stream: an event of its log, or (`table`, first) the whole table at `seq`
  */
 
 /**
- * @typedef {{rank: number, player: string, score: number, actions: number, elapsed_ms: number,
- *   perfect: boolean, hints: number, game: string, public: boolean}} BoardRow  `public`:
- *   anyone may replay and analyse it (a daily win only once its day closed)
+ * @typedef {Schemas['BoardRow']} BoardRow  `public`: anyone may replay and analyse it (a daily
+ *   win only once its day closed)
  * @typedef {{results: BoardRow[], hasNext: boolean}} BoardPage
- *
- * @typedef {object} Daily  GET /daily: the day's challenge (seed and nonce once it closed)
- * @property {string} date
- * @property {number} suits
- * @property {number} deal_version
- * @property {string} commitment
- * @property {boolean} closed
- * @property {string} closes_at
- * @property {number} winners
- * @property {string | null} seed
- * @property {string | null} nonce
- * @property {number | null} par
- * @property {{game: string, status: string, ranked: boolean, score: number} | null} attempt
- *
- * @typedef {{date: string, suits: number, closed: boolean, winners: number}} DailyDay  a day
- *   that had a challenge
- *
- * @typedef {object} ModeStats
- * @property {number} suits
- * @property {number} played
- * @property {number} wins
- * @property {number | null} win_rate
- * @property {number} current_win_streak
- * @property {number} best_win_streak
- * @property {number} current_loss_streak
- * @property {number} worst_loss_streak
- * @property {number | null} fastest_win_ms
- * @property {number | null} fewest_actions_win
- * @property {number | null} best_score
- * @property {{game: string, score: number, elapsed_ms: number, actions: number,
- *   perfect: boolean}[]} best_wins
- * @typedef {{username: string, stats: ModeStats[], coins: {balance: number,
- *   earned_today: number, left_today: number, daily_limit: number} | null}} Player
- * @typedef {{modes: {suits: number, rank: number | null}[],
- *   daily: {rank: number, date: string} | null}} Places
- * @typedef {{places: {all: number, day: number | null},
- *   daily: {rank: number, date: string} | null}} GamePlaces
- * @typedef {{races: {suits: number, played: number, wins: number, draws: number,
- *   losses: number}[]}} PlayerRaces
+ * @typedef {Schemas['Daily']} Daily  GET /daily: the day's challenge (seed and nonce once it
+ *   closed)
+ * @typedef {Schemas['DailyDay']} DailyDay  a day that had a challenge
+ * @typedef {Schemas['ModeStats']} ModeStats
+ * @typedef {Schemas['PlayerPublic']} Player
+ * @typedef {Schemas['PlayerPlaces']} Places
+ * @typedef {Schemas['GamePlaces']} GamePlaces
+ * @typedef {Schemas['PlayerRaces']} PlayerRaces
  */
 
 const BASE = '/api/v1';
@@ -423,21 +309,21 @@ export const login = (username, password) =>
 export const me = () => request('GET', '/me');
 /**
  * A guest account, so a first visit plays at once (its games are unranked).
- * @returns {Promise<{token: string, username: string, is_guest: boolean}>}
+ * @returns {Promise<Schemas['GuestCreate']>}
  */
 export const guest = () => request('POST', '/auth/guest', { token: false });
 /**
  * The signed-in guest names its account: same token, same games.
  * @param {string} username
  * @param {string} password
- * @returns {Promise<{username: string, is_guest: boolean}>}
+ * @returns {Promise<Schemas['UserClaim']>}
  */
 export const claim = (username, password) =>
   request('POST', '/auth/claim', { body: { username, password } });
 
 // --- games -------------------------------------------------------------------------------
 /**
- * @returns {Promise<{results: {id: string, kind: string, actions: number}[], hasNext: boolean}>}
+ * @returns {Promise<{results: GameSummary[], hasNext: boolean}>}
  */
 export const gamesInProgress = async () =>
   paged(await request('GET', '/games', { query: { status: 'in_progress', page_size: 10 } }));
@@ -448,7 +334,7 @@ export const gamesInProgress = async () =>
 export const createGame = (body) => request('POST', '/games', { body, key: newKey() });
 /** @param {string} id @returns {Promise<Game>} */
 export const getGame = (id) => request('GET', `/games/${id}`);
-/** @param {string} id */
+/** @param {string} id @returns {Promise<Schemas['GameLog']>} */
 export const gameLog = (id) => request('GET', `/games/${id}/actions`);
 /**
  * @param {string} id
@@ -477,33 +363,12 @@ export const position = (id, step) => request('GET', `/games/${id}/positions/${s
 
 // --- the post-game analysis (docs/rules.md#after-the-game-the-analysis) -------------------
 /**
- * @typedef {{columns: Column[], deals_left: number, runs_removed: number,
- *   removed_suits: string[], won: boolean}} LineTable  a table along the solver's line
- * @typedef {{index: number, position: string, nodes: number, exhaustive: boolean}} Verdict
- * @typedef {{index: number, step: number, position: string}} LinePlace  a final line's position
- * @typedef {{index: number, seq: number, step: number, position: string,
- *   action: LoggedAction, after: Verdict}} TurningPoint
- * @typedef {{from_index: number, from_seq: number, position: string, length: number,
- *   actions: LoggedAction[], positions: LineTable[]}} SolverLine
- * @typedef {object} AnalysisResult
- * @property {'won' | 'lost'} outcome
- * @property {number} line_length  actions of the final line (undone ones out)
- * @property {number} undone
- * @property {number | null} par
- * @property {number} [length]  a won game's line
- * @property {number | null} [over_par]
- * @property {boolean} start_winnable
- * @property {Verdict} [start]  no win found from the deal: what was searched
- * @property {number} winnable_actions
- * @property {boolean} winnable_at_end
- * @property {LinePlace | null} last_win  certain: the last position a win was found from
- * @property {LinePlace | null} proved_loss  certain: the first position proved lost
- * @property {number} unsettled  positions between them the budget settled neither way
- * @property {TurningPoint | null} turning_point  only where the two meet
- * @property {SolverLine | null} solver_line
- * @property {{probe_nodes: number, total_nodes: number, proof_nodes: number}} budget
- * @typedef {{game: string, status: 'pending' | 'done' | 'failed', reason: string,
- *   nodes: number, seconds: number | null, result: AnalysisResult | null}} Analysis
+ * @typedef {Schemas['AnalysisVerdict']} Verdict
+ * @typedef {Schemas['LinePlace']} LinePlace  a final line's position
+ * @typedef {Schemas['TurningPoint']} TurningPoint
+ * @typedef {Schemas['SolverLine']} SolverLine
+ * @typedef {Schemas['AnalysisResult']} AnalysisResult
+ * @typedef {Schemas['GameAnalysis']} Analysis
  */
 // Asked for once per game, ever (asking again answers the same one). No waiting out a 429:
 // a quota may last hours, the page says so instead.
@@ -580,7 +445,7 @@ export const race = (code) => request('GET', raceUrl(code));
 export const raceCommand = (code, what, body = {}) =>
   request('POST', raceUrl(code, what), { body });
 // A single-use ticket for the EventSource (which cannot send Authorization): {events_url}.
-/** @param {string} code @returns {Promise<{events_url: string}>} */
+/** @param {string} code @returns {Promise<Schemas['Ticket']>} */
 export const raceTicket = (code) => request('POST', raceUrl(code, 'ticket'), { retry: false });
 /** @param {string} username @returns {Promise<PlayerRaces>} */
 export const playerRaces = (username) =>
@@ -588,18 +453,15 @@ export const playerRaces = (username) =>
 
 // --- third-party apps (OAuth2) ---------------------------------------------------------------
 /**
- * @typedef {{client_id: string, name: string, redirect_uris: string[], confidential: boolean,
- *   created: string}} App  an OAuth2 app of yours
- * @typedef {object} AuthorizationRequest  what an app's authorization request asks
- * @property {{client_id: string, name: string, owner: string | null}} app
- * @property {{name: string, description: string}[]} scopes
- * @property {string} redirect_uri
+ * @typedef {Schemas['App']} App  an OAuth2 app of yours
+ * @typedef {Schemas['Authorization']} AuthorizationRequest  what an app's authorization
+ *   request asks
  */
 /** @returns {Promise<{results: App[], hasNext: boolean}>} */
 export const apps = async () => paged(await request('GET', '/apps', { query: { page_size: 100 } }));
 /**
  * @param {{name: string, redirect_uris: string[], confidential: boolean}} body
- * @returns {Promise<App & {client_secret: string | null}>}  the secret, this once
+ * @returns {Promise<Schemas['Apps']>}  with the secret, this once
  */
 export const createApp = (body) => request('POST', '/apps', { body });
 /** @param {string} clientId */
@@ -616,24 +478,16 @@ export const authorization = (search) =>
  * `error=access_denied`).
  * @param {string} search
  * @param {boolean} allow
- * @returns {Promise<{redirect_to: string}>}
+ * @returns {Promise<Schemas['AuthorizationDecision']>}
  */
 export const decide = (search, allow) =>
   request('POST', `/oauth/authorization${search}`, { body: { allow }, retry: false });
 
 // --- the account's life (account.js, reset.js) --------------------------------------------
 /**
- * A token that acts for the player, never its secret (GET /me/tokens).
- * @typedef {object} ApiToken
- * @property {number} id
- * @property {'device' | 'personal'} kind  a sign-in, or a personal access token
- * @property {string} name
- * @property {string[]} scopes
- * @property {string} created
- * @property {string | null} last_used
- * @property {string} expires
- * @property {boolean} current  the token of this request: this device
- * @typedef {ApiToken & {token: string}} NewToken  the secret, shown this once
+ * @typedef {Schemas['Token']} ApiToken  a token that acts for the player, never its secret
+ *   (GET /me/tokens); `current`: the token of this request, this device
+ * @typedef {Schemas['Tokens']} NewToken  the secret, shown this once
  */
 
 /** @returns {Promise<ApiToken[]>} */
@@ -672,7 +526,7 @@ export const confirmPasswordReset = (uid, token, password) => request(
 );
 /**
  * @param {string} password
- * @returns {Promise<{username: string}>}  the tombstone the results are kept under
+ * @returns {Promise<Schemas['MeDelete']>}  the tombstone the results are kept under
  */
 export const deleteAccount = (password) =>
   request('POST', '/me/delete', { body: { password }, retry: false });
@@ -709,15 +563,11 @@ export async function downloadExport() {
 }
 // --- settings, history, the rulebook -----------------------------------------------------
 /**
- * @typedef {{four_colours: boolean, look: 'felt' | 'classic', one_tap: boolean,
- *   sound: boolean, deal_over_gap: boolean}} Settings  kept with the account (GET/PATCH
+ * @typedef {Schemas['PlayerSettings']} Settings  kept with the account (GET/PATCH
  *   /me/settings); `deal_over_gap`: new games under GameLake's end game
- * @typedef {{id: string, suits: number, kind: string, status: 'won' | 'lost',
- *   end_reason: string | null, score: number, actions: number, runs_removed: number,
- *   perfect: boolean, created_at: string, finished_at: string | null,
- *   elapsed_ms: number}} GameSummary
- * @typedef {{level: number, title: string, anchor: string}} RulebookSection
- * @typedef {{title: string, html: string, sections: RulebookSection[]}} Rulebook
+ * @typedef {Schemas['GameSummary']} GameSummary
+ * @typedef {Schemas['RulebookSection']} RulebookSection
+ * @typedef {Schemas['Rulebook']} Rulebook
  */
 /** @returns {Promise<Settings>} */
 export const settings = () => request('GET', '/me/settings', { retry: false });

@@ -1,7 +1,8 @@
 // @ts-check
 // The client's entry: a router over History API paths, the account corner, and the one
 // place that shows "waiting" when the server asks us to (429, 503 with Retry-After).
-// A screen is `async (root, ctx, ...params) => cleanup | null`; a new one is a line in ROUTES.
+// A screen is `async (root, ctx, ...params) => cleanup | null`; a new one is a line in SCREENS
+// and its path a line in web/routes.py.
 
 import * as api from './api.js';
 import { h, clear, toast, link } from './dom.js';
@@ -11,13 +12,17 @@ import * as settings from './settings.js';
 // The play screen (a first visit's) comes with the page (index.html preloads its modules);
 // the other screens' modules are fetched when one is first shown, and in idle time once the
 // first screen is drawn: a first visit waits for no module it does not need.
-const views = () => import('./views.js');
+const auth = () => import('./auth.js');
+const daily = () => import('./daily.js');
+const leaderboard = () => import('./leaderboard.js');
+const replay = () => import('./replay.js');
+const players = () => import('./player.js');
 const account = () => import('./account.js');
 const oauth = () => import('./oauth.js');
 const races = () => import('./race.js');
 const rulebook = () => import('./rulebook.js');
 const reset = () => import('./reset.js');
-const LATER = [views, account, oauth, races, rulebook, reset];
+const LATER = [auth, daily, leaderboard, replay, players, account, oauth, races, rulebook, reset];
 
 /**
  * What a screen may ask of the router.
@@ -31,32 +36,38 @@ const LATER = [views, account, oauth, races, rulebook, reset];
  * @typedef {(root: HTMLElement, ctx: Ctx, ...params: string[]) => Promise<Cleanup>} Screen
  */
 
-const UUID = '([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})';
-/** @type {[RegExp, Screen][]} */
-const ROUTES = [
-  [/^\/(?:play)?$/, (root, ctx) => playScreen(root, ctx)],
-  [new RegExp(`^/play/${UUID}$`), (root, ctx, id) => playScreen(root, ctx, id)],
-  [/^\/login$/, async (root, ctx) => (await views()).authScreen(root, ctx, 'login')],
-  [/^\/signup$/, async (root, ctx) => (await views()).authScreen(root, ctx, 'signup')],
-  [/^\/forgot$/, async (root, ctx) => (await reset()).forgotScreen(root, ctx)],
-  [/^\/reset$/, async (root, ctx) => (await reset()).resetScreen(root, ctx)],
-  [/^\/account$/, async (root, ctx) => (await account()).accountScreen(root, ctx)],
-  [/^\/account\/tokens\/new$/, async (root, ctx) => (await account()).tokenNewScreen(root, ctx)],
-  [/^\/daily$/, async (root, ctx) => (await views()).dailyScreen(root, ctx)],
-  [/^\/daily\/(\d{4}-\d{2}-\d{2})$/,
-    async (root, ctx, date) => (await views()).dailyScreen(root, ctx, date)],
-  [/^\/leaderboard$/, async (root, ctx) => (await views()).leaderboardScreen(root, ctx)],
-  [/^\/rules$/, async (root) => (await rulebook()).rulesScreen(root)],
-  [/^\/race$/, async (root, ctx) => (await races()).lobbyScreen(root, ctx)],
-  [/^\/race\/([A-Za-z0-9]{1,16})$/,
-    async (root, ctx, code) => (await races()).raceScreen(root, ctx, code.toUpperCase())],
-  [new RegExp(`^/replay/${UUID}$`),
-    async (root, ctx, id) => (await views()).replayScreen(root, ctx, id)],
-  [/^\/players\/([^/]+)$/,
-    async (root, ctx, name) => (await views()).playerScreen(root, ctx, decodeURIComponent(name))],
-  [/^\/oauth\/authorize$/, async (root, ctx) => (await oauth()).authorizeScreen(root, ctx)],
-  [/^\/apps$/, async (root, ctx) => (await oauth()).appsScreen(root, ctx)],
-];
+/**
+ * Each screen by the name the route table gives it; a route's groups are its parameters.
+ * @type {Record<string, Screen>}
+ */
+const SCREENS = {
+  play: (root, ctx, id) => playScreen(root, ctx, id),
+  login: async (root, ctx) => (await auth()).authScreen(root, ctx, 'login'),
+  signup: async (root, ctx) => (await auth()).authScreen(root, ctx, 'signup'),
+  forgot: async (root, ctx) => (await reset()).forgotScreen(root, ctx),
+  reset: async (root, ctx) => (await reset()).resetScreen(root, ctx),
+  account: async (root, ctx) => (await account()).accountScreen(root, ctx),
+  tokenNew: async (root, ctx) => (await account()).tokenNewScreen(root, ctx),
+  daily: async (root, ctx, date) => (await daily()).dailyScreen(root, ctx, date),
+  leaderboard: async (root, ctx) => (await leaderboard()).leaderboardScreen(root, ctx),
+  rules: async (root) => (await rulebook()).rulesScreen(root),
+  lobby: async (root, ctx) => (await races()).lobbyScreen(root, ctx),
+  race: async (root, ctx, code) => (await races()).raceScreen(root, ctx, code.toUpperCase()),
+  replay: async (root, ctx, id) => (await replay()).replayScreen(root, ctx, id),
+  player: async (root, ctx, name) =>
+    (await players()).playerScreen(root, ctx, decodeURIComponent(name)),
+  authorize: async (root, ctx) => (await oauth()).authorizeScreen(root, ctx),
+  apps: async (root, ctx) => (await oauth()).appsScreen(root, ctx),
+};
+
+/**
+ * The routes, defined once (web/routes.py; the server serves the page at each): the page
+ * carries them as (pattern, screen name) pairs, first match wins.
+ * @type {[RegExp, Screen][]}
+ */
+const ROUTES = /** @type {[string, string][]} */ (
+  JSON.parse(document.getElementById('routes')?.textContent || '[]')
+).map(([pattern, name]) => [new RegExp(pattern), SCREENS[name]]);
 
 const main = /** @type {HTMLElement} */ (document.getElementById('main'));
 /** @type {Cleanup} */

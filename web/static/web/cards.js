@@ -12,11 +12,7 @@ export const SUITS = {
   d: { symbol: '♦', name: 'diamonds' },
   c: { symbol: '♣', name: 'clubs' },
 };
-/**
- * A game's or a table's suit mode (1, 2 or 4 suits), as the screens name it.
- * @type {Record<string, string>}
- */
-export const SUIT_LABEL = { 1: '1 suit', 2: '2 suits', 4: '4 suits' };
+export { SUIT_LABEL } from './words.js';
 /** @type {Record<string, string>} */
 const RANKS = { A: 'A', T: '10', J: 'J', Q: 'Q', K: 'K' };
 /** @type {Record<string, string>} */

@@ -10,21 +10,20 @@ import { SUIT_LABEL, cardName } from './cards.js';
 import {
   h, clear, confirmDialog, keepFocus, toast, formatTime, link, ordinal,
 } from './dom.js';
-import {
-  oneTapChoice, predictDeal, predictMove, predictUndo, targets,
-} from './rules.js';
+import { positionKey, predict } from './gamestate.js';
+import { predictMove, targets } from './rules.js';
 import { onSettings, settings, settingsPanel } from './settings.js';
 import { play } from './sound.js';
 import { Table } from './table.js';
+import { describe } from './words.js';
 
 /**
  * @import { Action, Coins, Game, Hint, LoggedAction } from './api.js'
  * @import { Ctx } from './app.js'
+ * @import { Done } from './gamestate.js'
  */
 
 /**
- * @typedef {{before: Game, action: Action}} Done  an action that may be undone, and the
- *   table before it
  * @typedef {{action: Action, drawn: boolean}} Pending  an action awaiting its answer;
  *   `drawn`: drawn already on the table (predicted)
  */
@@ -273,8 +272,8 @@ export class GameScreen {
     const view = this.view;
     if (view.status !== 'in_progress') return;
     const hinted = this.hintShown?.action;
-    if (hinted && hinted.type === 'move' && hinted.from === from && hinted.to !== undefined
-      && hinted.count !== undefined && (count === undefined || count === hinted.count)) {
+    if (hinted && hinted.type === 'move' && hinted.from === from && hinted.to != null
+      && hinted.count != null && (count === undefined || count === hinted.count)) {
       this.send({ type: 'move', from, to: hinted.to, count: hinted.count });
       return;
     }
@@ -634,7 +633,10 @@ export class GameScreen {
       }
       if (!a) this.table.setHighlight(null);
       else if (a.type === 'deal') this.table.setHighlight({ deal: true });
-      else this.table.setHighlight({ from: a.from, to: a.to, count: a.count });
+      else {
+        const [to, count] = [a.to ?? undefined, a.count ?? undefined];
+        this.table.setHighlight({ from: a.from, to, count });
+      }
       const of = hint.alternatives ? ` of ${hint.alternatives}` : '';
       // With a move: the move, then why. Without: the server's reason alone ("No useful
       // move: ..."), said once.
@@ -704,7 +706,7 @@ export class GameScreen {
    * @param {LoggedAction} a
    */
   leadsBack(a) {
-    if (a.type !== 'move' || a.from === undefined || a.to === undefined) return false;
+    if (a.type !== 'move' || a.from == null || a.to == null) return false;
     const next = predictMove(this.state, a.from, a.to, a.count ?? 1);
     if (!next) return false;
     const left = next.columns[a.from];
@@ -822,61 +824,6 @@ export class GameScreen {
 }
 
 /**
- * What an action does to the table drawn, as far as it is known before the answer: the table
- * after it, the undoable actions after it, the cards to slide, and the action to send (a
- * one-tap with its destination worked out). Null when the table cannot tell (the server's
- * answer is drawn instead).
- * @param {Game} view
- * @param {Done[]} past
- * @param {Action} action
- * @param {boolean} deep  the server may undo actions before `past`
- * @returns {{state: Game, past: Done[], moved: {from: number, to: number, count: number} | null,
- *   send: Action} | null}
- */
-function predict(view, past, action, deep) {
-  if (view.status !== 'in_progress') return null;
-  if (action.type === 'deal') {
-    const state = predictDeal(view);
-    return state && { state, past: [...past, { before: view, action }], moved: null, send: action };
-  }
-  if (action.type === 'undo') {
-    const last = past[past.length - 1];
-    if (!last || !view.can_undo) return null;
-    const state = predictUndo(view, last.before, past.length > 1 || deep);
-    const a = last.action;
-    const runs = (/** @type {Game} */ g) => (g.removed_suits || []).length;
-    const moved = a.type === 'move' && a.to !== undefined && a.count !== undefined
-      && runs(view) === runs(last.before) ? { from: a.to, to: a.from, count: a.count } : null;
-    return { state, past: past.slice(0, -1), moved, send: action };
-  }
-  if (action.type !== 'move') return null;
-  let { to, count } = action;
-  const from = action.from;
-  if (to === undefined) {
-    const choice = oneTapChoice(view, from, count);
-    if (!choice) return null;
-    ({ to, count } = choice);
-  }
-  if (count === undefined) return null;
-  const state = predictMove(view, from, to, count);
-  if (!state) return null;
-  /** @type {Action} */
-  const move = { type: 'move', from, to, count };
-  return { state, past: [...past, { before: view, action: move }], moved: { from, to, count },
-    send: move };
-}
-
-/**
- * A position as the player sees it (docs/rules.md#hints): face-up cards, face-down counts,
- * deals left and runs removed.
- * @param {import('./api.js').Position} p
- */
-function positionKey(p) {
-  const cols = p.columns.map((c) => `${c.hidden}:${c.cards.join('')}`).join('/');
-  return `${cols}|${p.deals_left}|${(p.removed_suits || []).length}`;
-}
-
-/**
  * What an action did, for the live region: "9 of spades to column 1; column 2 turns over the
  * queen of spades".
  * @param {Action} action
@@ -899,18 +846,6 @@ function said(action, before, after) {
   }
   if (after.outcome?.runs_removed?.length) parts.push('a run is complete');
   return `${parts.join('; ')}.`;
-}
-
-/**
- * An action in words: "move 3 cards from column 2 to column 5".
- * @param {LoggedAction} action
- */
-export function describe(action) {
-  if (action.type === 'deal') return 'deal from the stock';
-  if (action.type === 'undo') return 'undo';
-  if (action.type === 'hint') return 'asked for a hint';
-  const cards = (action.count ?? 0) > 1 ? `${action.count} cards` : 'the card';
-  return `move ${cards} from column ${Number(action.from) + 1} to column ${Number(action.to) + 1}`;
 }
 
 /** Cards of every suit falling past the win dialog (CSS animations; not drawn at all when

@@ -6,18 +6,23 @@
 //
 // Like the rest of the client it keeps no rules: every change is a request the server
 // answers, and the screen shows the table the server sent, kept current by the events of
-// the table's stream (stream.js). What each kind of event does is in one place, EVENTS.
+// the table's stream (stream.js). What each kind of event does to the table is in one place,
+// EVENTS (racestate.js, with the rest of what the table's state decides without the DOM).
 
 import { analyseLink } from './analyse.js';
 import * as api from './api.js';
 import { SUIT_LABEL } from './cards.js';
 import { h, clear, formErrors, formatTime, link } from './dom.js';
 import { GameScreen } from './game.js';
+import {
+  COUNTS, applyEvent, codeFrom, controlsOf, parsePosition, same,
+} from './racestate.js';
 import { RaceStream } from './stream.js';
 import { Table } from './table.js';
 
 /**
- * @import { EventData, Race, RaceEvent, RaceTable, Racer, Seat, SeatRef } from './api.js'
+ * @import { Race, RaceEvent, RaceTable, Racer, Seat } from './api.js'
+ * @import { Control } from './racestate.js'
  * @import { Ctx } from './app.js'
  */
 
@@ -33,110 +38,8 @@ const END_REASON = {
 };
 /** @type {Record<string, string>} */
 const STATE_LABEL = { racing: 'racing', out: 'out', won: 'won', lost: 'lost', draw: 'draw' };
-/** @type {[keyof import('./api.js').Counts, string][]} */
-const COUNTS = [['runs_removed', 'Runs'], ['turned', 'Turned'], ['moves', 'Moves'],
-  ['deals', 'Deals'], ['score', 'Score']];
 // The counts a phone's result table keeps (the others hide under 600 px).
 const NARROW = new Set(['runs_removed', 'moves', 'score']);
-
-/**
- * What the table looked like to an event of a player's: their seat, and their racer in the
- * race under way (none once it is over).
- * @typedef {object} Target
- * @property {RaceTable} table  as last described; a `patch` changes it in place
- * @property {Seat | undefined} seat
- * @property {Racer | null | undefined} racer
- */
-
-/**
- * What one kind of event does (lila's round socket keeps its handlers the same way: one map
- * keyed by the event's type). `patch`: the change, made to the table in place, from the
- * event alone; a kind without one has the whole table read again (so does a kind not here).
- * `news`: the line the screen says (`who`: "You" or the player's name). `turnOver`: the
- * racer's own table is read again (its cards have turned over).
- * @template D
- * @typedef {object} EventHandler
- * @property {(d: D, at: Target) => void} [patch]
- * @property {(d: D, who: string) => string} [news]
- * @property {boolean} [turnOver]
- */
-
-/**
- * @param {boolean} connected
- * @returns {EventHandler<SeatRef>['patch']}
- */
-const connection = (connected) => (_d, { seat, racer }) => {
-  if (!seat) return;
-  seat.connected = connected;
-  if (racer) racer.connected = connected;
-};
-
-/** @type {{[K in keyof EventData]: EventHandler<EventData[K]>}} */
-const EVENTS = {
-  seated: { news: (_d, who) => `${who} sat down.` },
-  stood: { news: (_d, who) => `${who} stood up.` },
-  ready: {
-    patch: (d, { seat }) => { if (seat) seat.ready = d.ready; },
-    news: (d, who) => `${who} ${d.ready ? 'is ready' : 'is not ready'}.`,
-  },
-  gone: { patch: connection(false), news: (_d, who) => `${who} lost the connection.` },
-  back: { patch: connection(true), news: (_d, who) => `${who} is connected.` },
-  settings: {
-    news: (d) => {
-      const limit = d.time_limit_s ? `${d.time_limit_s / 60} min` : 'no time limit';
-      return `New settings: ${SUIT_LABEL[d.suits]}, ${limit}`
-        + `${d.deal_over_gap ? ', GameLake end game' : ''}.`;
-    },
-  },
-  countdown: {
-    news: () => 'The race is about to start: the cards turn over for everyone at once.',
-  },
-  started: {
-    patch: (d, { table }) => {
-      if (!table.race || table.race.number !== d.race) return;
-      table.race.status = 'racing';
-      table.status = 'racing';
-    },
-    news: () => 'Go!',
-    turnOver: true,
-  },
-  progress: {
-    patch: (d, { racer }) => {
-      if (!racer) return;
-      for (const [key] of COUNTS) racer[key] = d[key];
-      racer.actions = d.actions;
-    },
-  },
-  draw_offered: {
-    patch: (d, { table }) => { if (table.race) table.race.draw_offer = { accepted: d.accepted }; },
-    news: (d, who) => `${who} ${d.accepted.length > 1 ? 'accepted' : 'offered'} a draw.`,
-  },
-  draw_declined: {
-    patch: (_d, { table }) => { if (table.race) table.race.draw_offer = null; },
-    news: (d, who) => (d.reason === 'action'
-      ? `The draw is off: ${who} played on.`
-      : `${who} declined the draw.`),
-  },
-  out: {
-    patch: (d, { racer }) => {
-      if (!racer) return;
-      racer.state = 'out';
-      racer.out_reason = d.reason;
-    },
-    news: (d, who) => `${who} ${d.reason === 'resigned' ? 'resigned' : 'left and is out'}.`,
-  },
-  finished: { news: () => 'The race is over.' },
-  again: { news: () => 'Again! The seats have moved round by one.' },
-};
-
-/**
- * The handler of an event's kind (none for a kind this client does not know).
- * @param {string} kind
- * @returns {EventHandler<any> | undefined}
- */
-function handlerOf(kind) {
-  return Object.hasOwn(EVENTS, kind) ? EVENTS[/** @type {keyof EventData} */ (kind)] : undefined;
-}
 
 /**
  * The suits, time-limit and table-rule fields of the lobby's and the settings' forms.
@@ -173,15 +76,6 @@ function settingsFields(prefix, suits = 1, limit = null, gap = false) {
         + 'once fewer than ten cards are left on the table')],
     read,
   };
-}
-
-/**
- * An invite code, typed or pasted (a whole link works too).
- * @param {string} text
- */
-function codeFrom(text) {
-  const match = text.trim().match(/([A-Za-z0-9]+)\/?$/);
-  return match ? match[1].toUpperCase() : '';
 }
 
 // --- the lobby ------------------------------------------------------------------------------
@@ -263,26 +157,6 @@ export async function raceScreen(root, ctx, code) {
   return () => screen.destroy();
 }
 
-/**
- * A laid-open position's notation (`<suits> <down|up>/... <stock> <removed>`) to draw.
- * @param {string} text
- * @returns {import('./api.js').Position}
- */
-function parsePosition(text) {
-  const [, cols, stock, removed] = text.split(' ');
-  /** @param {string} s */
-  const cards = (s) => s.match(/../g) || [];
-  return {
-    columns: cols.split('/').map((col) => {
-      const [down, up] = col.split('|');
-      const d = cards(down);
-      return { hidden: d.length, down: d, cards: cards(up) };
-    }),
-    deals_left: stock === '-' ? 0 : Math.ceil(cards(stock).length / 10),
-    removed_suits: removed === '-' ? [] : removed.split(''),
-  };
-}
-
 class RaceScreen {
   /**
    * @param {HTMLElement} root
@@ -303,10 +177,10 @@ class RaceScreen {
     this.laidOpen = [];
     /** @type {string | null} */
     this.resultKey = null;
-    /** @type {string | null} */
-    this.seatsKey = null;
-    /** @type {string | null} */
-    this.controlsKey = null;
+    /** @type {{status: string, opener: string, seats: Seat[]} | null} the seats drawn */
+    this.seatsShown = null;
+    /** @type {Control[] | null} the controls drawn */
+    this.controlsShown = null;
     /** @type {number | null} the race whose cards we asked for at the end of its countdown */
     this.revealed = null;
     this.settingsOpen = false;
@@ -384,28 +258,15 @@ class RaceScreen {
       this.render();
       return;
     }
-    if (event.seq <= m.seq) return; // already in the table we have
-    const handler = handlerOf(event.event);
-    const d = event.data;
-    if (handler?.patch) {
-      const race = m.race;
-      handler.patch(d, {
-        table: m,
-        seat: m.seats.find((s) => s.player === d.player),
-        racer: race && race.status !== 'finished'
-          ? race.racers.find((r) => r.player === d.player)
-          : null,
-      });
-      m.seq = event.seq;
-    } else {
+    const done = applyEvent(m, event, this.me);
+    if (done.status === 'old') return; // already in the table we have
+    if (done.status === 'read') {
       const fresh = await api.race(this.code);
       if (fresh.seq >= m.seq) this.model = fresh;
     }
     this.render();
-    if (handler?.news) {
-      this.news.textContent = handler.news(d, d.player === this.me ? 'You' : d.player);
-    }
-    if (handler?.turnOver && this.game && this.game.screen) this.game.screen.reload();
+    if (done.news) this.news.textContent = done.news;
+    if (done.turnOver && this.game && this.game.screen) this.game.screen.reload();
   }
 
   /** After a failure: the whole table again (nothing is lost: the stream goes on). */
@@ -485,7 +346,6 @@ class RaceScreen {
     const m = this.model;
     const race = m.race;
     const mine = m.seats.find((s) => s.player === this.me) || null;
-    const iOpened = m.opener === this.me;
     const limit = m.time_limit_s
       ? `${formatTime(m.time_limit_s * 1000)} time limit`
       : 'no time limit';
@@ -495,7 +355,7 @@ class RaceScreen {
       + `${m.watchers ? ` · ${m.watchers} watching` : ''}`
       + `${m.staff_deal ? ' · a deal chosen by staff' : ''}`;
     this.renderSeats(mine);
-    this.renderControls(mine, iOpened);
+    this.renderControls();
     const running = race && (race.status === 'countdown' || race.status === 'racing');
     this.section.classList.toggle('running', Boolean(running));
     const myRacer = running ? race.racers.find((r) => r.player === this.me) : null;
@@ -520,9 +380,10 @@ class RaceScreen {
   /** @param {Seat | null} mine */
   renderSeats(mine) {
     const m = this.model;
-    const key = JSON.stringify([m.status, m.opener, m.seats]);
-    if (key === this.seatsKey) return;
-    this.seatsKey = key;
+    // Redrawn only when the seats change (a copy: events patch the table in place).
+    const seats = structuredClone({ status: m.status, opener: m.opener, seats: m.seats });
+    if (this.seatsShown && same(seats, this.seatsShown)) return;
+    this.seatsShown = seats;
     // After a race nobody new sits down until the opener changes the settings (the table
     // opens again): Play again is for the players who raced (docs/rules.md#play-again).
     const canSit = !mine && m.status === 'open';
@@ -556,86 +417,30 @@ class RaceScreen {
   }
 
   /**
-   * @param {Seat | null} mine
-   * @param {boolean} iOpened
+   * What the player may do now (controlsOf), redrawn only when it changes: a button is never
+   * swapped under a finger by an event that does not concern it.
    */
-  renderControls(mine, iOpened) {
-    const m = this.model;
-    const race = m.race;
-    const myRacer = race && race.status !== 'finished'
-      ? race.racers.find((r) => r.player === this.me)
-      : null;
-    // Rebuilt only when what they depend on changes: a button is never swapped under a
-    // finger by an event that does not concern it.
-    const key = JSON.stringify([m.status, m.seats.length, mine && [mine.seat, mine.ready],
-      iOpened, race && [race.number, race.status, race.draw_offer,
-        race.racers.find((r) => r.player === this.me)?.state], this.settingsOpen]);
-    if (key === this.controlsKey) return;
-    this.controlsKey = key;
-    const buttons = [];
-    /**
-     * @param {string} label
-     * @param {string} what
-     * @param {object} body
-     * @param {string} cls
-     */
-    const btn = (label, what, body = {}, cls = '') => this.commandButton(label, what, body, cls);
-    /** @param {string} text */
-    const note = (text) => h('p', { class: 'small' }, text);
-    if (m.status === 'open' || m.status === 'finished') {
-      if (!mine && m.seats.length < 4 && m.status === 'open') {
-        buttons.push(btn('Sit down', 'sit', {}, 'primary'));
-      }
-      if (!mine && m.status === 'finished') {
-        buttons.push(note('Newcomers sit down once the opener changes the settings.'));
-      }
-      if (mine && !iOpened && m.status === 'open') {
-        buttons.push(mine.ready
-          ? btn('Not ready', 'unready')
-          : btn('Ready', 'ready', {}, 'primary'));
-      }
-      if (iOpened && m.status === 'open') {
-        buttons.push(btn('Start the race', 'start', {}, 'primary'));
-      }
-      if (iOpened && m.status === 'finished') {
-        buttons.push(btn('Play again', 'again', {}, 'primary'));
-      }
-      if (mine && !iOpened) buttons.push(btn('Stand up', 'stand'));
-      if (iOpened) {
-        const toggle = () => {
-          this.settingsOpen = !this.settingsOpen;
-          this.render();
-        };
-        buttons.push(h('button', {
-          type: 'button', 'aria-expanded': String(this.settingsOpen), onclick: toggle,
-        }, 'Settings…'));
-      }
-      if (m.status === 'finished' && !iOpened) {
-        buttons.push(note(`${m.opener} may start the next race.`));
-      }
-      if (m.status === 'open' && !iOpened && mine) {
-        buttons.push(note(`${m.opener} starts the race when everyone is ready.`));
-      }
-    } else if (race && myRacer && myRacer.state === 'racing' && race.status === 'racing') {
-      const offer = race.draw_offer;
-      if (!offer) buttons.push(btn('Offer a draw', 'draw', { accept: true }));
-      else if (!offer.accepted.includes(this.me || '')) {
-        buttons.push(h('p', { class: 'draw-offer' },
-          `A draw is offered (accepted by ${offer.accepted.join(', ')}).`),
-        btn('Accept the draw', 'draw', { accept: true }, 'primary'),
-        btn('Decline', 'draw', { accept: false }));
-      } else {
-        buttons.push(h('p', { class: 'draw-offer' }, 'You offered a draw: waiting for the others.'),
-          btn('Take it back', 'draw', { accept: false }));
-      }
-      buttons.push(this.resignButton());
-    } else if (myRacer && myRacer.state === 'out') {
-      buttons.push(note('You are out of this race: the others race on.'));
-    }
-    clear(this.controls, buttons);
-    const showSettings = this.settingsOpen && iOpened
-      && (m.status === 'open' || m.status === 'finished');
+  renderControls() {
+    const controls = controlsOf(this.model, this.me, this.settingsOpen);
+    if (this.controlsShown && same(controls, this.controlsShown)) return;
+    this.controlsShown = controls;
+    clear(this.controls, controls.map((c) => this.control(c)));
+    const showSettings = controls.some((c) => 'settings' in c && c.settings);
     clear(this.settingsBox, showSettings ? this.settingsForm() : null);
+  }
+
+  /** @param {Control} c */
+  control(c) {
+    if ('command' in c) return this.commandButton(c.label, c.command, c.body, c.cls);
+    if ('text' in c) return h('p', { class: c.cls }, c.text);
+    if ('resign' in c) return this.resignButton();
+    const toggle = () => {
+      this.settingsOpen = !this.settingsOpen;
+      this.render();
+    };
+    return h('button', {
+      type: 'button', 'aria-expanded': String(c.settings), onclick: toggle,
+    }, 'Settings…');
   }
 
   /** Resign, asked twice. */
