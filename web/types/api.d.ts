@@ -191,28 +191,6 @@ export type components = {
             name: string;
             redirect_uris: string[];
         };
-        AppsCreate400ValidationError: {
-            /**
-             * @description Stable, machine-readable: branch on this.
-             * @enum {string}
-             */
-            code: "invalid" | "json_too_deep" | "malformed_json";
-            /** @description One sentence for people; the wording may change. */
-            detail: string;
-            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). */
-            errors?: {
-                [key: string]: string[];
-            };
-        };
-        AppsList401Error: {
-            /**
-             * @description Stable, machine-readable: branch on this.
-             * @enum {string}
-             */
-            code: "invalid_token" | "not_authenticated";
-            /** @description One sentence for people; the wording may change. */
-            detail: string;
-        };
         /** @description A request body: every value must arrive as its field's JSON type (no coercion). */
         AppsRequest: {
             /** @default false */
@@ -237,19 +215,6 @@ export type components = {
             code: "not_a_guest" | "username_taken";
             /** @description One sentence for people; the wording may change. */
             detail: string;
-        };
-        AuthGuest400ValidationError: {
-            /**
-             * @description Stable, machine-readable: branch on this.
-             * @enum {string}
-             */
-            code: "json_too_deep" | "malformed_json";
-            /** @description One sentence for people; the wording may change. */
-            detail: string;
-            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). */
-            errors?: {
-                [key: string]: string[];
-            };
         };
         Authorization: {
             app: components["schemas"]["AuthorizationApp"];
@@ -374,6 +339,19 @@ export type components = {
             /** @description One sentence for people; the wording may change. */
             detail: string;
         };
+        BodyValidationError: {
+            /**
+             * @description Stable, machine-readable: branch on this.
+             * @enum {string}
+             */
+            code: "invalid" | "json_too_deep" | "malformed_json";
+            /** @description One sentence for people; the wording may change. */
+            detail: string;
+            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). */
+            errors?: {
+                [key: string]: string[];
+            };
+        };
         CoinAward: {
             /** @description All coins earned: the ledger's sum. */
             balance: number;
@@ -483,18 +461,16 @@ export type components = {
             page_size: number;
             results: components["schemas"]["DailyDay"][];
         };
-        DailyLeaderboard400ValidationError: {
+        DailyNotReadyRetryError: {
             /**
              * @description Stable, machine-readable: branch on this.
              * @enum {string}
              */
-            code: "bad_date" | "invalid";
+            code: "daily_not_ready" | "database_unavailable";
             /** @description One sentence for people; the wording may change. */
             detail: string;
-            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). */
-            errors?: {
-                [key: string]: string[];
-            };
+            /** @description Seconds to wait before retrying; the `Retry-After` header says the same. */
+            retry_after: number;
         };
         DailyPlace: {
             /** Format: date */
@@ -523,17 +499,6 @@ export type components = {
             /** @description One sentence for people; the wording may change. */
             detail: string;
         };
-        DailyPlay503RetryError: {
-            /**
-             * @description Stable, machine-readable: branch on this.
-             * @enum {string}
-             */
-            code: "database_unavailable" | "pool_empty";
-            /** @description One sentence for people; the wording may change. */
-            detail: string;
-            /** @description Seconds to wait before retrying; the `Retry-After` header says the same. */
-            retry_after: number;
-        };
         /** @description A request body: every value must arrive as its field's JSON type (no coercion). */
         DailyPlayRequest: {
             /**
@@ -561,26 +526,6 @@ export type components = {
             /** @description One sentence for people; the wording may change. */
             detail: string;
         };
-        DailyRead404Error: {
-            /**
-             * @description Stable, machine-readable: branch on this.
-             * @enum {string}
-             */
-            code: "future_date" | "no_challenge";
-            /** @description One sentence for people; the wording may change. */
-            detail: string;
-        };
-        DailyRead503RetryError: {
-            /**
-             * @description Stable, machine-readable: branch on this.
-             * @enum {string}
-             */
-            code: "daily_not_ready" | "database_unavailable";
-            /** @description One sentence for people; the wording may change. */
-            detail: string;
-            /** @description Seconds to wait before retrying; the `Retry-After` header says the same. */
-            retry_after: number;
-        };
         DatabaseUnavailableRetryError: {
             /**
              * @description Stable, machine-readable: branch on this.
@@ -591,6 +536,19 @@ export type components = {
             detail: string;
             /** @description Seconds to wait before retrying; the `Retry-After` header says the same. */
             retry_after: number;
+        };
+        DateValidationError: {
+            /**
+             * @description Stable, machine-readable: branch on this.
+             * @enum {string}
+             */
+            code: "bad_date" | "invalid";
+            /** @description One sentence for people; the wording may change. */
+            detail: string;
+            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). */
+            errors?: {
+                [key: string]: string[];
+            };
         };
         DealInfo: {
             deal_version: number;
@@ -867,17 +825,6 @@ export type components = {
             errors?: {
                 [key: string]: string[];
             };
-        };
-        GamesCreate403ScopeError: {
-            /**
-             * @description Stable, machine-readable: branch on this.
-             * @enum {string}
-             */
-            code: "insufficient_scope" | "staff_only";
-            /** @description One sentence for people; the wording may change. */
-            detail: string;
-            /** @description With code `insufficient_scope`: the scopes this needs (`account`: only the web client's own sign-in, never an app's token). */
-            scopes?: string[];
         };
         GamesHint422Error: {
             /**
@@ -1221,6 +1168,19 @@ export type components = {
             position: string;
             seat: number;
         };
+        LayoutBodyValidationError: {
+            /**
+             * @description Stable, machine-readable: branch on this.
+             * @enum {string}
+             */
+            code: "bad_card" | "bad_layout" | "bad_suits" | "json_too_deep" | "malformed_json";
+            /** @description One sentence for people; the wording may change. */
+            detail: string;
+            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). */
+            errors?: {
+                [key: string]: string[];
+            };
+        };
         LinePlace: {
             /** @description The position's index in the final line (0-based; `line_length`: the end). */
             index: number;
@@ -1260,6 +1220,19 @@ export type components = {
          * @enum {string}
          */
         LookEnum: "felt" | "classic";
+        MalformedBodyValidationError: {
+            /**
+             * @description Stable, machine-readable: branch on this.
+             * @enum {string}
+             */
+            code: "json_too_deep" | "malformed_json";
+            /** @description One sentence for people; the wording may change. */
+            detail: string;
+            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). */
+            errors?: {
+                [key: string]: string[];
+            };
+        };
         Match: {
             /** @description player -> draws */
             draws: {
@@ -1339,6 +1312,15 @@ export type components = {
             wins: number;
             worst_loss_streak: number;
         };
+        NoChallengeError: {
+            /**
+             * @description Stable, machine-readable: branch on this.
+             * @enum {string}
+             */
+            code: "future_date" | "no_challenge";
+            /** @description One sentence for people; the wording may change. */
+            detail: string;
+        };
         NotAcceptableError: {
             /**
              * @description Stable, machine-readable: branch on this.
@@ -1354,6 +1336,35 @@ export type components = {
              * @enum {string}
              */
             code: "not_found";
+            /** @description One sentence for people; the wording may change. */
+            detail: string;
+        };
+        NotOpenerScopeError: {
+            /**
+             * @description Stable, machine-readable: branch on this.
+             * @enum {string}
+             */
+            code: "insufficient_scope" | "not_opener";
+            /** @description One sentence for people; the wording may change. */
+            detail: string;
+            /** @description With code `insufficient_scope`: the scopes this needs (`account`: only the web client's own sign-in, never an app's token). */
+            scopes?: string[];
+        };
+        NotReadyError: {
+            /**
+             * @description Stable, machine-readable: branch on this.
+             * @enum {string}
+             */
+            code: "not_ready" | "table_busy";
+            /** @description One sentence for people; the wording may change. */
+            detail: string;
+        };
+        NotSeatedError: {
+            /**
+             * @description Stable, machine-readable: branch on this.
+             * @enum {string}
+             */
+            code: "not_seated" | "table_busy";
             /** @description One sentence for people; the wording may change. */
             detail: string;
         };
@@ -1525,6 +1536,17 @@ export type components = {
             /** @description Short sounds for a move, a deal, a completed run, a refusal and a win. */
             sound: boolean;
         };
+        PoolEmptyRetryError: {
+            /**
+             * @description Stable, machine-readable: branch on this.
+             * @enum {string}
+             */
+            code: "database_unavailable" | "pool_empty";
+            /** @description One sentence for people; the wording may change. */
+            detail: string;
+            /** @description Seconds to wait before retrying; the `Retry-After` header says the same. */
+            retry_after: number;
+        };
         /**
          * @description * `ok` - ok
          *     * `low` - low
@@ -1647,39 +1669,6 @@ export type components = {
             /** @description Face-down cards turned face up so far. */
             turned: number;
         };
-        RacesAgain400ValidationError: {
-            /**
-             * @description Stable, machine-readable: branch on this.
-             * @enum {string}
-             */
-            code: "bad_card" | "bad_layout" | "bad_suits" | "json_too_deep" | "malformed_json";
-            /** @description One sentence for people; the wording may change. */
-            detail: string;
-            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). */
-            errors?: {
-                [key: string]: string[];
-            };
-        };
-        RacesAgain403ScopeError: {
-            /**
-             * @description Stable, machine-readable: branch on this.
-             * @enum {string}
-             */
-            code: "insufficient_scope" | "not_opener";
-            /** @description One sentence for people; the wording may change. */
-            detail: string;
-            /** @description With code `insufficient_scope`: the scopes this needs (`account`: only the web client's own sign-in, never an app's token). */
-            scopes?: string[];
-        };
-        RacesAgain409Error: {
-            /**
-             * @description Stable, machine-readable: branch on this.
-             * @enum {string}
-             */
-            code: "not_ready" | "table_busy";
-            /** @description One sentence for people; the wording may change. */
-            detail: string;
-        };
         RacesDraw409Error: {
             /**
              * @description Stable, machine-readable: branch on this.
@@ -1721,15 +1710,6 @@ export type components = {
             errors?: {
                 [key: string]: string[];
             };
-        };
-        RacesReady409Error: {
-            /**
-             * @description Stable, machine-readable: branch on this.
-             * @enum {string}
-             */
-            code: "not_seated" | "table_busy";
-            /** @description One sentence for people; the wording may change. */
-            detail: string;
         };
         RacesResign409Error: {
             /**
@@ -1902,6 +1882,17 @@ export type components = {
             position: string;
             /** @description The tables along the line, for stepping through it: its `position`, then the table after each action (`length + 1`; the last is won). Face-down cards as counts, as in the replay's positions. */
             positions: components["schemas"]["LinePosition"][];
+        };
+        StaffOnlyScopeError: {
+            /**
+             * @description Stable, machine-readable: branch on this.
+             * @enum {string}
+             */
+            code: "insufficient_scope" | "staff_only";
+            /** @description One sentence for people; the wording may change. */
+            detail: string;
+            /** @description With code `insufficient_scope`: the scopes this needs (`account`: only the web client's own sign-in, never an app's token). */
+            scopes?: string[];
         };
         StartedData: {
             race: number;
@@ -2152,6 +2143,15 @@ export type components = {
             seq: number;
             /** @description The replay step showing the position it was played from (`/games/{id}/positions/{step}`): `seq - 1`. */
             step: number;
+        };
+        UnauthorizedError: {
+            /**
+             * @description Stable, machine-readable: branch on this.
+             * @enum {string}
+             */
+            code: "invalid_token" | "not_authenticated";
+            /** @description One sentence for people; the wording may change. */
+            detail: string;
         };
         UnsupportedMediaTypeError: {
             /**

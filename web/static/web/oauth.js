@@ -160,7 +160,8 @@ export async function appsScreen(root, ctx) {
   clear(root, h('section', { class: 'panel apps-page' },
     h('h1', {}, 'Your apps'),
     h('p', { class: 'small' }, 'Apps you build that players sign in to with OAuth2 '
-      + '(authorization code with PKCE). See “OAuth2 for third-party apps” in the API guide (docs/api.md).'),
+      + '(authorization code with PKCE). See “OAuth2 for third-party apps” in the API guide '
+      + '(docs/api.md).'),
     created, list, form));
   return null;
 }
