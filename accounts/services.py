@@ -33,6 +33,7 @@ from django.utils import timezone
 from django.utils.encoding import force_str
 from django.utils.http import urlsafe_base64_decode
 
+from accounts.devices import device_label, unique_name
 from accounts.models import ApiToken, User
 from games.models import IdempotentRequest
 from games.services import games_end_for_player
@@ -108,12 +109,18 @@ def device_token_expiry() -> Any:
 
 
 @transaction.atomic
-def device_token_issue(*, user: User, device: str | None = None) -> IssuedToken:
-    """The device's new token, replacing the one it had (a made-up name when none). The
-    user's row is locked, so two sign-ins of one device at once leave one token."""
+def device_token_issue(
+    *, user: User, device: str | None = None, user_agent: str = ""
+) -> IssuedToken:
+    """The device's new token, replacing the one it had. Unnamed, it is named from the
+    User-Agent of the sign-in ("Chrome on Android", accounts.devices), unique among the
+    player's devices. The user's row is locked, so two sign-ins of one device at once leave
+    one token."""
     User.objects.select_for_update().filter(pk=user.pk).first()
-    name = device or f"device-{secrets.token_hex(4)}"
     devices = ApiToken.objects.filter(user=user, kind=ApiToken.Kind.DEVICE)
+    name = device or unique_name(
+        device_label(user_agent), set(devices.values_list("name", flat=True))
+    )
     devices.filter(name=name).delete()
     recent = (F("last_used").desc(nulls_last=True), F("created").desc())
     surplus = devices.order_by(*recent).values_list("pk", flat=True)
@@ -134,7 +141,12 @@ def _checked_password(password: str, user: User, field: str = "password") -> Non
 
 @transaction.atomic
 def user_register(
-    *, username: str, password: str, email: str = "", device: str | None = None
+    *,
+    username: str,
+    password: str,
+    email: str = "",
+    device: str | None = None,
+    user_agent: str = "",
 ) -> IssuedToken:
     """Create a user and a device token for them.
 
@@ -153,14 +165,14 @@ def user_register(
             user.save()
     except IntegrityError:  # registered by a concurrent request since the check above
         raise UsernameTaken() from None
-    return device_token_issue(user=user, device=device)
+    return device_token_issue(user=user, device=device, user_agent=user_agent)
 
 
 GUEST_PREFIX = "guest-"
 
 
 @transaction.atomic
-def user_guest_create() -> IssuedToken:
+def user_guest_create(*, user_agent: str = "") -> IssuedToken:
     """A guest (docs/rules.md#guests): a player with a made-up name, no password and a device
     token, so a first visit plays at once. Its games are never ranked (see ``game_start``)."""
     for _ in range(3):  # 40 random bits: a clash is a freak, but never a 500
@@ -171,7 +183,7 @@ def user_guest_create() -> IssuedToken:
                 user.save()
         except IntegrityError:
             continue
-        return device_token_issue(user=user, device=None)
+        return device_token_issue(user=user, device=None, user_agent=user_agent)
     raise UsernameTaken()
 
 
@@ -200,9 +212,11 @@ def user_claim(*, user: User, username: str, password: str, token: Any = None) -
 
 
 @transaction.atomic
-def token_obtain(*, username: str, password: str, device: str | None = None) -> IssuedToken:
-    """A new first-party token for ``device`` (a made-up name when none), replacing the one
-    that device had. Raises InvalidCredentials."""
+def token_obtain(
+    *, username: str, password: str, device: str | None = None, user_agent: str = ""
+) -> IssuedToken:
+    """A new first-party token for ``device`` (unnamed: named from ``user_agent``),
+    replacing the one that device had. Raises InvalidCredentials."""
     user = authenticate(username=username, password=password)
     if user is None:
         raise InvalidCredentials()
@@ -214,7 +228,7 @@ def token_obtain(*, username: str, password: str, device: str | None = None) -> 
         raise InvalidCredentials()
     user.last_login = timezone.now()
     user.save(update_fields=["last_login"])
-    return device_token_issue(user=user, device=device)
+    return device_token_issue(user=user, device=device, user_agent=user_agent)
 
 
 @transaction.atomic

@@ -75,8 +75,9 @@ _PAT = "spd_pat_7Fq2Lm9Xc4Tz1Wv8Nb5Rk3Ys6Hd0Gj2Pa7Ue4Qo9Mi03ZkY1"
 _EXPIRES = "2027-01-01T12:00:00Z"
 _DEVICE_HELP = (
     "A name for this device (1 to 64 characters, e.g. `alice-phone`): signing in again with "
-    "the same name replaces that device's token. Omitted: a new name is made up (`device-` and "
-    "8 hex digits) and returned; send it next time."
+    "the same name replaces that device's token. Omitted: it is named from the request's "
+    "`User-Agent` (`Chrome on Android`, `Firefox on Windows 2`: unique among your devices) "
+    "and returned; send it next time."
 )
 FIRST_PARTY_ONLY = error_response(
     "A personal access token or an app's token: only a first-party sign-in manages the account.",
@@ -93,6 +94,11 @@ class DeviceTokenSerializer(serializers.Serializer):
         "FIRST_PARTY_TOKEN_DAYS (30 days by default)."
     )
     device = serializers.CharField(help_text="The device's name, as sent or as made up.")
+
+
+def _user_agent(request: Request) -> str:
+    """The sign-in's User-Agent, which names an unnamed device (accounts.devices)."""
+    return str(request.META.get("HTTP_USER_AGENT", ""))[:512]
 
 
 def _signed_in(issued: IssuedToken) -> dict[str, Any]:
@@ -173,7 +179,7 @@ class UserRegisterApi(_AuthApi):
     def post(self, request: Request) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        issued = user_register(**serializer.validated_data)
+        issued = user_register(**serializer.validated_data, user_agent=_user_agent(request))
         output = self.OutputSerializer(
             {"username": issued.token.user.username, **_signed_in(issued)}
         )
@@ -212,7 +218,7 @@ class GuestCreateApi(_AuthApi):
                     "username": "guest-3f9a2c1b7e",
                     "token": _TOKEN,
                     "expires": _EXPIRES,
-                    "device": "device-9c1e02ab",
+                    "device": "Firefox on Android",
                     "is_guest": True,
                 },
                 response_only=True,
@@ -221,7 +227,7 @@ class GuestCreateApi(_AuthApi):
         ],
     )
     def post(self, request: Request) -> Response:
-        issued = user_guest_create()
+        issued = user_guest_create(user_agent=_user_agent(request))
         output = self.OutputSerializer(
             {"username": issued.token.user.username, "is_guest": True, **_signed_in(issued)}
         )
@@ -321,7 +327,7 @@ class TokenObtainApi(_AuthApi):
     def post(self, request: Request) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        issued = token_obtain(**serializer.validated_data)
+        issued = token_obtain(**serializer.validated_data, user_agent=_user_agent(request))
         return Response(self.OutputSerializer(_signed_in(issued)).data)
 
 

@@ -649,6 +649,19 @@ export const createToken = (name, scopes, expiresInDays) => request('POST', '/me
 });
 /** @param {number} id */
 export const revokeToken = (id) => request('DELETE', `/me/tokens/${id}`, { retry: false });
+/**
+ * An app the player approved that may still act for them (GET /me/approved-apps).
+ * @typedef {object} Approval
+ * @property {{client_id: string, name: string, owner: string | null}} app
+ * @property {{name: string, description: string}[]} scopes
+ * @property {string} approved
+ * @property {string} last_used
+ */
+/** @returns {Promise<Approval[]>} */
+export const approvedApps = () => request('GET', '/me/approved-apps', { fresh: true });
+/** @param {string} clientId */
+export const revokeApproval = (clientId) =>
+  request('DELETE', `/me/approved-apps/${encodeURIComponent(clientId)}`, { retry: false });
 export const logout = () => request('POST', '/auth/logout', { retry: false });
 export const logoutEverywhere = () => request('POST', '/auth/logout-everywhere', { retry: false });
 /**
