@@ -436,3 +436,25 @@ def _free_tombstone() -> str:
         name = TOMBSTONE_PREFIX + secrets.token_hex(5)
         if not User.objects.filter(username__iexact=name).exists():
             return name
+
+
+@transaction.atomic
+def guest_rename(*, user: User, username: str) -> User:
+    """A guest chooses the name it plays (and races) under, checked as a username is
+    (``user_register``); it stays a guest, unranked, and may claim the account later under
+    this name or another. Raises NotAGuest (a claimed account keeps its name), UsernameTaken,
+    or ValidationError."""
+    user = User.objects.select_for_update().get(pk=user.pk)
+    if not user.is_guest:
+        raise NotAGuest()
+    _refuse_reserved(username)
+    if User.objects.filter(username__iexact=username).exclude(pk=user.pk).exists():
+        raise UsernameTaken()
+    user.username = username
+    user.full_clean(validate_unique=False, validate_constraints=False)
+    try:
+        with transaction.atomic():
+            user.save(update_fields=["username"])
+    except IntegrityError:  # taken by a concurrent request since the check above
+        raise UsernameTaken() from None
+    return user

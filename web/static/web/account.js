@@ -89,6 +89,29 @@ export async function accountScreen(root, ctx) {
     await showTokens();
   });
 
+  // -- a guest's name (the made-up one until it chooses), checked as a username is
+  const guestName = field('guest-name', 'Your name', {
+    required: true, minlength: '3', maxlength: '30', autocomplete: 'nickname',
+    value: (api.session.username || '').startsWith('guest-') ? '' : api.session.username || '',
+    'aria-describedby': 'guest-name-help',
+  });
+  const nameErrors = h('div', { class: 'form-errors', role: 'alert' });
+  const nameForm = h('form', { class: 'account-form', id: 'name-form' },
+    h('h2', {}, 'Your name'), ...guestName.nodes,
+    h('p', { class: 'small', id: 'guest-name-help' }, '3 to 30 letters, digits, _ or -. '
+      + 'Other players see it in races; you stay a guest until you sign up.'),
+    nameErrors, h('button', { type: 'submit', class: 'primary' }, 'Save name'));
+  onSubmit(nameForm, nameErrors, async () => {
+    const named = await api.nameGuest(guestName.input.value.trim());
+    api.session.set(/** @type {string} */ (api.session.token), named.username, true);
+    clear(whoami, named.username);
+    statsLink.setAttribute('href', `/players/${encodeURIComponent(named.username)}`);
+    toast(`You play as ${named.username}.`);
+  });
+  const whoami = h('strong', {}, api.session.username || '');
+  const statsLink = link(`/players/${encodeURIComponent(api.session.username || '')}`,
+    'Your statistics', { id: 'my-stats' });
+
   // -- signing out
   const signOut = h('button', { type: 'button', id: 'sign-out', onclick: async () => {
     await api.logout().catch(() => null); // gone already: signed out all the same
@@ -227,9 +250,10 @@ export async function accountScreen(root, ctx) {
 
   clear(root, h('section', { class: 'panel account-page' },
     h('h1', {}, 'Your account'),
-    h('p', {}, 'Signed in as ', h('strong', {}, api.session.username || '')),
+    h('p', {}, api.session.guest ? 'Playing as a guest: ' : 'Signed in as ', whoami, ' · ',
+      statsLink),
     h('div', { class: 'buttons' }, signOut, everywhere),
-    api.session.guest ? null : passwordForm,
+    api.session.guest ? nameForm : passwordForm,
     h('h2', {}, 'Devices and tokens'), tokenList,
     h('p', {}, link('/account/tokens/new', 'Create a personal access token', { id: 'new-token' })),
     h('h2', {}, 'Apps you approved'), appList,

@@ -434,6 +434,13 @@ export const guest = () => request('POST', '/auth/guest', { token: false });
  */
 export const claim = (username, password) =>
   request('POST', '/auth/claim', { body: { username, password } });
+/**
+ * The signed-in guest chooses the name it plays under; it stays a guest.
+ * @param {string} username
+ * @returns {Promise<{username: string, is_guest: boolean}>}
+ */
+export const nameGuest = (username) =>
+  request('POST', '/me/name', { body: { username }, retry: false });
 
 // --- games -------------------------------------------------------------------------------
 /**
