@@ -35,8 +35,9 @@ from django.utils.http import urlsafe_base64_decode
 
 from accounts.devices import device_label, unique_name
 from accounts.models import ApiToken, User
-from games.models import IdempotentRequest
-from games.services import games_end_for_player
+from games.models import Game, IdempotentRequest
+from games.pool import PoolEmpty
+from games.services import game_create, game_create_prepare, games_end_for_player
 from spider_api import tokens
 from spider_api.account_signals import account_erasing
 from spider_api.authentication import forget_user
@@ -458,3 +459,22 @@ def guest_rename(*, user: User, username: str) -> User:
     except IntegrityError:  # taken by a concurrent request since the check above
         raise UsernameTaken() from None
     return user
+
+
+@dataclass(frozen=True)
+class GuestPlaying:
+    issued: IssuedToken
+    game: Game | None  # None: no deal to be had now (the pool empty); the client asks again
+
+
+def user_guest_create_playing(*, suits: int, user_agent: str = "") -> GuestPlaying:
+    """A guest with its first game of ``suits`` dealt (``game_create``, as `POST /games`
+    deals it), so a first visit needs one round trip to show a table. The guest is made even
+    when no deal can be had (the pool empty and none vetted in time): then no game."""
+    game_create_prepare(suits=suits)  # a vetting, if any, before anything is locked
+    issued = user_guest_create(user_agent=user_agent)
+    try:
+        game = game_create(player=issued.token.user, suits=suits)
+    except PoolEmpty:
+        game = None
+    return GuestPlaying(issued=issued, game=game)

@@ -13,7 +13,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
-from django.http import StreamingHttpResponse
+from django.http import QueryDict, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
@@ -48,10 +48,12 @@ from accounts.services import (
     token_obtain,
     user_claim,
     user_guest_create,
+    user_guest_create_playing,
     user_register,
 )
 from coins.serializers import CoinSummarySerializer
-from games.serializers import ModeStatsSerializer
+from games.presenters import game_state
+from games.serializers import GameStateSerializer, ModeStatsSerializer, SuitsField
 from spider_api.openapi import (
     NOT_FOUND,
     bad_request,
@@ -187,11 +189,30 @@ class UserRegisterApi(_AuthApi):
 
 
 class GuestCreateApi(_AuthApi):
-    """Throttled per client address like registration (scope ``auth``)."""
+    """Throttled per client address like registration (scope ``auth``); with a first deal,
+    in the scope ``pool`` too."""
+
+    @property
+    def takes_pool_deal(self) -> bool:  # a first deal: counted in the `pool` scope too
+        data = self.request.data
+        return isinstance(data, dict) and "suits" in data
+
+    class InputSerializer(JsonInputSerializer):
+        suits = SuitsField(
+            required=False,
+            help_text="Deal the guest's first game too, of this many suits: it comes back "
+            "in `game`, so a first visit shows a table after one request.",
+        )
 
     class OutputSerializer(DeviceTokenSerializer):
         username = serializers.CharField(help_text="A made-up name, `guest-` and 10 hex digits.")
         is_guest = serializers.BooleanField()
+        game = GameStateSerializer(
+            required=False,
+            allow_null=True,
+            help_text="With `suits`: the new game, as `POST /games` answers it; null when no "
+            "deal could be had now (start one with `POST /games`). Absent without `suits`.",
+        )
 
     @extend_schema(
         operation_id="auth_guest",
@@ -200,10 +221,13 @@ class GuestCreateApi(_AuthApi):
         description="Creates a guest player and signs them in (a first-party token, as "
         "`POST /auth/token` gives), so a first visit "
         "plays at once. A guest's games are unranked: no coins, no leaderboard, no ranked "
-        "daily attempt. Claim the account later (`POST /auth/claim`) to keep the games.",
-        request=None,
+        "daily attempt. Claim the account later (`POST /auth/claim`) to keep the games. "
+        "With `suits` the guest's first game is dealt too and comes back in `game`: a "
+        "first visit needs this one request to show a table.",
+        request=InputSerializer,
         responses={
             201: OutputSerializer,
+            400: bad_request(invalid_example("suits", "Choose 1, 2 or 4.")),
             409: error_response(
                 "Three made-up names in a row were taken (40 random bits each: a freak); ask "
                 "again.",
@@ -227,11 +251,21 @@ class GuestCreateApi(_AuthApi):
         ],
     )
     def post(self, request: Request) -> Response:
-        issued = user_guest_create(user_agent=_user_agent(request))
-        output = self.OutputSerializer(
-            {"username": issued.token.user.username, "is_guest": True, **_signed_in(issued)}
-        )
-        return Response(output.data, status=status.HTTP_201_CREATED)
+        no_body = isinstance(request.data, QueryDict) and not request.data
+        asked = self.InputSerializer(data={} if no_body else request.data)
+        asked.is_valid(raise_exception=True)
+        suits = asked.validated_data.get("suits")
+        if suits is None:
+            issued, game = user_guest_create(user_agent=_user_agent(request)), None
+        else:
+            playing = user_guest_create_playing(suits=suits, user_agent=_user_agent(request))
+            issued, game = playing.issued, playing.game
+        body = {"username": issued.token.user.username, "is_guest": True, **_signed_in(issued)}
+        answer = dict(self.OutputSerializer(body).data)
+        answer.pop("game", None)  # the schema's; the body's is the game's state as it is
+        if suits is not None:  # the game's state exactly as POST /games answers it
+            answer["game"] = game_state(game) if game is not None else None
+        return Response(answer, status=status.HTTP_201_CREATED)
 
 
 class UserClaimApi(APIView):
