@@ -189,13 +189,9 @@ class UserRegisterApi(_AuthApi):
 
 
 class GuestCreateApi(_AuthApi):
-    """Throttled per client address like registration (scope ``auth``); with a first deal,
-    in the scope ``pool`` too."""
-
-    @property
-    def takes_pool_deal(self) -> bool:  # a first deal: counted in the `pool` scope too
-        data = self.request.data
-        return isinstance(data, dict) and "suits" in data
+    """Throttled per client address like registration (scope ``auth``). A first deal comes
+    with at most each guest made, as `POST /games` would deal it to a new guest (whose
+    per-player ``pool`` count is nothing yet): the ``auth`` rate bounds both."""
 
     class InputSerializer(JsonInputSerializer):
         suits = SuitsField(

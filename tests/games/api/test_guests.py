@@ -165,9 +165,11 @@ def test_a_bad_first_deal_is_400_and_makes_no_guest(body):
     assert not User.objects.filter(is_guest=True).exists()
 
 
-def test_a_first_deal_counts_in_the_pool_scope_per_address(set_throttle_rate):
-    set_throttle_rate("pool", "1/min")
+def test_a_first_deal_comes_with_at_most_each_guest_made(set_throttle_rate):
+    """Bounded by the `auth` rate (per client address): one deal per guest made."""
+    set_throttle_rate("auth", "2/min")
+    set_throttle_rate("pool", "1/min")  # a new guest has taken no deal yet
     client = APIClient()
     assert client.post(GUEST, {"suits": 2}, format="json").status_code == 201
+    assert client.post(GUEST, {"suits": 2}, format="json").status_code == 201
     assert client.post(GUEST, {"suits": 2}, format="json").status_code == 429
-    assert client.post(GUEST).status_code == 201  # no deal asked: not counted

@@ -20,6 +20,7 @@ const DOUBLE_TAP_MS = 350;
 const DRAG_START_PX = 6;
 /** The foot of the screen kept free of cards for a hint or a notice, in CSS px. */
 const MESSAGE_ROOM = 84;
+const SMALL_CARD_PX = 48; // narrower cards show one big pip, not a laid-out face
 
 /**
  * What the player asked for (the table decides nothing: the owner sends it to the server).
@@ -328,6 +329,8 @@ export class Table {
       this.el.style.setProperty('--card-w', `${cardW}px`);
       this.el.style.setProperty('--card-h', `${cardH}px`);
       this.el.style.setProperty('--gap', `${gap}px`);
+      // Too narrow for a face's pips and figures (a phone): one big pip (cards.js).
+      this.el.classList.toggle('small-cards', cardW < SMALL_CARD_PX);
     }
     const top = this.columns.getBoundingClientRect().top + window.scrollY;
     // A table played on keeps the foot of the screen for hints and notices (game.js).
