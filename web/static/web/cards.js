@@ -108,6 +108,8 @@ function shape(suit, x, y, size) {
 const GOLD = '#d9a521';
 const SKIN = '#f4d5b4';
 const INK = '#2b2b2b';
+/** The robe's front: red, blue and yellow, as on real court cards. */
+const PANELS = { K: '#c8102e', Q: '#2f5fb3', J: '#e2b42c' };
 /** The upper half of each court figure (the lower is the same turned about the middle). */
 const COURTS = {
   K: `<path d="M24 30v-6.5l3 3 3-4 3 4 3-3V30z" fill="${GOLD}" stroke="${INK}" stroke-width=".4"/>`
@@ -128,6 +130,8 @@ const COURTS = {
  */
 function court(rank, suit) {
   const half = '<path d="M13 52c0-8 7-12 17-12s17 4 17 12z" fill="currentColor"/>'
+    + `<path d="M24 41l6 9 6-9z" fill="${PANELS[/** @type {'K'} */ (rank)]}"/>`
+    + '<path d="M16 52v-5m4 5v-7m20 7v-7m4 7v-5" stroke="#fff8" stroke-width="1.2"/>'
     + `<path d="M24 41l6 9 6-9" fill="none" stroke="${GOLD}" stroke-width="1.5"/>`
     + `${rank === 'Q' ? COURTS.Q : ''}`
     + `<circle cx="30" cy="34" r="5.5" fill="${SKIN}" stroke="${INK}" stroke-width=".5"/>`
