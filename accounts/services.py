@@ -35,9 +35,10 @@ from django.utils.http import urlsafe_base64_decode
 
 from accounts.devices import device_label, unique_name
 from accounts.models import ApiToken, User
+from games.deals import deal_for_new_game
 from games.models import Game, IdempotentRequest
 from games.pool import PoolEmpty
-from games.services import game_create, game_create_prepare, games_end_for_player
+from games.services import game_create_prepare, game_start, games_end_for_player
 from spider_api import tokens
 from spider_api.account_signals import account_erasing
 from spider_api.authentication import forget_user
@@ -474,7 +475,10 @@ def user_guest_create_playing(*, suits: int, user_agent: str = "") -> GuestPlayi
     game_create_prepare(suits=suits)  # a vetting, if any, before anything is locked
     issued = user_guest_create(user_agent=user_agent)
     try:
-        game = game_create(player=issued.token.user, suits=suits)
+        # A new player: no game in progress to end, nothing to replay, no staff's choice of
+        # deal (what game_create checks besides); the deal comes through the one door.
+        with transaction.atomic():
+            game = game_start(player=issued.token.user, deal=deal_for_new_game(suits=suits))
     except PoolEmpty:
         game = None
     return GuestPlaying(issued=issued, game=game)

@@ -194,11 +194,7 @@ class GuestCreateApi(_AuthApi):
     per-player ``pool`` count is nothing yet): the ``auth`` rate bounds both."""
 
     class InputSerializer(JsonInputSerializer):
-        suits = SuitsField(
-            required=False,
-            help_text="Deal the guest's first game too, of this many suits: it comes back "
-            "in `game`, so a first visit shows a table after one request.",
-        )
+        suits = SuitsField(required=False)  # the first game's: see the description
 
     class OutputSerializer(DeviceTokenSerializer):
         username = serializers.CharField(help_text="A made-up name, `guest-` and 10 hex digits.")
@@ -218,8 +214,8 @@ class GuestCreateApi(_AuthApi):
         "`POST /auth/token` gives), so a first visit "
         "plays at once. A guest's games are unranked: no coins, no leaderboard, no ranked "
         "daily attempt. Claim the account later (`POST /auth/claim`) to keep the games. "
-        "With `suits` the guest's first game is dealt too and comes back in `game`: a "
-        "first visit needs this one request to show a table.",
+        "With `suits` (1, 2 or 4) the guest's first game is dealt too and comes back in "
+        "`game`: a first visit needs this one request to show a table.",
         request=InputSerializer,
         responses={
             201: OutputSerializer,

@@ -29,9 +29,11 @@ def test_the_table_comes_from_one_request(live_server, new_page, device) -> None
     asked: list[str] = []
     page.on(
         "request",
-        lambda r: asked.append(f"{r.method} {r.url.split('/api/v1', 1)[1]}")
-        if "/api/v1/" in r.url
-        else None,
+        lambda r: (
+            asked.append(f"{r.method} {r.url.split('/api/v1', 1)[1]}")
+            if "/api/v1/" in r.url
+            else None
+        ),
     )
     open_page(page, f"{live_server.url}/")
     page.wait_for_url(re.compile(r"/play/[0-9a-f-]{36}$"))
