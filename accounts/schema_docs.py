@@ -99,10 +99,13 @@ def guest_create(view: View) -> View:
             description="Creates a guest player and signs them in (a first-party token, as "
             "`POST /auth/token` gives), so a first visit "
             "plays at once. A guest's games are unranked: no coins, no leaderboard, no ranked "
-            "daily attempt. Claim the account later (`POST /auth/claim`) to keep the games.",
-            request=None,
+            "daily attempt. Claim the account later (`POST /auth/claim`) to keep the games. "
+            "With `suits` (1, 2 or 4) the guest's first game is dealt too and comes back in "
+            "`game`: a first visit needs this one request to show a table.",
+            request=view.InputSerializer,
             responses={
                 201: view.OutputSerializer,
+                400: bad_request(invalid_example("suits", "Choose 1, 2 or 4.")),
                 409: error_response(
                     "Three made-up names in a row were taken (40 random bits each: a freak); ask "
                     "again.",
@@ -117,7 +120,7 @@ def guest_create(view: View) -> View:
                         "username": "guest-3f9a2c1b7e",
                         "token": _TOKEN,
                         "expires": _EXPIRES,
-                        "device": "device-9c1e02ab",
+                        "device": "Firefox on Android",
                         "is_guest": True,
                     },
                     response_only=True,

@@ -13,8 +13,9 @@ from spider_api.scopes import SCOPES
 
 _DEVICE_HELP = (
     "A name for this device (1 to 64 characters, e.g. `alice-phone`): signing in again with "
-    "the same name replaces that device's token. Omitted: a new name is made up (`device-` and "
-    "8 hex digits) and returned; send it next time."
+    "the same name replaces that device's token. Omitted: it is named from the request's "
+    "`User-Agent` (`Chrome on Android`, `Firefox on Windows 2`: unique among your devices) "
+    "and returned; send it next time."
 )
 
 

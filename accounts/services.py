@@ -33,9 +33,12 @@ from django.utils import timezone
 from django.utils.encoding import force_str
 from django.utils.http import urlsafe_base64_decode
 
+from accounts.devices import device_label, unique_name
 from accounts.models import ApiToken, User
-from games.models import IdempotentRequest
-from games.services import games_end_for_player
+from games.deals import deal_for_new_game
+from games.models import Game, IdempotentRequest
+from games.pool import PoolEmpty
+from games.services import game_create_prepare, game_start, games_end_for_player
 from spider_api import tokens
 from spider_api.account_signals import account_erasing
 from spider_api.authentication import forget_user
@@ -108,12 +111,18 @@ def device_token_expiry() -> Any:
 
 
 @transaction.atomic
-def device_token_issue(*, user: User, device: str | None = None) -> IssuedToken:
-    """The device's new token, replacing the one it had (a made-up name when none). The
-    user's row is locked, so two sign-ins of one device at once leave one token."""
+def device_token_issue(
+    *, user: User, device: str | None = None, user_agent: str = ""
+) -> IssuedToken:
+    """The device's new token, replacing the one it had. Unnamed, it is named from the
+    User-Agent of the sign-in ("Chrome on Android", accounts.devices), unique among the
+    player's devices. The user's row is locked, so two sign-ins of one device at once leave
+    one token."""
     User.objects.select_for_update().filter(pk=user.pk).first()
-    name = device or f"device-{secrets.token_hex(4)}"
     devices = ApiToken.objects.filter(user=user, kind=ApiToken.Kind.DEVICE)
+    name = device or unique_name(
+        device_label(user_agent), set(devices.values_list("name", flat=True))
+    )
     devices.filter(name=name).delete()
     recent = (F("last_used").desc(nulls_last=True), F("created").desc())
     surplus = devices.order_by(*recent).values_list("pk", flat=True)
@@ -134,7 +143,12 @@ def _checked_password(password: str, user: User, field: str = "password") -> Non
 
 @transaction.atomic
 def user_register(
-    *, username: str, password: str, email: str = "", device: str | None = None
+    *,
+    username: str,
+    password: str,
+    email: str = "",
+    device: str | None = None,
+    user_agent: str = "",
 ) -> IssuedToken:
     """Create a user and a device token for them.
 
@@ -153,14 +167,14 @@ def user_register(
             user.save()
     except IntegrityError:  # registered by a concurrent request since the check above
         raise UsernameTaken() from None
-    return device_token_issue(user=user, device=device)
+    return device_token_issue(user=user, device=device, user_agent=user_agent)
 
 
 GUEST_PREFIX = "guest-"
 
 
 @transaction.atomic
-def user_guest_create() -> IssuedToken:
+def user_guest_create(*, user_agent: str = "") -> IssuedToken:
     """A guest (docs/rules.md#guests): a player with a made-up name, no password and a device
     token, so a first visit plays at once. Its games are never ranked (see ``game_start``)."""
     for _ in range(3):  # 40 random bits: a clash is a freak, but never a 500
@@ -171,7 +185,7 @@ def user_guest_create() -> IssuedToken:
                 user.save()
         except IntegrityError:
             continue
-        return device_token_issue(user=user, device=None)
+        return device_token_issue(user=user, device=None, user_agent=user_agent)
     raise UsernameTaken()
 
 
@@ -200,9 +214,11 @@ def user_claim(*, user: User, username: str, password: str, token: Any = None) -
 
 
 @transaction.atomic
-def token_obtain(*, username: str, password: str, device: str | None = None) -> IssuedToken:
-    """A new first-party token for ``device`` (a made-up name when none), replacing the one
-    that device had. Raises InvalidCredentials."""
+def token_obtain(
+    *, username: str, password: str, device: str | None = None, user_agent: str = ""
+) -> IssuedToken:
+    """A new first-party token for ``device`` (unnamed: named from ``user_agent``),
+    replacing the one that device had. Raises InvalidCredentials."""
     user = authenticate(username=username, password=password)
     if user is None:
         raise InvalidCredentials()
@@ -214,7 +230,7 @@ def token_obtain(*, username: str, password: str, device: str | None = None) -> 
         raise InvalidCredentials()
     user.last_login = timezone.now()
     user.save(update_fields=["last_login"])
-    return device_token_issue(user=user, device=device)
+    return device_token_issue(user=user, device=device, user_agent=user_agent)
 
 
 @transaction.atomic
@@ -422,3 +438,47 @@ def _free_tombstone() -> str:
         name = TOMBSTONE_PREFIX + secrets.token_hex(5)
         if not User.objects.filter(username__iexact=name).exists():
             return name
+
+
+@transaction.atomic
+def guest_rename(*, user: User, username: str) -> User:
+    """A guest chooses the name it plays (and races) under, checked as a username is
+    (``user_register``); it stays a guest, unranked, and may claim the account later under
+    this name or another. Raises NotAGuest (a claimed account keeps its name), UsernameTaken,
+    or ValidationError."""
+    user = User.objects.select_for_update().get(pk=user.pk)
+    if not user.is_guest:
+        raise NotAGuest()
+    _refuse_reserved(username)
+    if User.objects.filter(username__iexact=username).exclude(pk=user.pk).exists():
+        raise UsernameTaken()
+    user.username = username
+    user.full_clean(validate_unique=False, validate_constraints=False)
+    try:
+        with transaction.atomic():
+            user.save(update_fields=["username"])
+    except IntegrityError:  # taken by a concurrent request since the check above
+        raise UsernameTaken() from None
+    return user
+
+
+@dataclass(frozen=True)
+class GuestPlaying:
+    issued: IssuedToken
+    game: Game | None  # None: no deal to be had now (the pool empty); the client asks again
+
+
+def user_guest_create_playing(*, suits: int, user_agent: str = "") -> GuestPlaying:
+    """A guest with its first game of ``suits`` dealt (``game_create``, as `POST /games`
+    deals it), so a first visit needs one round trip to show a table. The guest is made even
+    when no deal can be had (the pool empty and none vetted in time): then no game."""
+    game_create_prepare(suits=suits)  # a vetting, if any, before anything is locked
+    issued = user_guest_create(user_agent=user_agent)
+    try:
+        # A new player: no game in progress to end, nothing to replay, no staff's choice of
+        # deal (what game_create checks besides); the deal comes through the one door.
+        with transaction.atomic():
+            game = game_start(player=issued.token.user, deal=deal_for_new_game(suits=suits))
+    except PoolEmpty:
+        game = None
+    return GuestPlaying(issued=issued, game=game)

@@ -1,5 +1,6 @@
 from django.urls import path
 
+from accounts.guest_views import GuestNameApi
 from accounts.views import (
     GuestCreateApi,
     LogoutApi,
@@ -38,4 +39,5 @@ urlpatterns = [
     path("me/password", PasswordChangeApi.as_view(), name="password"),
     path("me/tokens", TokensApi.as_view(), name="tokens"),
     path("me/tokens/<row_id:token_id>", TokenDetailApi.as_view(), name="token-detail"),
+    path("me/name", GuestNameApi.as_view(), name="guest-name"),
 ]

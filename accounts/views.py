@@ -12,7 +12,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
-from django.http import StreamingHttpResponse
+from django.http import QueryDict, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.utils import timezone
 from rest_framework import serializers, status
@@ -36,14 +36,21 @@ from accounts.services import (
     token_obtain,
     user_claim,
     user_guest_create,
+    user_guest_create_playing,
     user_register,
 )
 from coins.serializers import CoinSummarySerializer
-from games.serializers import ModeStatsSerializer
+from games.presenters import game_state
+from games.serializers import GameStateSerializer, ModeStatsSerializer, SuitsField
 from spider_api.permissions import FIRST_PARTY
 from spider_api.players import player_of
 from spider_api.scopes import PROFILE_READ, SCOPES
 from spider_api.serializers import JsonInputSerializer
+
+
+def _user_agent(request: Request) -> str:
+    """The sign-in's User-Agent, which names an unnamed device (accounts.devices)."""
+    return str(request.META.get("HTTP_USER_AGENT", ""))[:512]
 
 
 class _AuthApi(APIView):
@@ -74,23 +81,45 @@ class UserRegisterApi(_AuthApi):
     def post(self, request: Request) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        issued = user_register(**serializer.validated_data)
+        issued = user_register(**serializer.validated_data, user_agent=_user_agent(request))
         body = {"username": issued.token.user.username, **signed_in_json(issued)}
         return Response(body, status=status.HTTP_201_CREATED)
 
 
 @schema_docs.guest_create
 class GuestCreateApi(_AuthApi):
-    """Throttled per client address like registration (scope ``auth``)."""
+    """Throttled per client address like registration (scope ``auth``). A first deal comes
+    with at most each guest made, as `POST /games` would deal it to a new guest (whose
+    per-player ``pool`` count is nothing yet): the ``auth`` rate bounds both."""
+
+    class InputSerializer(JsonInputSerializer):
+        suits = SuitsField(required=False)  # the first game's: see the description
 
     class OutputSerializer(DeviceTokenSerializer):
         username = serializers.CharField(help_text="A made-up name, `guest-` and 10 hex digits.")
         is_guest = serializers.BooleanField()
+        game = GameStateSerializer(
+            required=False,
+            allow_null=True,
+            help_text="With `suits`: the new game, as `POST /games` answers it; null when no "
+            "deal could be had now (start one with `POST /games`). Absent without `suits`.",
+        )
 
     def post(self, request: Request) -> Response:
-        issued = user_guest_create()
-        body = {"username": issued.token.user.username, "is_guest": True}
-        return Response({**body, **signed_in_json(issued)}, status=status.HTTP_201_CREATED)
+        no_body = isinstance(request.data, QueryDict) and not request.data
+        asked = self.InputSerializer(data={} if no_body else request.data)
+        asked.is_valid(raise_exception=True)
+        suits = asked.validated_data.get("suits")
+        if suits is None:
+            issued, game = user_guest_create(user_agent=_user_agent(request)), None
+        else:
+            playing = user_guest_create_playing(suits=suits, user_agent=_user_agent(request))
+            issued, game = playing.issued, playing.game
+        body: dict[str, Any] = {"username": issued.token.user.username, "is_guest": True}
+        body.update(signed_in_json(issued))
+        if suits is not None:  # the game's state exactly as POST /games answers it
+            body["game"] = game_state(game) if game is not None else None
+        return Response(body, status=status.HTTP_201_CREATED)
 
 
 @schema_docs.user_claim
@@ -129,7 +158,7 @@ class TokenObtainApi(_AuthApi):
     def post(self, request: Request) -> Response:
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        issued = token_obtain(**serializer.validated_data)
+        issued = token_obtain(**serializer.validated_data, user_agent=_user_agent(request))
         return Response(signed_in_json(issued))
 
 

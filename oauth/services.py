@@ -1,5 +1,6 @@
 """Writes of third-party apps: a player registers one (its client id, and a secret shown once
-for a confidential app) and deletes one, which revokes every token it holds."""
+for a confidential app) and deletes one, which revokes every token it holds; and a player
+ends an app's access they approved (every token it holds for them)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from oauth2_provider.generators import generate_client_secret
-from oauth2_provider.models import Application, get_grant_model
+from oauth2_provider.models import AccessToken, Application, RefreshToken, get_grant_model
 
+from oauth import selectors
 from oauth.models import IssuedCode
 from spider_api.errors import DomainError
 
@@ -28,6 +30,10 @@ class TooManyApps(DomainError):
 
 class AppNotFound(DomainError):
     code, detail, status = "not_found", "No such app of yours.", 404
+
+
+class ApprovalNotFound(DomainError):
+    code, detail, status = "not_found", "No app you approved has this client id.", 404
 
 
 @dataclass(frozen=True)
@@ -71,6 +77,25 @@ def app_delete(*, user: User, client_id: str) -> None:
     if app is None:
         raise AppNotFound()
     app.delete()
+
+
+@transaction.atomic
+def approval_revoke(*, user: User, client_id: str) -> None:
+    """End what the app ``client_id`` may do for ``user``, at once: its refresh tokens are
+    revoked (kept, marked, so a replay of one is still recognised), its access tokens and
+    unexchanged codes deleted (each deletion drops the token from this process's cache,
+    spider_api.oauth; the others within TOKEN_CACHE_SECONDS). ApprovalNotFound when the app
+    holds no live token of the player's (another player's approval is never theirs)."""
+    if not selectors.live_tokens_of(user=user).filter(application__client_id=client_id).exists():
+        raise ApprovalNotFound()
+    mine = {"user": user, "application__client_id": client_id}
+    now = timezone.now()
+    RefreshToken.objects.filter(**mine, revoked__isnull=True).update(
+        revoked=now, updated=now, access_token=None
+    )
+    for token in AccessToken.objects.filter(**mine):
+        token.delete()  # one by one: each deletion reaches the token cache (signals)
+    get_grant_model().objects.filter(**mine).delete()
 
 
 def apps_delete_all(*, user: User) -> int:

@@ -1,4 +1,5 @@
-"""The apps API (`/api/v1/apps`, the authorization page's `/api/v1/oauth/authorization`) and
+"""The apps API (`/api/v1/apps`, the authorization page's `/api/v1/oauth/authorization`, the
+apps a player approved: `/api/v1/me/approved-apps`) and
 the OAuth2 endpoints themselves (django-oauth-toolkit's views, at the root: `PROVIDER`).
 
 The provider's URL names are DOT's (namespace `oauth2_provider`), so DOT's RFC 8414 metadata
@@ -10,6 +11,7 @@ device flow, introspection and application pages are not mounted.
 from django.urls import include, path
 
 from oauth import endpoints
+from oauth.approvals import ApprovalDetailApi, ApprovalsApi
 from oauth.views import AppDetailApi, AppsApi, AuthorizationApi
 from web.views import index
 
@@ -19,6 +21,8 @@ urlpatterns = [
     path("apps", AppsApi.as_view(), name="apps"),
     path("apps/<str:client_id>", AppDetailApi.as_view(), name="app"),
     path("oauth/authorization", AuthorizationApi.as_view(), name="authorization"),
+    path("me/approved-apps", ApprovalsApi.as_view(), name="approvals"),
+    path("me/approved-apps/<str:client_id>", ApprovalDetailApi.as_view(), name="approval"),
 ]
 
 _provider = [

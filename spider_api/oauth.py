@@ -9,6 +9,10 @@ token reused, an app deleted, the admin) and saving its user drop the entries in
 at once (signals connected in ``oauth.apps``); another web process refuses it within
 ``TOKEN_CACHE_SECONDS`` at the latest. An entry never outlives the token's own expiry.
 
+A token's ``updated`` is its last use (what the player's list of approved apps shows): written
+by one UPDATE when ``TOUCH_SECONDS`` old, as a first-party token's ``last_used``, not on every
+request (and with no signal: the cache keeps the entry).
+
 Only a token issued to a player acts on the API: one with no user (the client-credentials
 grant's, were one ever issued; a registration access token) is refused with 401 and never
 cached, so every entry has a user and the invalidation above cannot trip over one.
@@ -32,7 +36,7 @@ from django.utils import timezone
 from oauth2_provider.contrib.rest_framework import OAuth2Authentication
 from rest_framework import exceptions
 
-from spider_api.authentication import BEARER_CHALLENGE, _fresh_copy
+from spider_api.authentication import BEARER_CHALLENGE, TOUCH_SECONDS, _fresh_copy
 
 ACCESS_PREFIX = "spa_"  # "spider access"
 REFRESH_PREFIX = "spr_"
@@ -84,6 +88,15 @@ def bearer_key(request: Any) -> str | None:
     return key
 
 
+def _touch(token: Any) -> None:
+    """Write the token's last use (``updated``) if the last write is TOUCH_SECONDS old."""
+    at = timezone.now()
+    if (at - token.updated).total_seconds() < TOUCH_SECONDS:
+        return
+    type(token).objects.filter(pk=token.pk).update(updated=at)
+    token.updated = at
+
+
 class OAuthTokenAuthentication(OAuth2Authentication):
     """DOT's DRF authentication, for our access tokens only, behind the per-process cache."""
 
@@ -97,6 +110,7 @@ class OAuthTokenAuthentication(OAuth2Authentication):
         now = time.monotonic()
         hit = _cache.get(key) if ttl > 0 else None
         if hit is not None and hit[0] > now:
+            _touch(hit[2])
             return _fresh_copy(hit[1]), hit[2]
         found = super().authenticate(request)  # oauthlib: known, unexpired, active user
         if found is None or found[0] is None:  # unknown, expired, or no player's token
@@ -109,6 +123,7 @@ class OAuthTokenAuthentication(OAuth2Authentication):
                 if len(_cache) >= MAX_ENTRIES:
                     _cache.clear()
                 _cache[key] = (now + min(ttl, left), user, token)
+        _touch(token)
         return _fresh_copy(user), token
 
     def authenticate_header(self, request: Any) -> str:

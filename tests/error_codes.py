@@ -195,8 +195,38 @@ def _refusing_trys(module: Module, node: ast.AST) -> set[int]:
     return inside
 
 
+def _catching_trys(module: Module, node: ast.AST) -> dict[int, set[tuple[int, str]]]:
+    """ids of the calls inside a `try:` with an `except SomeDomainError:` (a class with its
+    own code, or a tuple of them), and the errors those handlers catch."""
+    known = domain_errors()
+    caught: dict[int, set[tuple[int, str]]] = {}
+    for sub in ast.walk(node):
+        if not isinstance(sub, ast.Try):
+            continue
+        errors: set[tuple[int, str]] = set()
+        for handler in sub.handlers:
+            kind = handler.type
+            kinds = kind.elts if isinstance(kind, ast.Tuple) else [kind] if kind else []
+            for one in kinds:
+                resolved = _resolve(module, one.id) if isinstance(one, ast.Name) else None
+                if resolved and resolved in known and resolved != "spider_api.errors:DomainError":
+                    code, status = known[resolved]
+                    errors.add((status, code))
+        if errors:
+            for stmt in sub.body:
+                for c in ast.walk(stmt):
+                    if isinstance(c, ast.Call):
+                        caught.setdefault(id(c), set()).update(errors)
+    return caught
+
+
+# Calls whose errors a handler catches in part: caller -> {(callee, the errors caught)}.
+CAUGHT: dict[str, set[tuple[str, frozenset[tuple[int, str]]]]] = {}
+
+
 def _direct(key: str) -> tuple[set[tuple[int, str]], set[Edge]]:
-    """The errors function ``key`` raises itself, and the functions it calls."""
+    """The errors function ``key`` raises itself, and the functions it calls (those called
+    where a handler catches some of their errors: in CAUGHT instead)."""
     module_name, qualname = key.split(":")
     module = project()[module_name]
     node = module.functions[qualname]
@@ -205,6 +235,8 @@ def _direct(key: str) -> tuple[set[tuple[int, str]], set[Edge]]:
     edges: set[Edge] = {(callee, None) for callee in DYNAMIC.get(key, ())}
     known = domain_errors()
     remapped = _refusing_trys(module, node)
+    catching = _catching_trys(module, node)
+    CAUGHT[key] = set()
     for sub in ast.walk(node):
         if isinstance(sub, ast.Raise) and sub.exc is not None:
             raised = sub.exc.func if isinstance(sub.exc, ast.Call) else sub.exc
@@ -265,7 +297,10 @@ def _direct(key: str) -> tuple[set[tuple[int, str]], set[Edge]]:
                     calls.add(f"{target}:{func.attr}")
                 elif resolved:
                     calls.add(f"{resolved}.{func.attr}")
-        edges |= {(callee, override) for callee in calls}
+        if id(sub) in catching and override is None:
+            CAUGHT[key] |= {(callee, frozenset(catching[id(sub)])) for callee in calls}
+        else:
+            edges |= {(callee, override) for callee in calls}
     return errors, edges
 
 
@@ -306,6 +341,8 @@ def raised_by(key: str) -> frozenset[tuple[int, str]]:
         direct, edges = _direct(current)
         errors |= {(override or status, code) for status, code in direct}
         todo.extend((callee, override or again) for callee, again in edges)
+        for callee, caught in CAUGHT[current]:
+            errors |= {(override or s, c) for s, c in raised_by(callee) if (s, c) not in caught}
     return frozenset(errors)
 
 

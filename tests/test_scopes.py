@@ -80,6 +80,9 @@ TABLE = {
     ("post", "/api/v1/me/tokens"): ["account"],
     ("delete", "/api/v1/me/tokens/{token_id}"): ["account"],
     ("post", "/api/v1/oauth/authorization"): ["account"],
+    ("get", "/api/v1/me/approved-apps"): ["account"],
+    ("delete", "/api/v1/me/approved-apps/{client_id}"): ["account"],
+    ("post", "/api/v1/me/name"): ["account"],
 }
 RACE_COMMANDS = ("sit", "stand", "ready", "unready", "start", "again", "settings", "resign", "draw")
 

@@ -23,7 +23,7 @@ def test_register_creates_the_user_and_returns_a_working_token(api_client):
         "device": token.name,
     }
     assert token.key_hash == secret_hash(body["token"]) and token.kind == "device"
-    assert body["token"].startswith("spd_dev_") and token.name.startswith("device-")
+    assert body["token"].startswith("spd_dev_") and token.name == "Unknown device"  # no User-Agent
     assert User.objects.get(username="alice").check_password(PASSWORD)
     api_client.credentials(HTTP_AUTHORIZATION=f"Bearer {body['token']}")
     assert api_client.get(reverse("accounts:me")).json()["username"] == "alice"

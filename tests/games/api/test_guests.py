@@ -124,3 +124,52 @@ def test_guests_are_throttled_per_address_with_registration(set_throttle_rate):
     assert client.post("/api/v1/auth/register", {}).status_code == 400
 
     assert client.post(GUEST).status_code == 429
+
+
+def test_a_guest_and_its_first_deal_come_back_from_one_request():
+    """A first visit in one round trip: `POST /auth/guest {suits}` answers the guest's token
+    and its first game exactly as `POST /games` would (and as reading it back gives)."""
+    deal = pooled_layout_deal(NEAR_WIN, suits=1)
+    client = APIClient()
+    body = ok(client.post(GUEST, {"suits": 1}, format="json"), 201)
+
+    game = body["game"]
+    assert body["is_guest"] is True and game["status"] == "in_progress"
+    assert game["suits"] == 1 and game["ranked"] is False and game["version"] == 0
+    saved = Game.objects.get(pk=game["id"])
+    assert saved.deal_id == deal.pk and saved.player.username == body["username"]
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {body['token']}")
+    assert ok(client.get(f"/api/v1/games/{game['id']}")) == game
+    # Nothing hidden comes along: face-down cards only as counts, no stock order, no seed.
+    assert "seed" not in game and "stock" not in game
+
+
+def test_a_guest_is_made_even_when_no_deal_can_be_had():
+    body = ok(APIClient().post(GUEST, {"suits": 2}, format="json"), 201)  # no 2-suit deal pooled
+    assert body["game"] is None and body["token"]
+    assert not Game.objects.exists()
+
+
+def test_without_suits_no_game_is_dealt():
+    body = ok(APIClient().post(GUEST, {}, format="json"), 201)
+    assert "game" not in body and not Game.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "body", [{"suits": 3}, {"suits": "1"}, {"suits": 2.5}, [1], {"suits": None}]
+)
+def test_a_bad_first_deal_is_400_and_makes_no_guest(body):
+    response = APIClient().post(GUEST, body, format="json")
+    assert response.status_code == 400, response.content
+    assert response.json()["code"] in ("invalid", "unknown_fields", "not_an_object")
+    assert not User.objects.filter(is_guest=True).exists()
+
+
+def test_a_first_deal_comes_with_at_most_each_guest_made(set_throttle_rate):
+    """Bounded by the `auth` rate (per client address): one deal per guest made."""
+    set_throttle_rate("auth", "2/min")
+    set_throttle_rate("pool", "1/min")  # a new guest has taken no deal yet
+    client = APIClient()
+    assert client.post(GUEST, {"suits": 2}, format="json").status_code == 201
+    assert client.post(GUEST, {"suits": 2}, format="json").status_code == 201
+    assert client.post(GUEST, {"suits": 2}, format="json").status_code == 429

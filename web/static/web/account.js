@@ -1,6 +1,7 @@
 // @ts-check
 // The account page (/account): change the password, sign out here or everywhere, the
-// devices and personal access tokens with revoke, your data's download and deleting the
+// devices, personal access tokens and apps you approved with revoke, your data's download
+// and deleting the
 // account; and the creation of a personal access token (/account/tokens/new, which a link
 // may open with a name and scopes filled in: ?name=my%20bot&scopes=game:play,race:play).
 
@@ -8,7 +9,7 @@ import * as api from './api.js';
 import { h, clear, confirmDialog, toast, formErrors, link } from './dom.js';
 
 /**
- * @import { ApiError, ApiToken } from './api.js'
+ * @import { ApiError, ApiToken, Approval } from './api.js'
  * @import { Ctx } from './app.js'
  */
 
@@ -88,6 +89,29 @@ export async function accountScreen(root, ctx) {
     await showTokens();
   });
 
+  // -- a guest's name (the made-up one until it chooses), checked as a username is
+  const guestName = field('guest-name', 'Your name', {
+    required: true, minlength: '3', maxlength: '30', autocomplete: 'nickname',
+    value: (api.session.username || '').startsWith('guest-') ? '' : api.session.username || '',
+    'aria-describedby': 'guest-name-help',
+  });
+  const nameErrors = h('div', { class: 'form-errors', role: 'alert' });
+  const nameForm = h('form', { class: 'account-form', id: 'name-form' },
+    h('h2', {}, 'Your name'), ...guestName.nodes,
+    h('p', { class: 'small', id: 'guest-name-help' }, '3 to 30 letters, digits, _ or -. '
+      + 'Other players see it in races; you stay a guest until you sign up.'),
+    nameErrors, h('button', { type: 'submit', class: 'primary' }, 'Save name'));
+  onSubmit(nameForm, nameErrors, async () => {
+    const named = await api.nameGuest(guestName.input.value.trim());
+    api.session.set(/** @type {string} */ (api.session.token), named.username, true);
+    clear(whoami, named.username);
+    statsLink.setAttribute('href', `/players/${encodeURIComponent(named.username)}`);
+    toast(`You play as ${named.username}.`);
+  });
+  const whoami = h('strong', {}, api.session.username || '');
+  const statsLink = link(`/players/${encodeURIComponent(api.session.username || '')}`,
+    'Your statistics', { id: 'my-stats' });
+
   // -- signing out
   const signOut = h('button', { type: 'button', id: 'sign-out', onclick: async () => {
     await api.logout().catch(() => null); // gone already: signed out all the same
@@ -153,6 +177,47 @@ export async function accountScreen(root, ctx) {
     await showTokens();
   };
 
+  // -- apps you approved (OAuth2): what each may do, when it last acted, revoke
+  const appList = h('div', { class: 'app-list', 'aria-live': 'polite' });
+  const showApps = async () => {
+    /** @type {Approval[]} */
+    let approvals;
+    try {
+      approvals = await api.approvedApps();
+    } catch (error) {
+      if (/** @type {ApiError} */ (error).status === 401) throw error; // to log-in
+      clear(appList, h('p', { class: 'form-errors', role: 'alert' },
+        `Your apps cannot be listed: ${/** @type {ApiError} */ (error).detail}`));
+      return;
+    }
+    clear(appList, approvals.length ? h('table', { class: 'results tokens apps' },
+      h('thead', {}, h('tr', {}, h('th', {}, 'App'), h('th', {}, 'May'),
+        h('th', {}, 'Approved'), h('th', {}, 'Last used'), h('th', {}, ''))),
+      h('tbody', {}, approvals.map((a) => h('tr', { dataset: { app: a.app.client_id } },
+        h('td', {}, a.app.name, a.app.owner
+          ? h('span', { class: 'small' }, ` by ${a.app.owner}`) : null),
+        h('td', {}, h('ul', { class: 'scopes' }, a.scopes.map((s) =>
+          h('li', { title: s.name }, s.description)))),
+        h('td', {}, when(a.approved)), h('td', {}, when(a.last_used)),
+        h('td', {}, h('button', { type: 'button', class: 'revoke',
+          'aria-label': `Revoke ${a.app.name}`, onclick: () => revokeApp(a) }, 'Revoke'))))))
+      : h('p', { class: 'small' }, 'None. An app you approve on its sign-in page acts for you '
+        + 'within the scopes you allowed, until you revoke it here.'));
+  };
+  /** @param {Approval} approval */
+  const revokeApp = async (approval) => {
+    const yes = await confirmDialog(`Revoke ${approval.app.name}?`,
+      'It stops acting for you at once; to act again it must ask you again.', 'Revoke');
+    if (!yes) return;
+    try {
+      await api.revokeApproval(approval.app.client_id);
+      toast(`${approval.app.name} revoked.`);
+    } catch (error) {
+      toast(/** @type {ApiError} */ (error).detail, 'error');
+    }
+    await showApps();
+  };
+
   // -- your data, and deleting the account
   const exportButton = h('button', { type: 'button', id: 'export', onclick: async () => {
     exportButton.disabled = true;
@@ -185,17 +250,19 @@ export async function accountScreen(root, ctx) {
 
   clear(root, h('section', { class: 'panel account-page' },
     h('h1', {}, 'Your account'),
-    h('p', {}, 'Signed in as ', h('strong', {}, api.session.username || '')),
+    h('p', {}, api.session.guest ? 'Playing as a guest: ' : 'Signed in as ', whoami, ' · ',
+      statsLink),
     h('div', { class: 'buttons' }, signOut, everywhere),
-    api.session.guest ? null : passwordForm,
+    api.session.guest ? nameForm : passwordForm,
     h('h2', {}, 'Devices and tokens'), tokenList,
     h('p', {}, link('/account/tokens/new', 'Create a personal access token', { id: 'new-token' })),
+    h('h2', {}, 'Apps you approved'), appList,
     h('h2', {}, 'Your data'),
     h('p', { class: 'small' }, 'Everything kept about you, one JSON object a line: your '
       + 'profile, every game with its moves, your coins, places and races.'),
     h('p', {}, exportButton),
     deleteForm));
-  await showTokens();
+  await Promise.all([showTokens(), showApps()]);
   return null;
 }
 

@@ -320,6 +320,13 @@ export const guest = () => request('POST', '/auth/guest', { token: false });
  */
 export const claim = (username, password) =>
   request('POST', '/auth/claim', { body: { username, password } });
+/**
+ * The signed-in guest chooses the name it plays under; it stays a guest.
+ * @param {string} username
+ * @returns {Promise<{username: string, is_guest: boolean}>}
+ */
+export const nameGuest = (username) =>
+  request('POST', '/me/name', { body: { username }, retry: false });
 
 // --- games -------------------------------------------------------------------------------
 /**
@@ -503,6 +510,19 @@ export const createToken = (name, scopes, expiresInDays) => request('POST', '/me
 });
 /** @param {number} id */
 export const revokeToken = (id) => request('DELETE', `/me/tokens/${id}`, { retry: false });
+/**
+ * An app the player approved that may still act for them (GET /me/approved-apps).
+ * @typedef {object} Approval
+ * @property {{client_id: string, name: string, owner: string | null}} app
+ * @property {{name: string, description: string}[]} scopes
+ * @property {string} approved
+ * @property {string} last_used
+ */
+/** @returns {Promise<Approval[]>} */
+export const approvedApps = () => request('GET', '/me/approved-apps', { fresh: true });
+/** @param {string} clientId */
+export const revokeApproval = (clientId) =>
+  request('DELETE', `/me/approved-apps/${encodeURIComponent(clientId)}`, { retry: false });
 export const logout = () => request('POST', '/auth/logout', { retry: false });
 export const logoutEverywhere = () => request('POST', '/auth/logout-everywhere', { retry: false });
 /**

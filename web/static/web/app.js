@@ -146,9 +146,13 @@ function renderAccount() {
   const el = /** @type {HTMLElement} */ (document.getElementById('account'));
   const name = api.session.username;
   if (api.session.token && name && api.session.guest) {
-    // A guest: unranked until the account is claimed (sign up keeps the games).
-    clear(el, h('span', { class: 'me guest', title: 'Games as a guest are unranked' }, 'Guest'),
-      link('/signup', 'Sign up to keep your games', { class: 'claim' }), link('/login', 'Log in'));
+    // A guest: unranked until the account is claimed (sign up keeps the games). Its name
+    // (made up until it chooses one on the account page) opens its statistics.
+    const chosen = !name.startsWith('guest-');
+    clear(el, link(`/players/${encodeURIComponent(name)}`, chosen ? name : 'Guest',
+      { class: 'me guest', title: 'Your statistics (games as a guest are unranked)' }),
+    link('/account', 'Account', { class: 'account-link' }),
+    link('/signup', 'Sign up to keep your games', { class: 'claim' }));
   } else if (api.session.token && name) {
     const logOut = async () => {
       await api.logout().catch(() => null); // revoke this device's token; gone already: fine

@@ -20,6 +20,7 @@ const DOUBLE_TAP_MS = 350;
 const DRAG_START_PX = 6;
 /** The foot of the screen kept free of cards for a hint or a notice, in CSS px. */
 const MESSAGE_ROOM = 84;
+const SMALL_CARD_PX = 48; // narrower cards show one big pip, not a laid-out face
 
 /**
  * What the player asked for (the table decides nothing: the owner sends it to the server).
@@ -57,6 +58,8 @@ export class Table {
     this.topKey = '';
     /** The card size and gap last set (set again only when they change). */
     this.sizeKey = '';
+    /** From one column to the next, in CSS px (a card and a gap). */
+    this.pitch = 0;
     /** @type {string[]} what each column shows now (see render) */
     this.keys = [];
     /** @type {number[]} each column's cards dealt face down, awaiting their faces */
@@ -113,7 +116,11 @@ export class Table {
    * @param {{from: number, to: number, count: number} | null} moved
    */
   render(state, moved = null) {
-    const before = moved ? this.rectsOf(moved.from, moved.count) : null;
+    // Everything read of the page is read here, before anything changes (a read after a
+    // change makes the browser lay the page out at once: twice a move, a third of a slow
+    // phone's time to draw it).
+    const box = this.measure();
+    const before = moved ? this.topsOf(moved.from, moved.count) : null;
     const stockAt = this.stock.getBoundingClientRect();
     // A deal undone: its ten cards go back to the stock (copies fly there, face down).
     const undealt = this.state && !this.readOnly && state.deals_left === this.state.deals_left + 1
@@ -164,8 +171,8 @@ export class Table {
       col.setAttribute('aria-label', columnLabel(i, column));
     });
     this.paintMarks();
-    this.layout();
-    if (moved && before) this.slide(before, moved.to, moved.count);
+    this.layout(box);
+    if (moved && before) this.slide(before, moved.from, moved.to, moved.count);
     if (arriving.length) this.dealFrom(stockAt, arriving);
     if (undealt.length === this.cols.length) this.undealTo(stockAt, undealt);
     turning.forEach(([i, n]) => Array.from(this.cols[i].children).slice(-n)
@@ -199,26 +206,36 @@ export class Table {
    * @param {number} col
    * @param {number} count
    */
-  rectsOf(col, count) {
-    return Array.from(this.cols[col].querySelectorAll('.card.up'))
-      .slice(-count).map((c) => c.getBoundingClientRect());
+  topsOf(col, count) {
+    return Array.from(this.cols[col].querySelectorAll('.card.up')).slice(-count)
+      .map((c) => parseFloat(/** @type {HTMLElement} */ (c).style.top) || 0);
+  }
+
+  /** The columns' width and top on the page, read while nothing has changed since drawn. */
+  measure() {
+    return {
+      width: this.columns.clientWidth,
+      top: this.columns.getBoundingClientRect().top + window.scrollY,
+    };
   }
 
   /**
-   * Slide the last cards of column `to` from `before` to where they are now (FLIP: drawn in
-   * place at once, moved back by a transform, then let go; reduced motion: no transition).
-   * @param {DOMRect[]} before
+   * Slide the last cards of column `to` from where they were in column `from` (FLIP: drawn
+   * in place at once, moved back by a transform, then let go; reduced motion: no
+   * transition). Where they were and are is worked out, not read: columns are a card and a
+   * gap apart, and each card's top is the one `layout` gave it.
+   * @param {number[]} before  the cards' tops in column `from`
+   * @param {number} from
    * @param {number} to
    * @param {number} count
    */
-  slide(before, to, count) {
+  slide(before, from, to, count) {
     const cards = /** @type {HTMLElement[]} */ (
       Array.from(this.cols[to].querySelectorAll('.card.up')).slice(-count));
     if (cards.length !== before.length) return;
+    const dx = (from - to) * this.pitch;
     cards.forEach((card, k) => {
-      const now = card.getBoundingClientRect();
-      const dx = before[k].left - now.left;
-      const dy = before[k].top - now.top;
+      const dy = before[k] - (parseFloat(card.style.top) || 0);
       card.style.transform = `translate(${dx}px, ${dy}px)`;
       card.classList.add('sliding');
     });
@@ -314,13 +331,17 @@ export class Table {
     return column && column.cards.length >= this.selection.count;
   }
 
-  /** Card overlap fitted to the space: long columns squeeze so the table stays on screen. */
-  layout() {
+  /**
+   * Card overlap fitted to the space: long columns squeeze so the table stays on screen.
+   * @param {{width: number, top: number}} [box]  measured already (render), else read now
+   */
+  layout(box = undefined) {
     if (!this.state) return;
-    const width = this.columns.clientWidth;
+    const { width, top } = box || this.measure();
     if (!width) return;
     const gap = width < 600 ? 3 : Math.min(10, width * 0.012); // a phone: cards first
     const cardW = (width - gap * 9) / 10;
+    this.pitch = cardW + gap; // from one column to the next
     const cardH = cardW * 1.4;
     const sizeKey = `${cardW}|${gap}`;
     if (this.sizeKey !== sizeKey) {
@@ -328,8 +349,9 @@ export class Table {
       this.el.style.setProperty('--card-w', `${cardW}px`);
       this.el.style.setProperty('--card-h', `${cardH}px`);
       this.el.style.setProperty('--gap', `${gap}px`);
+      // Too narrow for a face's pips and figures (a phone): one big pip (cards.js).
+      this.el.classList.toggle('small-cards', cardW < SMALL_CARD_PX);
     }
-    const top = this.columns.getBoundingClientRect().top + window.scrollY;
     // A table played on keeps the foot of the screen for hints and notices (game.js).
     const foot = this.readOnly ? 12 : MESSAGE_ROOM;
     const room = Math.max(cardH * 3.5, window.innerHeight - top - foot);
