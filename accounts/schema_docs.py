@@ -19,6 +19,7 @@ from accounts.services import (
     NotAGuest,
     ResetLinkInvalid,
     TooManyTokens,
+    UsernameTaken,
     WrongPassword,
 )
 from spider_api.openapi import (
@@ -474,5 +475,38 @@ def me_delete(view: View) -> View:
                     "Confirm", value={"password": "correct horse battery"}, request_only=True
                 )
             ],
+        ),
+    )(view)
+
+
+def guest_name(view: View) -> View:
+    """The operations of GuestNameApi."""
+    return extend_schema_view(
+        post=extend_schema(
+            operation_id="me_name",
+            tags=["auth"],
+            summary="Choose your name (guests)",
+            description="A guest chooses the name it plays, races and is shown under (its "
+            "statistics are at `/players/{username}`). It stays a guest: its games are "
+            "unranked until it claims the account (`POST /auth/claim`, which may keep this "
+            "name). A claimed account keeps its name.",
+            request=view.InputSerializer,
+            responses={
+                200: view.OutputSerializer,
+                400: bad_request(
+                    invalid_example(
+                        "username",
+                        "A username is 3 to 30 letters, digits, '_' or '-'.",
+                    )
+                ),
+                403: FIRST_PARTY_ONLY,
+                409: error_response(
+                    "The name is taken (in any letter case), or the account is not a guest's.",
+                    UsernameTaken.code,
+                    UsernameTaken.detail,
+                    error_example(NotAGuest.code, NotAGuest.detail),
+                ),
+            },
+            examples=[OpenApiExample("A name", value={"username": "alice"}, request_only=True)],
         ),
     )(view)

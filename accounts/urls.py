@@ -1,8 +1,8 @@
 from django.urls import path
 
-from accounts.guest_views import GuestNameApi
 from accounts.views import (
     GuestCreateApi,
+    GuestNameApi,
     LogoutApi,
     LogoutEverywhereApi,
     MeApi,

@@ -33,6 +33,7 @@ from accounts.serializers import DeviceField, DeviceTokenSerializer, ScopesField
 from accounts.services import (
     PERSONAL_TOKEN_MAX_DAYS,
     account_delete,
+    guest_rename,
     token_obtain,
     user_claim,
     user_guest_create,
@@ -391,3 +392,31 @@ class MeDeleteApi(APIView):
         serializer.is_valid(raise_exception=True)
         tombstone = account_delete(user=user, **serializer.validated_data)
         return Response({"username": tombstone})
+
+
+@schema_docs.guest_name
+class GuestNameApi(APIView):
+    """A guest plays and races under a made-up name until it chooses one here
+    (docs/rules.md#guests), checked as a username is; its games stay unranked until it claims
+    the account (`POST /auth/claim`)."""
+
+    required_scopes = FIRST_PARTY  # the account itself: never an app's business
+    throttle_scope = "auth"  # a name is a lookup of every account's: paced as signing up
+
+    class InputSerializer(JsonInputSerializer):
+        username = serializers.CharField(
+            min_length=3,
+            max_length=30,
+            validators=[username_validator],
+            help_text="3 to 30 letters, digits, `_` or `-`; unique in any letter case.",
+        )
+
+    class OutputSerializer(serializers.Serializer):
+        username = serializers.CharField()
+        is_guest = serializers.BooleanField(help_text="Still a guest: unranked until claimed.")
+
+    def post(self, request: Request) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = guest_rename(user=player_of(request), **serializer.validated_data)
+        return Response({"username": user.username, "is_guest": user.is_guest})

@@ -6,6 +6,7 @@ from typing import Any
 
 from oauth2_provider.models import Application
 
+from oauth.selectors import Approval
 from spider_api.scopes import SCOPES
 
 
@@ -29,4 +30,20 @@ def authorization_json(app: Application, scopes: list[str], redirect_uri: str) -
         },
         "scopes": [{"name": s, "description": SCOPES.get(s, s)} for s in scopes],
         "redirect_uri": redirect_uri,
+    }
+
+
+def approval_json(approval: Approval) -> dict[str, Any]:
+    """An app the player approved: who it is, what it may do, when it was approved and last
+    acted."""
+    app = approval.app
+    return {
+        "app": {
+            "client_id": app.client_id,
+            "name": app.name or app.client_id,
+            "owner": app.user.get_username() if app.user else None,
+        },
+        "scopes": [{"name": s, "description": SCOPES.get(s, s)} for s in approval.scopes],
+        "approved": approval.approved,
+        "last_used": approval.last_used,
     }

@@ -14,8 +14,9 @@ from drf_spectacular.utils import (
 
 from oauth import services
 from oauth.errors import AuthorizationRefused
-from oauth.serializers import AuthorizationErrorSerializer
+from oauth.serializers import ApprovalSerializer, AuthorizationErrorSerializer
 from spider_api.openapi import (
+    FIRST_PARTY_ONLY,
     ErrorSerializer,
     View,
     bad_request,
@@ -146,5 +147,48 @@ def authorization(view: View) -> View:
             parameters=_QUERY,
             request=view.InputSerializer,
             responses={200: view.DecisionSerializer, 400: AUTHORIZATION_ERROR},
+        ),
+    )(view)
+
+
+def approvals(view: View) -> View:
+    """The operations of ApprovalsApi."""
+    return extend_schema_view(
+        get=extend_schema(
+            operation_id="me_approved_apps",
+            tags=TAGS,
+            summary="Apps you approved",
+            description="Every app that may act for you (one you approved on the authorization "
+            "page, holding a live token), with its scopes and when it last acted, most recent "
+            "first. First-party sign-ins only.",
+            responses={200: ApprovalSerializer(many=True), 403: FIRST_PARTY_ONLY},
+        ),
+    )(view)
+
+
+def approval_detail(view: View) -> View:
+    """The operations of ApprovalDetailApi."""
+    return extend_schema_view(
+        delete=extend_schema(
+            operation_id="me_approved_apps_revoke",
+            tags=TAGS,
+            summary="Revoke an app you approved",
+            description="Ends the app's access at once: its access and refresh tokens stop "
+            "working (within TOKEN_CACHE_SECONDS on other web processes) and its unused codes "
+            "with them. To act for you again it must ask you again. First-party sign-ins only.",
+            request=None,
+            responses={
+                204: None,
+                403: FIRST_PARTY_ONLY,
+                404: OpenApiResponse(
+                    ErrorSerializer,
+                    "No app you approved (with a live token) has this client id.",
+                    examples=[
+                        error_example(
+                            services.ApprovalNotFound.code, services.ApprovalNotFound.detail
+                        )
+                    ],
+                ),
+            },
         ),
     )(view)

@@ -29,3 +29,23 @@ class AuthorizationErrorSerializer(ValidationErrorSerializer):
         help_text="Where to send the browser to tell the app (its redirect URI with `error`); "
         "null when the client or its redirect URI is itself wrong: then never redirect.",
     )
+
+
+class ApprovalSerializer(serializers.Serializer):
+    """An app the player approved, as `GET /me/approved-apps` lists it."""
+
+    class AppSerializer(serializers.Serializer):
+        client_id = serializers.CharField()
+        name = serializers.CharField()
+        owner = serializers.CharField(allow_null=True, help_text="Who registered it.")
+
+    class ScopeSerializer(serializers.Serializer):
+        name = serializers.CharField()
+        description = serializers.CharField()
+
+    app = AppSerializer()
+    scopes = ScopeSerializer(many=True, help_text="What it may do as you.")
+    approved = serializers.DateTimeField(help_text="When its oldest live token was issued.")
+    last_used = serializers.DateTimeField(
+        help_text="When it last acted (a request, a refresh), to the minute or so."
+    )

@@ -11,8 +11,13 @@ device flow, introspection and application pages are not mounted.
 from django.urls import include, path
 
 from oauth import endpoints
-from oauth.approvals import ApprovalDetailApi, ApprovalsApi
-from oauth.views import AppDetailApi, AppsApi, AuthorizationApi
+from oauth.views import (
+    AppDetailApi,
+    ApprovalDetailApi,
+    ApprovalsApi,
+    AppsApi,
+    AuthorizationApi,
+)
 from web.views import index
 
 app_name = "oauth"

@@ -24,7 +24,7 @@ from rest_framework.views import APIView
 
 from oauth import schema_docs, selectors, services
 from oauth.errors import AuthorizationRefused
-from oauth.presenters import app_json, authorization_json
+from oauth.presenters import app_json, approval_json, authorization_json
 from oauth.serializers import AppSerializer
 from oauth.validator import REDIRECT_NAMED
 from spider_api.pagination import page_json, page_request, page_serializer
@@ -198,3 +198,26 @@ class AuthorizationApi(_AuthorizationApi):
             assert denied is not None  # a denial always goes back to the app
             uri = denied
         return Response({"redirect_to": uri})
+
+
+@schema_docs.approvals
+class ApprovalsApi(APIView):
+    """The apps a player approved. The account's own business: first-party sign-ins only,
+    never an app's token (which could otherwise hide itself or its peers)."""
+
+    required_scopes = FIRST_PARTY
+
+    def get(self, request: Request) -> Response:
+        approvals = selectors.approvals_of(user=player_of(request))
+        return Response([approval_json(a) for a in approvals])
+
+
+@schema_docs.approval_detail
+class ApprovalDetailApi(APIView):
+    """Ends an approved app's access at once (first-party sign-ins only)."""
+
+    required_scopes = FIRST_PARTY
+
+    def delete(self, request: Request, client_id: str) -> Response:
+        services.approval_revoke(user=player_of(request), client_id=client_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -456,6 +456,7 @@ SHARED_ERRORS: dict[tuple[str, tuple[str, ...]], str] = {
     ("Error", ("invalid_token", "not_authenticated")): "Unauthorized",
     ("Error", ("future_date", "no_challenge")): "NoChallenge",
     ("Error", ("not_ready", "table_busy")): "NotReady",
+    ("Error", ("not_a_guest", "username_taken")): "GuestName",
     ("Error", ("not_seated", "table_busy")): "NotSeated",
     ("ValidationError", ("invalid", "json_too_deep", "malformed_json")): "Body",
     ("ValidationError", ("json_too_deep", "malformed_json")): "MalformedBody",

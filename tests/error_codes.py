@@ -97,7 +97,9 @@ def project() -> dict[str, Module]:
                 for alias in node.names:
                     target = f"{node.module}.{alias.name}"
                     where = ROOT / Path(*target.split("."))
-                    is_module = where.with_suffix(".py").exists() or (where / "__init__.py").exists()
+                    is_module = (
+                        where.with_suffix(".py").exists() or (where / "__init__.py").exists()
+                    )
                     module.imports[alias.asname or alias.name] = (
                         target if is_module else f"{node.module}:{alias.name}"
                     )

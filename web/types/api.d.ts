@@ -179,6 +179,32 @@ export type components = {
             page_size: number;
             results: components["schemas"]["App"][];
         };
+        /** @description An app the player approved, as `GET /me/approved-apps` lists it. */
+        Approval: {
+            app: components["schemas"]["ApprovalSerializerApp"];
+            /**
+             * Format: date-time
+             * @description When its oldest live token was issued.
+             */
+            approved: string;
+            /**
+             * Format: date-time
+             * @description When it last acted (a request, a refresh), to the minute or so.
+             */
+            last_used: string;
+            /** @description What it may do as you. */
+            scopes: components["schemas"]["ApprovalSerializerScope"][];
+        };
+        ApprovalSerializerApp: {
+            client_id: string;
+            name: string;
+            /** @description Who registered it. */
+            owner: string | null;
+        };
+        ApprovalSerializerScope: {
+            description: string;
+            name: string;
+        };
         Apps: {
             /** @description The app's public identifier (`client_id`). */
             client_id: string;
@@ -206,15 +232,6 @@ export type components = {
             ranked: boolean;
             score: number;
             status: components["schemas"]["GameStatusEnum"];
-        };
-        AuthClaim409Error: {
-            /**
-             * @description Stable, machine-readable: branch on this.
-             * @enum {string}
-             */
-            code: "not_a_guest" | "username_taken";
-            /** @description One sentence for people; the wording may change. */
-            detail: string;
         };
         Authorization: {
             app: components["schemas"]["AuthorizationApp"];
@@ -981,10 +998,35 @@ export type components = {
              * @description When it stops working unless used: every use moves it on by FIRST_PARTY_TOKEN_DAYS (30 days by default).
              */
             expires: string;
+            /** @description With `suits`: the new game, as `POST /games` answers it; null when no deal could be had now (start one with `POST /games`). Absent without `suits`. */
+            game?: components["schemas"]["GameState"] | null;
             is_guest: boolean;
             /** @description Send as `Authorization: Bearer <token>`. */
             token: string;
             /** @description A made-up name, `guest-` and 10 hex digits. */
+            username: string;
+        };
+        /** @description A request body: every value must arrive as its field's JSON type (no coercion). */
+        GuestCreateRequest: {
+            suits?: components["schemas"]["SuitsEnum"];
+        };
+        GuestName: {
+            /** @description Still a guest: unranked until claimed. */
+            is_guest: boolean;
+            username: string;
+        };
+        GuestNameError: {
+            /**
+             * @description Stable, machine-readable: branch on this.
+             * @enum {string}
+             */
+            code: "not_a_guest" | "username_taken";
+            /** @description One sentence for people; the wording may change. */
+            detail: string;
+        };
+        /** @description A request body: every value must arrive as its field's JSON type (no coercion). */
+        GuestNameRequest: {
+            /** @description 3 to 30 letters, digits, `_` or `-`; unique in any letter case. */
             username: string;
         };
         Health: {
@@ -2071,7 +2113,7 @@ export type components = {
         };
         /** @description A request body: every value must arrive as its field's JSON type (no coercion). */
         TokenObtainRequest: {
-            /** @description A name for this device (1 to 64 characters, e.g. `alice-phone`): signing in again with the same name replaces that device's token. Omitted: a new name is made up (`device-` and 8 hex digits) and returned; send it next time. */
+            /** @description A name for this device (1 to 64 characters, e.g. `alice-phone`): signing in again with the same name replaces that device's token. Omitted: it is named from the request's `User-Agent` (`Chrome on Android`, `Firefox on Windows 2`: unique among your devices) and returned; send it next time. */
             device?: string;
             password: string;
             username: string;
@@ -2194,7 +2236,7 @@ export type components = {
         };
         /** @description A request body: every value must arrive as its field's JSON type (no coercion). */
         UserRegisterRequest: {
-            /** @description A name for this device (1 to 64 characters, e.g. `alice-phone`): signing in again with the same name replaces that device's token. Omitted: a new name is made up (`device-` and 8 hex digits) and returned; send it next time. */
+            /** @description A name for this device (1 to 64 characters, e.g. `alice-phone`): signing in again with the same name replaces that device's token. Omitted: it is named from the request's `User-Agent` (`Chrome on Android`, `Firefox on Windows 2`: unique among your devices) and returned; send it next time. */
             device?: string;
             /** @description Where a password reset is sent (optional; `PATCH /me` sets it later). */
             email?: string;
