@@ -59,6 +59,8 @@
  * @typedef {object} Hint
  * @property {LoggedAction | null} action
  * @property {string} reason
+ * @property {{wins: number, sample: number, sentence: string} | null} chance  how often
+ *   play from here won over ways the hidden cards may lie (null: not said)
  * @property {number} n
  * @property {number} alternatives
  * @property {number} hints
