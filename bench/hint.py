@@ -336,7 +336,10 @@ def play_set(
     worst = 0.0
     for r in results:
         mode_times.extend(r.pop("times"))
-        cpu.extend(r.pop("cpu"))
+        game_cpu = r.pop("cpu")
+        cpu.extend(game_cpu)
+        # each hint's CPU on the game's line, so a run stopped early still has its figures
+        r["cpu_ms"] = [round(ms, 1) for ms in game_cpu]
         worst = max(worst, r.pop("worst_cpu_ms"))
         done.append(r)
         if not args.quiet:

@@ -259,7 +259,7 @@ class Hint:
             return None
         wins = round(self.chance * self.sample)
         if wins == 0:
-            return f"won in none of {self.sample} ways the hidden cards may lie"
+            return f"no win found in {self.sample} ways the hidden cards may lie"
         if wins == self.sample:
             return f"won in all {self.sample} ways the hidden cards may lie"
         tenths = min(9, max(1, round(self.chance * 10)))

@@ -161,7 +161,7 @@ def test_the_wall_clock_net_stops_new_worlds() -> None:
         (7 / 24, 24, "wins about 3 in 10 of the ways the hidden cards may lie"),
         (1 / 24, 24, "wins about 1 in 10 of the ways the hidden cards may lie"),
         (23 / 24, 24, "wins about 9 in 10 of the ways the hidden cards may lie"),
-        (0.0, 24, "won in none of 24 ways the hidden cards may lie"),
+        (0.0, 24, "no win found in 24 ways the hidden cards may lie"),
         (1.0, 24, "won in all 24 ways the hidden cards may lie"),
     ],
 )
