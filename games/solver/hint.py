@@ -163,13 +163,15 @@ DEEP_SHARE: Final = 3  # the deep look-ahead's part of what is left: a third
 # cards not in view, ``ROLLOUT_PLAYOUT_MOVES`` actions at most a playout (a whole game's
 # worth: the playouts end, won or given up, long before). The CPU bound: at most
 # ``ROLLOUT_MAX_STEPS`` playout actions a hint (about 1 us each, bench/NOTES.md; no new
-# world is started past it, so the answer is the same on any machine), and a wall-clock
-# safety net of ``ROLLOUT_MAX_SECONDS``.
+# world is started past it, so the answer is the same on any machine), and a safety net of
+# ``ROLLOUT_MAX_SECONDS`` of CPU (the thread's, not the wall clock's: on a loaded machine a
+# wall clock cut the worlds short, and the same position got other hints), ten times what
+# the step bound costs, so that it never fires on a working machine.
 ROLLOUT_CANDIDATES: Final = 4
 ROLLOUT_WORLDS: Final = 48
 ROLLOUT_PLAYOUT_MOVES: Final = 400
 ROLLOUT_MAX_STEPS: Final = 30_000
-ROLLOUT_MAX_SECONDS: Final = 0.2
+ROLLOUT_MAX_SECONDS: Final = 0.5
 # The rollouts reorder only the moves whose look-ahead value is within this of the best's
 # (a join in suit's worth): where the look-ahead hardly tells them apart.
 ROLLOUT_MARGIN: Final = W_SUIT

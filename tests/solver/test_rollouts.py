@@ -146,7 +146,7 @@ def test_a_hint_plays_at_most_its_bound() -> None:
         assert 1 <= worlds <= ROLLOUT_WORLDS and not timed_out
 
 
-def test_the_wall_clock_net_stops_new_worlds() -> None:
+def test_the_cpu_time_net_stops_new_worlds() -> None:
     v = visible(Board(deal_layout(1, 3)))
     cands = [h.move for h in hints(v, level="default")[:3]]
     worlds, _, timed_out, _ = rollouts(v, cands, worlds=10_000, max_seconds=0.0)

@@ -1,8 +1,9 @@
 // Rollouts (rollout.hpp).
 #include "rollout.hpp"
 
+#include <time.h>
+
 #include <algorithm>
-#include <chrono>
 #include <unordered_set>
 
 namespace spider {
@@ -27,6 +28,15 @@ struct Rng {
         return static_cast<std::uint32_t>(x % n);
     }
 };
+
+// This thread's CPU time: the safety net counts the work done, not the time waited on a
+// loaded machine (a wall clock cut the worlds short under load, and the same position got
+// other hints).
+double thread_cpu_seconds() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
 
 std::uint64_t fold(std::uint64_t h, std::uint64_t v) {
     Rng r{h ^ (v * 0xff51afd7ed558ccdULL)};
@@ -254,7 +264,7 @@ RolloutResult rollouts(const RolloutRequest& req) {
     std::vector<Card> deck;
     if (!unseen_cards(req, deck).empty() || req.candidates.empty()) return result;
     const std::uint64_t seed = visible_seed(req);
-    const auto start = std::chrono::steady_clock::now();
+    const double start = thread_cpu_seconds();
     std::vector<Move> moves;
     moves.reserve(128);
     std::unordered_set<std::uint64_t> seen;
@@ -264,8 +274,7 @@ RolloutResult rollouts(const RolloutRequest& req) {
     for (int w = 0; w < req.worlds; ++w) {
         // Every candidate in a world, or none: each candidate has the same sample.
         if (result.steps >= req.max_steps) break;
-        if (w > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >
-                         req.max_seconds) {
+        if (w > 0 && thread_cpu_seconds() - start > req.max_seconds) {
             result.timed_out = true;
             break;
         }

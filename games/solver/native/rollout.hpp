@@ -34,7 +34,7 @@ struct RolloutRequest {
     int worlds = 0;  // worlds drawn (each candidate is played in every one)
     int playout_moves = 0;  // actions a playout makes at most after its candidate
     std::int64_t max_steps = 0;  // actions over every playout: no new world past it
-    double max_seconds = 0.0;  // a safety net (CPU-bound above all by max_steps)
+    double max_seconds = 0.0;  // a safety net in CPU seconds (bound above all by max_steps)
 };
 
 struct CandidateOutcome {
