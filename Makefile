@@ -82,7 +82,7 @@ SANITIZE_DIR := var/sanitize
 SANITIZE_FLAGS := -std=c++17 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
   -fno-sanitize-recover=all -shared -fPIC
 SANITIZE_TESTS ?= tests/solver/test_core.py tests/solver/test_solver.py tests/solver/test_goals.py \
-  tests/solver/test_shorten.py tests/solver/test_reference_search.py
+  tests/solver/test_shorten.py tests/solver/test_reference_search.py tests/solver/test_rollouts.py
 
 sanitize: install
 	mkdir -p $(SANITIZE_DIR)

@@ -6,6 +6,7 @@
     python bench/hint.py --sets 1                 # only the first set (the one tuned on)
     python bench/hint.py --level deep             # the deeper, slower hint level
     python bench/hint.py --jobs 2                 # games in 2 processes (win rates only)
+    python bench/hint.py --serve-level default    # the API serving the look-ahead alone
 
 For each suit mode:
 
@@ -18,7 +19,10 @@ For each suit mode:
    seed, then ``game_hint(n=0)`` and ``game_act`` with the hint's action, in this process
    on a scratch in-memory SQLite database): no undo, and no check of its own for repeated
    positions (the server's hints never lead back to a position the game has been in). A
-   game ends won, stuck (no hint), or at ``--max-actions``.
+   game ends won, stuck (no hint), or at ``--max-actions`` (by default 600 / 800 / 1000
+   actions at 1 / 2 / 4 suits: a game that reaches it has looped or wandered). The API
+   serves the hint level ``--serve-level`` (the ``HINT_LEVEL`` setting: ``rollout``, the
+   API's default, or ``default``, the look-ahead alone), so both run side by side.
 3. Random play: ``--random`` positions per mode reached by random legal actions, and
    ``--stock-out`` positions per mode reached by random play with the stock then dealt
    out (where a stuck hint runs its fallbacks, the dearest hints), timed too
@@ -30,8 +34,12 @@ more than the search) and of step 3's searches; ``worst_cpu_ms`` the most CPU
 (``time.process_time``) any one hint took, over steps 2 and 3 (the bound docs/api.md's "Hints"
 documents). With ``--jobs`` above 1 the games' times are contended: time with one job. The
 LAST line is one JSON object: ``{"p50_ms", "p99_ms", "worst_cpu_ms", "win_rate_1",
-"win_rate_2", "win_rate_4", "win_rate_4_set5001", ..., "sets": {...}}`` (the first set's
-rates unsuffixed, every other set's suffixed with its first seed).
+"win_rate_2", "win_rate_4", "win_rate_4_set5001", ..., "modes": {...}, "sets": {...}}``
+(the first set's rates unsuffixed, every other set's suffixed with its first seed);
+``modes`` per suit mode over every set: ``games``, ``won``, ``win_rate``, ``looped`` (games
+that reached the action cap), and the CPU per hint (``time.process_time``, the followed
+games' service calls and step 3's searches together) ``p50_cpu_ms``, ``p99_cpu_ms``,
+``worst_cpu_ms``.
 """
 
 from __future__ import annotations
@@ -58,6 +66,8 @@ from games.solver.hint import board_hints  # noqa: E402
 
 VET_NODES = 300_000
 VET_SECONDS = 60.0
+# The action cap per suit mode: a game that reaches it has looped or wandered.
+MAX_ACTIONS = {1: 600, 2: 800, 4: 1000}
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -82,11 +92,16 @@ class _Cpu:
             cls.worst_ms, cls.where = ms, where
 
 
-def timed_hints(board: Board, times: list[float], where: str = "") -> list:
+def timed_hints(
+    board: Board, times: list[float], where: str = "", cpu: list[float] | None = None
+) -> list:
     t0, c0 = time.perf_counter(), time.process_time()
     found = board_hints(board, **OPTIONS)  # type: ignore[arg-type]
     times.append((time.perf_counter() - t0) * 1000)
-    _Cpu.note((time.process_time() - c0) * 1000, where)
+    ms = (time.process_time() - c0) * 1000
+    _Cpu.note(ms, where)
+    if cpu is not None:
+        cpu.append(ms)
     return found
 
 
@@ -151,6 +166,7 @@ def follow(
     ``blunder`` k > 0: every k-th action is a legal action drawn at random instead (seeded
     by the seed), a weaker player that loses more games (bench/analysis.py)."""
     times = [] if times is None else times
+    cpu: list[float] = []  # per hint, the process's first (one-time costs) left out
     api = ServicePath.get()
     services = api.services
     game = services.game_create(player=api.player, suits=suits, seed=seed)
@@ -173,7 +189,8 @@ def follow(
         hint = services.game_hint(player=api.player, game_id=game_id, n=0)
         times.append((time.perf_counter() - t0) * 1000)
         if api.warm:  # the process's first request pays one-time costs (imports, SQL)
-            _Cpu.note((time.process_time() - c0) * 1000, f"follow {suits} suit seed {seed}")
+            cpu.append((time.process_time() - c0) * 1000)
+            _Cpu.note(cpu[-1], f"follow {suits} suit seed {seed}")
         api.warm = True
         if hint.hint is None:
             result = "stuck"
@@ -202,6 +219,7 @@ def follow(
         "hidden_left": sum(board.down),
         "deals_left": board.deals_left,
         "times": times,
+        "cpu": cpu,
         "worst_cpu_ms": round(_Cpu.worst_ms, 1),
     }
     if keep_line:  # the follower never undoes: its board's undo records are its line
@@ -241,7 +259,9 @@ def _follow_job(job: tuple[int, int, int]) -> dict:
     return follow(suits, seed, max_actions)
 
 
-def random_positions(suits: int, count: int, times: list[float]) -> None:
+def random_positions(
+    suits: int, count: int, times: list[float], cpu: list[float] | None = None
+) -> None:
     """Time hints on ``count`` positions reached by random legal play (deterministic)."""
     rng = random.Random(suits)
     done = 0
@@ -260,11 +280,13 @@ def random_positions(suits: int, count: int, times: list[float]) -> None:
             else:
                 board.play(rng.choice(moves))
             if rng.random() < 0.15 and done < count:
-                timed_hints(board, times, f"random {suits} suits game {game}")
+                timed_hints(board, times, f"random {suits} suits game {game}", cpu)
                 done += 1
 
 
-def stock_out_positions(suits: int, count: int, times: list[float]) -> None:
+def stock_out_positions(
+    suits: int, count: int, times: list[float], cpu: list[float] | None = None
+) -> None:
     """Time hints on ``count`` positions of random play with the stock then dealt out (and,
     every other one, a few random moves more; deterministic): where the stuck fallbacks run."""
     rng = random.Random(100 + suits)
@@ -285,10 +307,12 @@ def stock_out_positions(suits: int, count: int, times: list[float]) -> None:
                 break
             board.play(rng.choice(moves))
         if not board.won:
-            timed_hints(board, times, f"stock-out {suits} suits game {game}")
+            timed_hints(board, times, f"stock-out {suits} suits game {game}", cpu)
 
 
-def play_set(args: Any, suits: int, first: int, pool: Any, times: list[float]) -> dict:
+def play_set(
+    args: Any, suits: int, first: int, pool: Any, times: list[float], cpu: list[float]
+) -> dict:
     """Vet and follow one set's deals in one suit mode; the mode's figures."""
     t0 = time.perf_counter()
     if args.seeds:
@@ -304,13 +328,18 @@ def play_set(args: Any, suits: int, first: int, pool: Any, times: list[float]) -
         + (f" (solver won {len(seeds)} of seeds {first}..{tried}, {vet_s:.0f}s)" if tried else ""),
         flush=True,
     )
-    jobs = [(suits, seed, args.max_actions) for seed in seeds]
+    cap = args.max_actions or MAX_ACTIONS[suits]
+    jobs = [(suits, seed, cap) for seed in seeds]
     results = pool.imap(_follow_job, jobs) if pool else map(_follow_job, jobs)
     done = []
     mode_times: list[float] = []
     worst = 0.0
     for r in results:
         mode_times.extend(r.pop("times"))
+        game_cpu = r.pop("cpu")
+        cpu.extend(game_cpu)
+        # each hint's CPU on the game's line, so a run stopped early still has its figures
+        r["cpu_ms"] = [round(ms, 1) for ms in game_cpu]
         worst = max(worst, r.pop("worst_cpu_ms"))
         done.append(r)
         if not args.quiet:
@@ -342,12 +371,19 @@ def main() -> int:
     parser.add_argument(
         "--stock-out", type=int, default=100, help="random positions per mode, stock dealt out"
     )
-    parser.add_argument("--max-actions", type=int, default=1000)
+    parser.add_argument(
+        "--max-actions", type=int, default=0, help="the action cap (0: 600 / 800 / 1000 by mode)"
+    )
+    parser.add_argument(
+        "--serve-level",
+        choices=("rollout", "default"),
+        help="the hint level the API serves (HINT_LEVEL; unset: the setting's default)",
+    )
     parser.add_argument("--vet-nodes", type=int, default=VET_NODES)
     parser.add_argument("--vet-seconds", type=float, default=VET_SECONDS)
     parser.add_argument("--seeds", help="play these seeds (comma-separated) instead of vetting")
     parser.add_argument(
-        "--level", help="step 3 at hints(..., level=LEVEL) (the API serves the default level)"
+        "--level", help="step 3 at hints(..., level=LEVEL) (unset: the level the API serves)"
     )
     parser.add_argument("--jobs", type=int, default=1, help="processes (times are then contended)")
     parser.add_argument("--profile", action="store_true", help="cProfile the random-play hints")
@@ -358,17 +394,22 @@ def main() -> int:
     sets = [int(s) for s in args.sets.split(",")]
     if args.level is not None:
         OPTIONS["level"] = args.level
+    if args.serve_level is not None:  # read by the settings, in every process of the pool
+        os.environ["HINT_LEVEL"] = args.serve_level
+    # step 3 times what the API serves, unless --level asks for another
+    OPTIONS.setdefault("level", os.environ.get("HINT_LEVEL", "rollout"))
     pool = Pool(args.jobs) if args.jobs > 1 else None
     times: list[float] = []
     random_times: list[float] = []
     by_set: dict[str, dict[str, dict]] = {}
     win_rates: dict[str, float | None] = {}
     games = 0
+    cpu: dict[int, list[float]] = {suits: [] for suits in modes}
     profiler = cProfile.Profile() if args.profile else None
     t_start = time.perf_counter()
     for first in sets:
         for suits in modes:
-            mode = play_set(args, suits, first, pool, times)
+            mode = play_set(args, suits, first, pool, times, cpu[suits])
             by_set.setdefault(str(first), {})[str(suits)] = mode
             games += mode["games"]
             key = f"win_rate_{suits}" + ("" if first == sets[0] else f"_set{first}")
@@ -378,8 +419,8 @@ def main() -> int:
     for suits in modes:
         if profiler:
             profiler.enable()
-        random_positions(suits, args.random, random_times)
-        stock_out_positions(suits, args.stock_out, random_times)
+        random_positions(suits, args.random, random_times, cpu[suits])
+        stock_out_positions(suits, args.stock_out, random_times, cpu[suits])
         if profiler:
             profiler.disable()
     if pool:
@@ -390,6 +431,21 @@ def main() -> int:
         print(out.getvalue())
     times.extend(random_times)
     worst = max([_Cpu.worst_ms, *(m["worst_cpu_ms"] for s in by_set.values() for m in s.values())])
+    per_mode = {}
+    for suits in modes:
+        played = [s[str(suits)] for s in by_set.values() if str(suits) in s]
+        n = sum(m["games"] for m in played)
+        won = sum(m["won"] for m in played)
+        per_mode[str(suits)] = {
+            "games": n,
+            "won": won,
+            "win_rate": round(won / n, 3) if n else 0.0,
+            "looped": sum(m["capped"] for m in played),
+            "p50_cpu_ms": round(quantile(cpu[suits], 0.5), 1),
+            "p99_cpu_ms": round(quantile(cpu[suits], 0.99), 1),
+            "worst_cpu_ms": round(max(cpu[suits], default=0.0), 1),
+            "hints_timed": len(cpu[suits]),
+        }
     final = {
         "p50_ms": round(quantile(times, 0.5), 1),
         "p99_ms": round(quantile(times, 0.99), 1),
@@ -402,6 +458,7 @@ def main() -> int:
         "hints_timed": len(times),
         "jobs": args.jobs,
         "seconds": round(time.perf_counter() - t_start, 1),
+        "modes": per_mode,
         "sets": by_set,
         "options": OPTIONS,
     }

@@ -101,11 +101,19 @@ def action_json(entry: Action) -> dict[str, Any]:
     return item
 
 
+def _chance_json(hint: Any) -> dict[str, Any] | None:
+    """A hint's chance to win, where its sample supports saying it (else null)."""
+    if hint is None or hint.chance is None:
+        return None
+    return {"wins": round(hint.chance, 3), "sample": hint.sample, "sentence": hint.chance_sentence}
+
+
 def hint_json(result: Any) -> dict[str, Any]:
     return {
         # The body of POST /actions as it is, conditional on the position it was found for.
         "action": {**result.hint.action, "version": result.game.version} if result.hint else None,
         "reason": result.reason,
+        "chance": _chance_json(result.hint),
         "n": result.n,
         "alternatives": result.alternatives,
         "hints": result.game.hints,

@@ -358,6 +358,19 @@ class HintActionFieldExtension(OpenApiSerializerFieldExtension):
         return auto_schema.resolve_serializer(ActionInputSerializer, "request").ref
 
 
+class HintChanceSerializer(serializers.Serializer):
+    wins = serializers.FloatField(
+        min_value=0.0,
+        max_value=1.0,
+        help_text="The share of the sampled worlds (ways the face-down cards and the stock may "
+        "lie, drawn from the cards not in view) in which playing on from this hint won.",
+    )
+    sample = serializers.IntegerField(help_text="How many worlds were played.")
+    sentence = serializers.CharField(
+        help_text="e.g. 'wins about 3 in 10 of the ways the hidden cards may lie'."
+    )
+
+
 class HintSerializer(serializers.Serializer):
     action = HintActionField(
         allow_null=True,
@@ -366,6 +379,11 @@ class HintSerializer(serializers.Serializer):
     )
     reason = serializers.CharField(
         help_text="e.g. 'turns over a hidden card in column 3', 'no useful move: deal'."
+    )
+    chance = HintChanceSerializer(
+        allow_null=True,
+        help_text="The hint's chance to win from its rollouts; null where the sample does not "
+        "support saying it (too few worlds, or a playout cut short) or at the look-ahead level.",
     )
     n = serializers.IntegerField()
     alternatives = serializers.IntegerField(help_text="Useful suggestions in all (n < this).")

@@ -315,7 +315,7 @@ HINT_SEARCH_TRIES = 3
 # entry in the log leaves the position as it was. Deterministic (a node budget), so a hit
 # answers what a search would have; a miss (evicted, Redis down) only searches again.
 HINT_CACHE_SECONDS = 15 * 60
-_HINT_CACHE_TAG = "hint1"  # bump when the ranking changes, so no entry outlives its code
+_HINT_CACHE_TAG = "hint2"  # bump when the ranking changes, so no entry outlives its code
 
 
 def game_hint(
@@ -364,14 +364,16 @@ def _hint_search(game: Game, n: int) -> HintResult:
     """Rank the suggestions for ``game``'s position (no lock, no write), or take them from
     the cache."""
     board = load(game.snapshot)
-    key = f"{_HINT_CACHE_TAG}:{game.pk}:{board.actions}:{board.visible_key()}"
+    level = settings.HINT_LEVEL  # the entry names its level: one never answers for another
+    key = f"{_HINT_CACHE_TAG}:{level}:{game.pk}:{board.actions}:{board.visible_key()}"
     cached = cache.get(key)
     if cached is not None:
-        found = [Hint(action, reason, score) for action, reason, score in cached]
+        found = [Hint(*fields) for fields in cached]
     else:
         # From the public view only, never back to a position this game has been in.
-        found = board_hints(board)
-        cache.set(key, [(h.action, h.reason, h.score) for h in found], HINT_CACHE_SECONDS)
+        found = board_hints(board, level=level)
+        entry = [(h.action, h.reason, h.score, h.chance, h.sample) for h in found]
+        cache.set(key, entry, HINT_CACHE_SECONDS)
     if n >= len(found):
         visible = VisiblePosition.from_board(board)
         reason = (

@@ -61,3 +61,17 @@ def beam_pass(
     int,
     tuple[int, int, list[Move]] | None,
 ]: ...
+def rollouts(
+    cols: Sequence[Cards],
+    down: Sequence[int],
+    stock_left: int,
+    suits: int,
+    removed_suits: Sequence[int],
+    candidates: Sequence[Sequence[int]],
+    worlds: int,
+    playout_moves: int,
+    max_steps: int,
+    max_seconds: float,
+    *,
+    deal_over_gap: bool = False,
+) -> tuple[int, int, bool, list[tuple[int, int, int]]]: ...

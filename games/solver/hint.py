@@ -45,6 +45,12 @@ How it ranks (docs/rules.md#hints):
   takes them from the Board). Followed blindly, the hints went round in circles without
   it. The deal is never barred; when every useful move is, the deal is the hint.
 * One hint is bounded: ``HINT_MAX_NODES`` positions over every stage together.
+* ``hints(..., level="rollout")`` (the level the API serves, its ``HINT_LEVEL`` setting):
+  the default ranking, then its first ``ROLLOUT_CANDIDATES`` hints played on by the native
+  core in ``ROLLOUT_WORLDS`` worlds drawn from exactly the cards not in view, with a seed
+  taken from the visible position (``_rollouts``; games/solver/native/rollout.cpp): the
+  moves among them by their mean outcome, each with its chance to win (``Hint.chance``)
+  where the sample supports it. Still fair: nothing but the visible position goes in.
 * ``hints(..., level="deep")``: the same look-ahead with a larger node budget and depth
   (``DEEP_*``); it sees no more than the default. Not offered by the API: followed at
   every step it has not won more deals (bench/NOTES.md); it is the first fallback above.
@@ -66,11 +72,20 @@ from games.engine import (
     say_card,
     say_column,
 )
-from games.engine.cards import KING, RUN_LENGTH, SUIT_MODES, SUIT_NAMES, SUITS
+from games.engine.cards import (
+    KING,
+    RUN_LENGTH,
+    SUIT_MODES,
+    SUIT_NAMES,
+    SUITS,
+    copies_allowed,
+    make_card,
+)
 from games.engine.layout import COLUMNS
 from games.engine.moves import legal_moves, pruned_moves
 from games.engine.seen import visible_key
 
+from . import _core
 from .collector import collector_paused
 from .model import (
     ALL_RUNS,
@@ -129,7 +144,7 @@ MAX_DEPTH_1: Final = 5
 NODE_BUDGET_1: Final = 12000
 # The levels a hint may be asked at: (node budget, depth) per suit count. "deep" looks
 # further and answers slower (bench/NOTES.md has the figures of each).
-LEVELS: Final = ("default", "deep")
+LEVELS: Final = ("default", "deep", "rollout")
 DEEP_DEPTH: Final = 8
 DEEP_BUDGET: Final = 150000
 DEEP_DEPTH_1: Final = 6
@@ -147,6 +162,26 @@ DIG_BUDGET: Final = 30000
 HINT_MAX_NODES: Final = 45000
 DIG_COST: Final = 2
 DEEP_SHARE: Final = 3  # the deep look-ahead's part of what is left: a third
+
+# The rollout level (``_rollouts``, docs/rules.md#hints): the look-ahead's first
+# ``ROLLOUT_CANDIDATES`` hints, each played on in ``ROLLOUT_WORLDS`` worlds drawn from the
+# cards not in view, ``ROLLOUT_PLAYOUT_MOVES`` actions at most a playout (a whole game's
+# worth: the playouts end, won or given up, long before). The CPU bound: at most
+# ``ROLLOUT_MAX_STEPS`` playout actions a hint (about 1 us each, bench/NOTES.md; no new
+# world is started past it, so the answer is the same on any machine), and a safety net of
+# ``ROLLOUT_MAX_SECONDS`` of CPU (the thread's, not the wall clock's: on a loaded machine a
+# wall clock cut the worlds short, and the same position got other hints), ten times what
+# the step bound costs, so that it never fires on a working machine.
+ROLLOUT_CANDIDATES: Final = 4
+ROLLOUT_WORLDS: Final = 48
+ROLLOUT_PLAYOUT_MOVES: Final = 400
+ROLLOUT_MAX_STEPS: Final = 30_000
+ROLLOUT_MAX_SECONDS: Final = 0.5
+# The rollouts reorder only the moves whose look-ahead value is within this of the best's
+# (a join in suit's worth): where the look-ahead hardly tells them apart.
+ROLLOUT_MARGIN: Final = W_SUIT
+# The chance to win is said only from this many worlds, every playout played to its end.
+CHANCE_MIN_WORLDS: Final = 20
 
 NOTHING_WON: Final = "the game is won"
 NOTHING_DEAL: Final = "no useful move: deal"
@@ -219,6 +254,23 @@ class Hint:
     action: dict[str, Any]
     reason: str
     score: float
+    # The rollout level: how many of ``sample`` worlds (ways the unseen cards may lie) its
+    # playouts won, as a fraction; None where the sample does not support saying it.
+    chance: float | None = None
+    sample: int = 0
+
+    @property
+    def chance_sentence(self) -> str | None:
+        """The chance to win in the player's words (None: not said)."""
+        if self.chance is None:
+            return None
+        wins = round(self.chance * self.sample)
+        if wins == 0:
+            return f"no win found in {self.sample} ways the hidden cards may lie"
+        if wins == self.sample:
+            return f"won in all {self.sample} ways the hidden cards may lie"
+        tenths = min(9, max(1, round(self.chance * 10)))
+        return f"wins about {tenths} in 10 of the ways the hidden cards may lie"
 
     @property
     def move(self) -> Move:
@@ -247,6 +299,9 @@ def hints(
     if level not in LEVELS:
         raise ValueError(f"unknown hint level {level!r}")
     with collector_paused():  # see games/solver/collector.py
+        if level == "rollout":
+            found = _rank(visible, _as_move(last_move), "default", seen, over_gap=deal_over_gap)
+            return _rollouts(visible, found, deal_over_gap)
         return _rank(visible, _as_move(last_move), level, seen, over_gap=deal_over_gap)
 
 
@@ -276,6 +331,70 @@ def no_hint_reason(
     if any(m != reverse for m in visible.legal_moves()):
         return NOTHING_UNDO
     return NOTHING_LEFT
+
+
+# -- the rollouts -----------------------------------------------------------------------
+def _rollouts(visible: VisiblePosition, found: list[Hint], over_gap: bool) -> list[Hint]:
+    """The look-ahead's first hints played out by the native core (games/solver/native/
+    rollout.cpp) in worlds drawn from the cards not in view, with a seed taken from the
+    visible position: the moves among them ranked by their mean outcome (runs completed,
+    cards turned over, won), ties in the look-ahead's order; the deal stays after the moves.
+    Each gets its chance to win where the sample supports it."""
+    top = found[:ROLLOUT_CANDIDATES]
+    removed = visible.removed
+    if visible.suits == 1 and len(removed) != visible.runs_removed:
+        removed = (0,) * visible.runs_removed
+    if not top or len(removed) != visible.runs_removed or not _dealt_from_a_deck(visible, removed):
+        return found  # the cards not in view are unknown: the look-ahead's ranking stands
+    worlds, _, timed_out, outcomes = _core.rollouts(
+        visible.cards,
+        visible.hidden,
+        visible.deals_left * COLUMNS,
+        visible.suits,
+        removed,
+        [h.move for h in top],
+        ROLLOUT_WORLDS,
+        ROLLOUT_PLAYOUT_MOVES,
+        ROLLOUT_MAX_STEPS,
+        ROLLOUT_MAX_SECONDS,
+        deal_over_gap=over_gap,
+    )
+    if not worlds:
+        return found
+    said = worlds >= CHANCE_MIN_WORLDS and not timed_out
+    rated = [
+        Hint(
+            h.action,
+            h.reason,
+            h.score,
+            wins / worlds if said and ended == worlds else None,
+            worlds,
+        )
+        for h, (wins, ended, _) in zip(top, outcomes, strict=True)
+    ]
+    # The moves the look-ahead can hardly tell from its best (within ROLLOUT_MARGIN): the
+    # rollouts rank those. A clear lead of the look-ahead's stands: followed blindly, the
+    # quick player's outcomes alone lost games the look-ahead wins (bench/NOTES.md).
+    near = [
+        i
+        for i, h in enumerate(top)
+        if h.action["type"] != "deal" and top[0].score - h.score <= ROLLOUT_MARGIN
+    ]
+    best = sorted(near, key=lambda i: (-outcomes[i][2], i))
+    order = best + [i for i in range(len(top)) if i not in near]
+    return [rated[i] for i in order] + found[len(top) :]
+
+
+def _dealt_from_a_deck(visible: VisiblePosition, removed: tuple[int, ...]) -> bool:
+    """Whether the suit mode's deck, less the cards in view and the runs removed, fills the
+    face-down places and the stock exactly (a made-up layout, such as a staff game's, may
+    not: it has no cards not in view to draw from)."""
+    left = copies_allowed(visible.suits)
+    for s in removed:
+        left.subtract(make_card(s, r) for r in range(1, KING + 1))
+    left.subtract(c for col in visible.cards for c in col)
+    places = sum(visible.hidden) + visible.deals_left * COLUMNS
+    return min(left.values(), default=0) >= 0 and sum(left.values()) == places
 
 
 # -- the ranking ------------------------------------------------------------------------

@@ -9,6 +9,7 @@
 
 #include "position.hpp"
 #include "search.hpp"
+#include "rollout.hpp"
 
 namespace py = pybind11;
 using namespace spider;
@@ -249,6 +250,89 @@ int chaos(py::handle cols, py::handle down, py::handle dealt, py::handle removed
 
 }  // namespace
 
+namespace {
+
+// The rollouts of a hint (rollout.hpp) from the visible position only: `cols` the face-up
+// cards of each column, `down` its face-down count, `stock_left` the stock's size.
+// (worlds played, actions played, timed out, [(wins, ended, score) per candidate]).
+py::tuple rollout(py::handle cols_h, py::handle down_h, py::handle stock_left, py::handle suits,
+                  py::handle removed_h, py::handle candidates_h, py::handle worlds, py::handle playout_moves,
+                  py::handle max_steps, py::handle seconds_h, bool deal_over_gap) {
+    RolloutRequest req;
+    req.suits = static_cast<int>(as_int(suits, 1, 4, "suits"));
+    req.stock_left = static_cast<int>(as_int(stock_left, 0, DECK_SIZE - DEAL_SIZE * 5, "stock_left"));
+    if (req.stock_left % DEAL_SIZE != 0) bad("stock_left must be a multiple of 10");
+    const py::sequence cols = as_seq(cols_h, "cols");
+    const py::sequence down = as_seq(down_h, "down");
+    if (cols.size() != COLUMNS) bad("cols must hold 10 columns, not " + std::to_string(cols.size()));
+    if (down.size() != COLUMNS) bad("down must hold 10 counts, not " + std::to_string(down.size()));
+    int at = 0, places = req.stock_left;
+    for (int i = 0; i < COLUMNS; ++i) {
+        const std::string name = "column " + std::to_string(i);
+        const py::sequence col = as_seq(cols[static_cast<std::size_t>(i)], name);
+        const int d = static_cast<int>(as_int(down[static_cast<std::size_t>(i)], 0, DECK_SIZE, name + "'s face-down count"));
+        if (d > 0 && col.size() == 0) bad(name + " has face-down cards but no face-up card on top");
+        places += d;
+        if (at + static_cast<int>(col.size()) + places > DECK_SIZE)
+            bad("too many cards: the table and the stock hold at most 104");
+        req.visible.off[i] = static_cast<std::uint8_t>(at);
+        for (std::size_t j = 0; j < col.size(); ++j)
+            req.visible.cards[static_cast<std::size_t>(at++)] = as_card(col[j], name + " card " + std::to_string(j));
+        req.visible.down[i] = static_cast<std::uint8_t>(d);
+    }
+    req.visible.off[COLUMNS] = static_cast<std::uint8_t>(at);
+    const py::sequence removed = as_seq(removed_h, "removed_suits");
+    if (removed.size() > static_cast<std::size_t>(DECK_SIZE / RUN_LENGTH)) bad("at most 8 runs are removed");
+    for (std::size_t k = 0; k < removed.size(); ++k)
+        req.removed_suits.push_back(static_cast<int>(as_int(removed[k], 0, req.suits - 1, "a removed run's suit")));
+    req.visible.removed = static_cast<std::uint8_t>(req.removed_suits.size());
+    req.rules.deal_over_gap = deal_over_gap;
+    // The visible position with its unseen places face down, to check the candidates on: a
+    // face-up card never depends on the unseen ones, so a move legal here is legal in every
+    // world (the stock's cards stand in as Aces: only its size matters to the rules here).
+    Position shape;
+    int k = 0;
+    for (int i = 0; i < COLUMNS; ++i) {
+        shape.off[i] = static_cast<std::uint8_t>(k);
+        for (int j = 0; j < req.visible.down[i]; ++j) shape.cards[static_cast<std::size_t>(k++)] = ACE;
+        for (int j = 0; j < req.visible.len(i); ++j) shape.cards[static_cast<std::size_t>(k++)] = req.visible.col(i)[j];
+        shape.down[i] = req.visible.down[i];
+    }
+    shape.off[COLUMNS] = static_cast<std::uint8_t>(k);
+    Stock shape_stock;
+    shape_stock.cards.assign(static_cast<std::size_t>(req.stock_left), static_cast<Card>(ACE));
+    const py::sequence cands = as_seq(candidates_h, "candidates");
+    if (cands.size() > 64) bad("at most 64 candidates");
+    for (std::size_t c = 0; c < cands.size(); ++c) {
+        const Move m = read_move(cands[c]);
+        if (!legal(shape, m, shape_stock, req.rules)) bad("candidate " + std::to_string(c) + " is not a legal action here");
+        req.candidates.push_back(m);
+    }
+    req.worlds = static_cast<int>(as_int(worlds, 0, 100000, "worlds"));
+    req.playout_moves = static_cast<int>(as_int(playout_moves, 0, 100000, "playout_moves"));
+    req.max_steps = as_int(max_steps, 0, LLONG_MAX / 2, "max_steps");
+    if (!PyFloat_Check(seconds_h.ptr()) && !PyLong_Check(seconds_h.ptr())) bad("max_seconds must be a number");
+    req.max_seconds = PyFloat_AsDouble(seconds_h.ptr());
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        bad("max_seconds must be a number");
+    }
+    if (!(req.max_seconds >= 0)) req.max_seconds = 0;
+    std::vector<Card> deck;
+    const std::string wrong = unseen_cards(req, deck);
+    if (!wrong.empty()) bad(wrong);
+    RolloutResult r;
+    {
+        py::gil_scoped_release free;  // the playouts touch no Python object
+        r = rollouts(req);
+    }
+    py::list outcomes;
+    for (const CandidateOutcome& o : r.outcomes) outcomes.append(py::make_tuple(o.wins, o.ended, o.score));
+    return py::make_tuple(r.worlds, r.steps, r.timed_out, outcomes);
+}
+
+}  // namespace
+
 PYBIND11_MODULE(_core, m) {
     m.doc() = "The solver's native core: the compact position, its moves and step, the key.";
     m.def("step", &step, py::arg("cols"), py::arg("down"), py::arg("dealt"), py::arg("stock"), py::arg("move"),
@@ -268,4 +352,9 @@ PYBIND11_MODULE(_core, m) {
     m.def("score", &chaos, py::arg("cols"), py::arg("down"), py::arg("dealt"), py::arg("removed"),
           py::arg("stock_len"), py::arg("weights"), "A position's score under `weights` (lower is better).");
     m.def("won", &is_won, py::arg("cols"), py::arg("down"), py::arg("dealt"), py::arg("stock"));
+    m.def("rollouts", &rollout, py::arg("cols"), py::arg("down"), py::arg("stock_left"), py::arg("suits"),
+          py::arg("removed_suits"), py::arg("candidates"), py::arg("worlds"), py::arg("playout_moves"),
+          py::arg("max_steps"), py::arg("max_seconds"), py::kw_only(), py::arg("deal_over_gap") = false,
+          "Each candidate played out in worlds drawn from the cards not in view: (worlds, actions, "
+          "timed out, [(wins, ended, score)]).");
 }

@@ -3,3 +3,4 @@
 // inlines them with no link-time optimisation (which not every toolchain has).
 #include "position.cpp"
 #include "search.cpp"
+#include "rollout.cpp"

@@ -6,12 +6,14 @@ answer's `action` is the body of POST /games/{id}/actions as it is."""
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
 from games.engine import Action as EngineAction
-from games.engine import dump, format_card, replay
+from games.engine import Board, Layout, deal_layout, dump, format_card, replay
 from games.models import Action, Game
+from games.solver.hint import CHANCE_MIN_WORLDS
 
 from .helpers import (
     act,
@@ -186,3 +188,46 @@ def test_hint_answers_name_only_face_up_cards(staff_client):
         if hint["action"] is None:
             break
         ok(submit(staff_client, game["id"], hint["action"]))
+
+
+def test_a_hint_in_a_dealt_game_says_its_chance_to_win(staff_client):
+    """The rollout level (HINT_LEVEL, the default): the best hints of a real deal carry how
+    often their playouts won, with the sample and a sentence; made-up layouts carry none."""
+    game = new_game(staff_client, 4, seed=20261204)
+    hint = ok(ask(staff_client, game["id"]))
+    chance = hint["chance"]
+    assert chance is not None, hint
+    assert 0.0 <= chance["wins"] <= 1.0 and chance["sample"] >= CHANCE_MIN_WORLDS
+    assert "ways the hidden cards may lie" in chance["sentence"]
+    again = ok(ask(staff_client, game["id"]))  # from the cache: the same answer
+    assert again["chance"] == chance and again["action"] == hint["action"]
+
+
+def test_the_look_ahead_level_says_no_chance(staff_client, settings):
+    settings.HINT_LEVEL = "default"
+    game = new_game(staff_client, 4, seed=20261204)
+    assert ok(ask(staff_client, game["id"]))["chance"] is None
+
+
+def test_hidden_cards_cannot_change_the_chance(staff_client, make_user, auth_client):
+    """Two dealt games that look the same but hide different cards get the same hints and
+    the same chances (the worlds are drawn from what is in view alone)."""
+    second_staff = auth_client(make_user(is_staff=True))
+    board = Board(deal_layout(2, 31))
+    layout = board.layout()
+    unseen = [c for down, _ in layout.columns for c in down] + list(layout.stock)
+    random.Random(5).shuffle(unseen)
+    it = iter(unseen)
+    cols = tuple((tuple(next(it) for _ in down), up) for down, up in layout.columns)
+    other = Layout(layout.suits, cols, tuple(it), layout.removed)
+    assert other != layout
+    a = new_game(staff_client, 2, layout=layout.to_json())
+    b = new_game(second_staff, 2, layout=other.to_json())
+    for n in range(3):
+        hint_a = ok(ask(staff_client, a["id"], n))
+        hint_b = ok(ask(second_staff, b["id"], n))
+        assert hint_a["chance"] is not None or n > 0
+        strip = ("version", "hints")
+        assert {k: v for k, v in hint_a.items() if k not in strip} == {
+            k: v for k, v in hint_b.items() if k not in strip
+        }

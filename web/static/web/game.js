@@ -649,8 +649,10 @@ export class GameScreen {
         count: String(a?.count ?? ''),
         n: String(hint.n),
       };
+      // Beside the move, its chance to win where the server says one.
+      const chance = a && hint.chance ? ` (${api.sentence(hint.chance.sentence)})` : '';
       clear(this.hintBox, h('div', { class: 'hint', dataset },
-        h('strong', {}, `Hint ${hint.n + 1}${of}: `), text));
+        h('strong', {}, `Hint ${hint.n + 1}${of}: `), text + chance));
       this.renderNotice();
       this.buttons.next.disabled = !a || hint.n + 1 >= hint.alternatives;
     } catch (err) {
