@@ -1116,6 +1116,8 @@ export type components = {
             action: components["schemas"]["ActionRequest"] | null;
             /** @description Useful suggestions in all (n < this). */
             alternatives: number;
+            /** @description The hint's chance to win from its rollouts; null where the sample does not support saying it (too few worlds, or a playout cut short) or at the look-ahead level. */
+            chance: components["schemas"]["HintChance"] | null;
             /** @description Hints counted on the game so far. */
             hints: number;
             n: number;
@@ -1133,6 +1135,17 @@ export type components = {
             n: number;
             /** @description Ask only if the game is at this version, else 409 `version_conflict`. */
             version?: number;
+        };
+        HintChance: {
+            /** @description How many worlds were played. */
+            sample: number;
+            /** @description e.g. 'wins about 3 in 10 of the ways the hidden cards may lie'. */
+            sentence: string;
+            /**
+             * Format: double
+             * @description The share of the sampled worlds (ways the face-down cards and the stock may lie, drawn from the cards not in view) in which playing on from this hint won.
+             */
+            wins: number;
         };
         IdempotencyKeyReusedError: {
             /**
