@@ -217,8 +217,10 @@ py::tuple pass(py::handle cols, py::handle down, py::handle dealt, py::handle re
         for (std::size_t k = 0; k < goals.size(); ++k)
             req.goals.emplace(as_key(goals[k], "a goal's key"), static_cast<int>(k));
     }
-    if (!lost_h.is_none())
+    if (!lost_h.is_none()) {
+        if (!py::isinstance<py::iterable>(lost_h)) bad("lost must be an iterable of keys");
         for (auto key : py::iter(lost_h)) req.lost.push_back(as_key(key, "a lost key"));
+    }
     if (!seen_h.is_none() && !py::isinstance<py::list>(seen_h)) bad("seen must be a list (keys are added)");
     req.collect_seen = !seen_h.is_none();
     PassResult r;
