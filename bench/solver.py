@@ -26,6 +26,19 @@ Vetting (``--vet``): solve seeds of each suit mode with a fixed per-deal budget.
     python bench/solver.py --vet --suits 2 --seeds 1-5 --profile   # cProfile top entries too
     python bench/solver.py --vet --suits 2 --seeds 1-30 --improve 2000000  # the daily's par
 
+The daily's par (``--par``): the same 2-suit deals through the daily challenge's par
+search in this tree and in the reference commit (the last pure-Python one, in a worktree as
+for the speed): each deal solved with the pool's budget, then its line searched again with
+``games.solver.improve`` (the reference with its own daily budget, ``--reference-par-nodes``,
+settings.DAILY_PAR_MAX_NODES there; this tree with ``--par-nodes`` and ``--par-widths``,
+by default the service's). The LAST line is one JSON object: ``par_ratio`` (this tree's
+median par over the reference's), ``median_par``, ``reference_median_par``, the CPU seconds
+of the par search a deal (``median_cpu_s``, ``max_cpu_s``; ``reference_median_cpu_s``) and
+the budgets:
+
+    python bench/solver.py --par                                   # seeds 1-10
+    python bench/solver.py --par --seeds 1-4 --par-nodes 12000000 --par-widths 64,200,600
+
 One line per deal, then a summary per suit mode; the LAST line is one JSON object:
 {"1": {"solved_share", "median_s", "median_cpu_s", "p90_s", "max_s", "median_par",
 "median_found_par", "near_best_share", "nodes_per_s", ...}, ...}
@@ -199,6 +212,108 @@ def speed(
     }
 
 
+# -- the daily's par ----------------------------------------------------------------------
+# The daily challenge's mode and its deal's vetting budget (settings.POOL_SOLVER_MAX_NODES[2]).
+PAR_SUITS = 2
+PAR_SEEDS = "1-10"
+PAR_VET_NODES = 4_000_000
+# settings.DAILY_PAR_MAX_NODES, here and at the reference commit.
+PAR_NODES = 2_000_000
+
+
+def par_worker(tree: str, seeds: list[int], nodes: int, widths: tuple[int, ...] | None) -> None:
+    """The daily's par search with the solver of ``tree``; one JSON line per deal."""
+    sys.path.insert(0, tree)
+    import games
+    from games.engine import deal_layout
+    from games.solver import improve, solve
+
+    here = os.path.realpath(os.path.dirname(os.path.dirname(games.__file__ or "")))
+    if here != os.path.realpath(tree):
+        raise SystemExit(f"imported the solver of {here}, not of {tree}")
+    for seed in seeds:
+        layout = deal_layout(PAR_SUITS, seed)
+        vetted = solve(layout, max_nodes=PAR_VET_NODES)
+        row: dict = {"seed": seed, "vetted": vetted.par}
+        if vetted.won:
+            t0 = time.process_time()
+            if widths:
+                better = improve(layout, vetted.line, max_nodes=nodes, widths=widths)
+            else:
+                better = improve(layout, vetted.line, max_nodes=nodes)
+            row.update(par=better.par, cpu_s=time.process_time() - t0, nodes=better.nodes)
+        print(json.dumps(row), flush=True)
+
+
+def run_par_worker(
+    tree: str, seeds: list[int], nodes: int, widths: tuple[int, ...] | None
+) -> list[dict]:
+    args = ["--par-worker", tree, "--seeds", ",".join(map(str, seeds)), "--par-nodes", str(nodes)]
+    if widths:
+        args += ["--par-widths", ",".join(map(str, widths))]
+    out = subprocess.run(
+        [sys.executable, os.path.abspath(__file__), *args],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def par(
+    seeds: list[int],
+    nodes: int,
+    widths: tuple[int, ...] | None,
+    reference: str,
+    reference_nodes: int,
+) -> dict:
+    """The daily's par of the same deals, this tree's against the reference commit's."""
+    with tempfile.TemporaryDirectory(prefix="solver-reference-") as scratch:
+        ref_tree = os.path.join(scratch, "tree")
+        subprocess.run(
+            ["git", "-C", ROOT, "worktree", "add", "--detach", "--quiet", ref_tree, reference],
+            check=True,
+        )
+        try:
+            ref_rows = run_par_worker(ref_tree, seeds, reference_nodes, None)
+        finally:
+            subprocess.run(
+                ["git", "-C", ROOT, "worktree", "remove", "--force", ref_tree], check=True
+            )
+    rows = run_par_worker(ROOT, seeds, nodes, widths)
+    # Deals both vetted (a deal the pool would not deal has no par).
+    both = [(r, f) for r, f in zip(rows, ref_rows, strict=True) if "par" in r and "par" in f]
+    for r, f in both:
+        print(
+            f"seed={r['seed']} par {r['par']} ({r['cpu_s']:.2f} s, {r['nodes']} positions)  "
+            f"reference {f['par']} ({f['cpu_s']:.2f} s, {f['nodes']} positions)",
+            flush=True,
+        )
+    pars = [r["par"] for r, _ in both]
+    ref_pars = [f["par"] for _, f in both]
+    cpu = [r["cpu_s"] for r, _ in both]
+    median = statistics.median(pars) if pars else None
+    ref_median = statistics.median(ref_pars) if ref_pars else None
+    return {
+        "par_ratio": round(median / ref_median, 3) if median and ref_median else None,
+        "median_par": median,
+        "reference_median_par": ref_median,
+        "median_cpu_s": round(statistics.median(cpu), 3) if cpu else None,
+        "max_cpu_s": round(max(cpu), 3) if cpu else None,
+        "reference_median_cpu_s": round(statistics.median(f["cpu_s"] for _, f in both), 3)
+        if both
+        else None,
+        "deals": len(both),
+        "suits": PAR_SUITS,
+        "nodes": nodes,
+        "widths": list(widths) if widths else None,
+        "reference": reference,
+        "reference_nodes": reference_nodes,
+        "load": os.getloadavg()[0],
+    }
+
+
 # -- vetting ---------------------------------------------------------------------------------
 def bench_mode(
     suits: int,
@@ -307,6 +422,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--improve", type=int, default=0, help="improve each line with this many positions"
     )
+    parser.add_argument("--par", action="store_true", help="the daily's par (see above)")
+    parser.add_argument("--par-worker", help=argparse.SUPPRESS)  # par: a tree's solver
+    parser.add_argument(
+        "--par-nodes", type=int, default=PAR_NODES, help="par: this tree's positions a deal"
+    )
+    parser.add_argument("--par-widths", help="par: this tree's beam widths, e.g. 64,200,600")
+    parser.add_argument(
+        "--reference-par-nodes", type=int, default=PAR_NODES, help="par: the reference's"
+    )
     parser.add_argument("--profile", action="store_true", help="print cProfile's top entries")
     parser.add_argument(
         "--update-best", action="store_true", help=f"record shorter lines in {BEST_FILE}"
@@ -315,6 +439,18 @@ def main(argv: list[str] | None = None) -> None:
     modes = [int(s) for s in args.suits.split(",")]
     if args.worker:
         worker(args.worker, modes, parse_seeds(args.seeds), args.nodes, args.width)
+        return
+    widths = tuple(int(w) for w in args.par_widths.split(",")) if args.par_widths else None
+    if args.par_worker:
+        par_worker(args.par_worker, parse_seeds(args.seeds), args.par_nodes, widths)
+        return
+    if args.par:
+        started = time.perf_counter()
+        seeds = parse_seeds(args.seeds or PAR_SEEDS)
+        result = par(seeds, args.par_nodes, widths, args.reference, args.reference_par_nodes)
+        wall = time.perf_counter() - started
+        print(f"# {PAR_SUITS} suits, seeds {args.seeds or PAR_SEEDS}, wall {wall:.0f}s")
+        print(json.dumps(result))
         return
     if not args.vet:
         seeds = parse_seeds(args.seeds or SPEED_SEEDS)

@@ -155,7 +155,7 @@ ANALYSIS_EXAMPLE = {
     "nodes": 1766982,
     "seconds": 8.4,
     "result": {
-        "version": 6,
+        "version": 7,
         "outcome": "lost",
         "line_length": 65,
         "log_length": 71,

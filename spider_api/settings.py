@@ -537,15 +537,16 @@ POOL_AUTOFILL = env_bool("POOL_AUTOFILL", default=True)
 
 # The solver's budget, in positions: each position of the game's line it searches (per suit
 # mode), the whole analysis (every search, the proof and the shortened line shown; the
-# searches share it out, so no analysis runs past it), and the exhaustive search that tries
-# to prove the position after the turning point lost.
+# searches share it out, so no analysis runs past it), and each exhaustive search that tries
+# to prove a position after the last win lost. With the native core a 4-suit analysis at
+# these budgets takes a few seconds of CPU (bench/NOTES.md).
 ANALYSIS_PROBE_MAX_NODES = {
-    1: env_int("ANALYSIS_PROBE_MAX_NODES_1", 300_000, minimum=1000),
-    2: env_int("ANALYSIS_PROBE_MAX_NODES_2", 300_000, minimum=1000),
-    4: env_int("ANALYSIS_PROBE_MAX_NODES_4", 300_000, minimum=1000),
+    1: env_int("ANALYSIS_PROBE_MAX_NODES_1", 1_200_000, minimum=1000),
+    2: env_int("ANALYSIS_PROBE_MAX_NODES_2", 1_200_000, minimum=1000),
+    4: env_int("ANALYSIS_PROBE_MAX_NODES_4", 1_200_000, minimum=1000),
 }
-ANALYSIS_MAX_NODES = env_int("ANALYSIS_MAX_NODES", 4_000_000, minimum=10_000)
-ANALYSIS_PROOF_MAX_NODES = env_int("ANALYSIS_PROOF_MAX_NODES", 100_000, minimum=0)
+ANALYSIS_MAX_NODES = env_int("ANALYSIS_MAX_NODES", 16_000_000, minimum=10_000)
+ANALYSIS_PROOF_MAX_NODES = env_int("ANALYSIS_PROOF_MAX_NODES", 1_000_000, minimum=0)
 # The worker's hard limit on one analysis (a safety net: the node budget ends it first).
 ANALYSIS_TIME_LIMIT_SECONDS = env_int("ANALYSIS_TIME_LIMIT_SECONDS", 300, minimum=10)
 # Limits on asking (429 with Retry-After past them): a player's analyses waiting at once, a

@@ -1,6 +1,6 @@
 """Types of the solver's native core (games/solver/native, compiled by the install)."""
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 Cards = Sequence[int]
 Move = tuple[int, int, int]
@@ -51,6 +51,8 @@ def beam_pass(
     best_saving: int = 0,
     goals: Sequence[int] | None = None,
     deal_over_gap: bool = False,
+    lost: Iterable[int] | None = None,
+    seen: list[int] | None = None,
 ) -> tuple[
     str,
     list[Move],

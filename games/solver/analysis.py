@@ -22,7 +22,12 @@ position before it, and one further on, with fewer cards, can be cheaper to win 
 boundary (bench/NOTES.md). They are searched again in rounds, the least searched first and
 the furthest first among equals, each given as much again as it has had; the middle of a
 long stretch between two of them is searched too, and one whose search ran out of positions
-is proved instead. If a win turns up, the search goes on from there.
+is proved instead. If a win turns up, the search goes on from there. Before those rounds
+(``walk_back``), the positions from the first one proved lost (or the end) back towards the
+last win are proved lost one at a time: every position an exhaustive search met is lost,
+and the later positions' reach is mostly part of the earlier ones', so each proof is given
+those keys (``lost``) and searches only what the player's action opened up; the walk stops
+at the first proof that runs out of positions.
 Every win found is kept as a goal of the searches after it (games/solver/goals.py): a
 search that meets a position along a known win has found one. "No win found" means that,
 within the positions allowed, unless ``exhaust`` searched every reachable position of the
@@ -54,13 +59,15 @@ from .api import WIDTHS, exhaust, polish, solve, verify
 from .goals import Goals
 from .transplant import carry
 
+# 7: the positions after the last win proved lost one by one back from the first proved
+# (or the end), each proof sharing the positions the later ones found lost.
 # 6: the answer states what is certain (``last_win``, ``proved_loss``) and the stretch left
 # unsettled between them; a turning point is named only where the two meet.
 # 5: a win found is carried past the player's next actions (transplant.py); 4: what is
 # left spread over the failures after the boundary; 3: wins found so far are goals of the
 # later searches; 2: the search from the end backwards, the boundary searched again; 1: a
 # binary search.
-ANALYSIS_VERSION: Final = 6
+ANALYSIS_VERSION: Final = 7
 # A win found is carried this many positions on at most (a replay per position tried, each
 # a few hundred steps; the player's actions a win absorbs are mostly a few in a row).
 CARRY_REACH: Final = 6
@@ -280,6 +287,11 @@ class _Search:
         # found a win (games/solver/goals.py).
         self.goals = Goals()
         self._learned: set[int] = set()
+        # Keys of every position an exhaustive search proved lost: the positions of one game
+        # share them (a later position's reach is part of an earlier one's), so each proof
+        # searches only what the earlier proofs did not.
+        self.lost: set[int] = set()
+        self._walked: set[int] = set()  # the last wins a walk back has been made for
 
     def learn(self) -> None:
         """Take the wins found since the last call as goals of the searches to come."""
@@ -389,6 +401,33 @@ class _Search:
         self.recheck(p, min(max(p.nodes, self.per_probe), spare))
         return True
 
+    def walk_back(self, lo: int) -> None:
+        """Prove the positions after the last win ``lo`` lost one by one, from the first
+        one proved lost (or the end) back towards ``lo``, each proof sharing the positions
+        the later ones searched (``lost``), so each step costs about what the player's one
+        action opened up; until a proof runs out of positions (or finds a win, which moves
+        ``lo`` on), or the budget but one search's worth is spent."""
+        self._walked.add(lo)
+        n = len(self.line.steps)
+        proved = min((i for i, p in self.probes.items() if i > lo and p.exhausted), default=None)
+        i = n if proved is None else proved - 1
+        while i > lo:
+            allowed = min(self.budget.proof_nodes, self.left() - self.per_probe)
+            if allowed < 1:
+                return
+            p = self.probes.setdefault(i, Probe(i, False, 0))
+            if p.won:  # the same table as a won one (``probe``'s): not after the last win
+                return
+            if not p.exhausted:
+                p.proved = True
+                self.learn()
+                self.spent += _prove(self.line, p, allowed, self.goals, self.lost)
+                if p.won:
+                    _follow(self.line, p, self.probes)
+                if not p.exhausted:
+                    return
+            i -= 1
+
     def prove(self, p: Probe) -> None:
         """Spend the proof budget, once, on settling a position no win was found from;
         marks ``p.exhausted`` when every reachable position was searched."""
@@ -399,7 +438,7 @@ class _Search:
         # Within what is left: a win found by the last search moves the search on to a
         # position whose proof would otherwise run past the analysis's budget.
         allowed = min(self.budget.proof_nodes, self.left())
-        self.spent += _prove(self.line, p, allowed, self.goals)
+        self.spent += _prove(self.line, p, allowed, self.goals, self.lost)
         if p.won:
             _follow(self.line, p, self.probes)
 
@@ -423,8 +462,10 @@ class _Search:
                 self.probe((lo + hi) // 2)
                 continue
             p = self.probes[hi]
-            if not p.proved:
-                self.prove(p)  # a win it finds moves lo on: go again
+            if lo not in self._walked:
+                self.walk_back(lo)  # a win it finds moves lo on: go again
+            elif not p.proved:
+                self.prove(p)  # likewise
             elif not self.widen(lo):
                 return lo, hi
 
@@ -484,15 +525,24 @@ def _infer(line: FinalLine, j: int, rest: list[Action], probes: dict[int, Probe]
     return True
 
 
-def _prove(line: FinalLine, p: Probe, max_nodes: int, goals: Goals | None = None) -> int:
+def _prove(
+    line: FinalLine,
+    p: Probe,
+    max_nodes: int,
+    goals: Goals | None = None,
+    lost: set[int] | None = None,
+) -> int:
     """Spend up to ``max_nodes`` on settling a position the search found no win from; marks
-    ``p.exhausted`` when every reachable position was searched. Returns positions spent."""
+    ``p.exhausted`` when every reachable position was searched (``lost``: keys known lost,
+    not searched again; those of a proof are added). Returns positions spent."""
     if p.won or p.exhausted or max_nodes <= 0:
         return 0
-    found = exhaust(line.position(p.index), max_nodes=max_nodes, goals=goals)
+    found = exhaust(line.position(p.index), max_nodes=max_nodes, goals=goals, lost=lost)
     if found.won:  # a win the beam search missed: the position was winnable after all
         p.won, p.line = True, list(found.line)
     p.exhausted = found.exhausted
+    if lost is not None:
+        lost.update(found.lost_keys)
     return found.nodes
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
@@ -90,6 +90,9 @@ class SolveResult:
     # "unknown" only: a pass searched every position reachable under the pruned move list
     # (which loses no win) and met no win, so the layout cannot be won. False says nothing.
     exhausted: bool = False
+    # ``exhaust`` given ``lost``, when ``exhausted``: the keys of every position it searched
+    # (``lost``'s included), each lost (``search.beam_pass``'s ``seen``).
+    lost_keys: list[int] = field(default_factory=list)
 
     @property
     def par(self) -> int | None:
@@ -217,7 +220,12 @@ def solve(
 
 
 def exhaust(
-    layout: Layout, *, max_nodes: int, max_seconds: float | None = None, goals: Goals | None = None
+    layout: Layout,
+    *,
+    max_nodes: int,
+    max_seconds: float | None = None,
+    goals: Goals | None = None,
+    lost: Collection[int] | None = None,
 ) -> SolveResult:
     """Try to settle ``layout`` for certain: one breadth-first pass over every position
     reachable under the pruned move list (no beam width, no progress rule), within
@@ -226,7 +234,13 @@ def exhaust(
     a win (the layout is lost), or ``unknown`` alone when the budget ran out first. Only
     small positions (an endgame, a stuck table) fit; memory grows with the positions kept,
     so keep ``max_nodes`` to a few hundred thousand. ``goals`` as in ``solve`` (the win is
-    then the first found, not the shortest)."""
+    then the first found, not the shortest).
+
+    ``lost``: keys of positions of the same deal known to be lost (``lost_keys`` of earlier
+    proofs), not searched again: a position whose moves lead only to them and to positions
+    this search exhausts is lost too, so proofs of the positions of one game, the later
+    first, each cost little more than what the later ones did not search. When ``lost`` is
+    given and the layout is proved lost, ``lost_keys`` holds the keys to give the next."""
     t0 = time.perf_counter()
     board = Board(layout)
     result = SolveResult("unknown")
@@ -238,6 +252,7 @@ def exhaust(
     budget = Budget(max_nodes, seconds_cap(max_nodes) if max_seconds is None else max_seconds)
     cuts = [0]
     reached: list[object] = []
+    seen: list[int] | None = None if lost is None else []
     node = beam_pass(
         root,
         stock,
@@ -248,6 +263,8 @@ def exhaust(
         cuts=cuts,
         goals=goals.keyed(len(stock)) if goals else None,
         reached=reached,
+        lost=lost,
+        seen=seen,
     )
     moves = _line_to(node, reached, cuts)
     if moves is not None:
@@ -256,6 +273,8 @@ def exhaust(
         result.status = "won"
     else:
         result.exhausted = not cuts[0] and not budget.spent()
+        if result.exhausted and seen is not None:
+            result.lost_keys = seen
     result.nodes = budget.nodes
     result.timed_out = budget.timed_out and result.status != "won"
     result.seconds = time.perf_counter() - t0

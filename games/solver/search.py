@@ -35,7 +35,7 @@ fail on different deals. Everything is deterministic for a given node budget.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, NamedTuple
 
@@ -145,6 +145,8 @@ def beam_pass(
     progress: bool = True,
     goals: Mapping[int, object] | None = None,
     reached: list[object] | None = None,
+    lost: Collection[int] | None = None,
+    seen: list[int] | None = None,
 ) -> Node | None:
     """One beam pass at ``width`` per deal group, in the native core; returns the won
     position (with its line from ``root``) or None.
@@ -167,7 +169,13 @@ def beam_pass(
 
     ``goals`` maps position keys to positions known to be won (``goals.Goals.keyed``): the
     first one met ends the pass, its position returned (not itself won) and the goal put in
-    ``reached``, whose caller finishes the line (``goals.finish``)."""
+    ``reached``, whose caller finishes the line (``goals.finish``).
+
+    ``lost``: keys of positions known to be lost (the ``seen`` of an earlier pass over
+    everything reachable from a position of the same deal, which found no win): met as if
+    seen already, so they are not searched again. ``seen``: a list the pass adds the keys of
+    every position it met to (``lost``'s included) when it ends for want of positions to
+    expand; left as it was otherwise."""
     keys = list(goals) if goals else None
     status, line, end, goal, nodes, timed_out, cut, hit = _core.beam_pass(
         root.cols,
@@ -186,6 +194,8 @@ def beam_pass(
         best_saving=hits[0].saving if hits else 0,
         goals=keys,
         deal_over_gap=type(stock) is GapStock,  # the table rule rides on the stock
+        lost=lost,
+        seen=seen,
     )
     budget.nodes = nodes
     if timed_out:

@@ -53,3 +53,39 @@ def test_the_vetting_bench_ends_with_its_figures() -> None:
     ).stdout
     figures = json.loads(out.strip().splitlines()[-1])
     assert set(figures["1"]) >= {"solved_share", "median_s", "median_cpu_s", "nodes_per_s"}
+
+
+@pytest.mark.slow
+def test_the_par_bench_compares_the_dailys_par_of_the_same_deals() -> None:
+    reference = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--verify", "--quiet", "afbc0a4^{commit}"],
+        capture_output=True,
+        check=False,
+    )
+    if reference.returncode:
+        pytest.skip("the reference commit is not in this clone (a shallow one)")
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(BENCH),
+            "--par",
+            "--seeds",
+            "1",
+            "--par-nodes",
+            "20000",
+            "--reference-par-nodes",
+            "20000",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    ).stdout
+    lines = out.strip().splitlines()
+    figures = json.loads(lines[-1])
+    assert set(figures) >= {"par_ratio", "median_par", "reference_median_par", "median_cpu_s"}
+    assert figures["deals"] == 1 and figures["nodes"] == figures["reference_nodes"] == 20000
+    # Both searched the same deal: a par each, and the line as short or shorter than vetted.
+    assert sum(line.startswith("seed=1 par ") for line in lines) == 1
+    assert figures["median_par"] > 0 and figures["reference_median_par"] > 0
+    assert figures["par_ratio"] == round(figures["median_par"] / figures["reference_median_par"], 3)

@@ -12,7 +12,7 @@ import pytest
 
 from games.engine import DEAL, Action, Board, Layout, deal_layout, replay
 from games.solver import analysis as A
-from games.solver import exhaust
+from games.solver import exhaust, model
 from games.solver.analysis import AnalysisBudget, analyse, final_line
 from games.solver.api import WIDTHS
 
@@ -56,6 +56,24 @@ def test_the_trap_is_what_the_tests_say() -> None:
     assert board.runs_removed == 1 and sum(len(c) for c in board.cols) == 3
     proof = exhaust(board.layout(), max_nodes=20_000)
     assert proof.exhausted and not proof.won  # every reachable position searched: lost
+
+
+def test_a_proof_shares_the_positions_later_proofs_found_lost() -> None:
+    """The positions a proof searched (``lost_keys``) are all lost: a proof of an earlier
+    position of the same game given them searches only the rest, and says the same."""
+    before = replay(layout(), [LOSE])
+    (cols, down, dealt), stock = model.start(before.layout())
+    move = model.search_moves(cols, down, dealt, stock)[0]  # one the proofs follow
+    later = replay(before.layout(), [Action("deal") if move == DEAL else M(*move)])
+    alone = exhaust(before.layout(), max_nodes=20_000)
+    first = exhaust(later.layout(), max_nodes=20_000, lost=set())
+    assert first.exhausted and first.lost_keys
+    shared = exhaust(before.layout(), max_nodes=20_000, lost=set(first.lost_keys))
+    assert alone.exhausted and shared.exhausted and not shared.won
+    assert shared.nodes < alone.nodes
+    assert set(shared.lost_keys) > set(first.lost_keys)
+    # Not proved (the budget ran out first): no keys given back.
+    assert not exhaust(before.layout(), max_nodes=3, lost=set()).lost_keys
 
 
 def test_final_line_takes_undone_actions_out_and_keeps_hints_out() -> None:
@@ -213,7 +231,8 @@ class FakeSolver:
     def install(self, monkeypatch, *, proves: bool = False) -> None:
         def exhaust(layout: Layout, max_nodes: int, **_: object) -> object:
             settled = proves and self.need[self.index[layout.notation()]] is None
-            return type("R", (), {"won": False, "nodes": 10, "exhausted": settled, "line": []})
+            fields = {"won": False, "nodes": 10, "exhausted": settled, "line": [], "lost_keys": []}
+            return type("R", (), fields)
 
         monkeypatch.setattr(A, "solve", self.solve)
         monkeypatch.setattr(A, "exhaust", exhaust)
@@ -348,7 +367,7 @@ def test_wins_far_after_the_boundary_are_found_in_growing_rounds(monkeypatch) ->
         return found
 
     monkeypatch.setattr(A, "solve", spending)
-    spends_all = {"won": False, "exhausted": False, "line": []}
+    spends_all = {"won": False, "exhausted": False, "line": [], "lost_keys": []}
     monkeypatch.setattr(  # a proof that spends all it is given (and settles nothing)
         A,
         "exhaust",

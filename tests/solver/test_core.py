@@ -255,12 +255,16 @@ def call_every_function(cols: Any, down: Any, dealt: Any, stock: Any, move: Any)
             progress=False,
             targets={1: 3},
             goals=[2, 3],
+            lost={4, 5},
+            seen=[],
         ),
         # The pass's own arguments garbled, the position's as given.
         lambda: _core.beam_pass(cols, down, dealt, dealt, stock, move, down, dealt, 0, 1.0),
         lambda: _core.beam_pass(
             cols, down, dealt, 0, stock, 2, WEIGHTS, 100, 0, 1.0, targets=move, goals=down
         ),
+        lambda: _core.beam_pass(cols, down, dealt, 0, stock, 2, WEIGHTS, 100, 0, 1.0, lost=move),
+        lambda: _core.beam_pass(cols, down, dealt, 0, stock, 2, WEIGHTS, 100, 0, 1.0, seen=down),
     ]
     for call in calls:
         try:

@@ -179,7 +179,8 @@ py::list move_list(const std::vector<Move>& line) {
 py::tuple pass(py::handle cols, py::handle down, py::handle dealt, py::handle removed, py::handle stock_h,
                py::handle width, py::handle weights_h, py::handle max_nodes, py::handle nodes,
                py::handle seconds_h, py::handle max_depth, bool progress, py::handle targets_h,
-               py::handle best_saving, py::handle goals_h, bool deal_over_gap) {
+               py::handle best_saving, py::handle goals_h, bool deal_over_gap, py::handle lost_h,
+               py::handle seen_h) {
     PassRequest req;
     req.stock = read_stock(stock_h);
     req.root = read_position(cols, down, dealt, req.stock.size());
@@ -217,10 +218,20 @@ py::tuple pass(py::handle cols, py::handle down, py::handle dealt, py::handle re
         for (std::size_t k = 0; k < goals.size(); ++k)
             req.goals.emplace(as_key(goals[k], "a goal's key"), static_cast<int>(k));
     }
+    if (!lost_h.is_none()) {
+        if (!py::isinstance<py::iterable>(lost_h)) bad("lost must be an iterable of keys");
+        for (auto key : py::iter(lost_h)) req.lost.push_back(as_key(key, "a lost key"));
+    }
+    if (!seen_h.is_none() && !py::isinstance<py::list>(seen_h)) bad("seen must be a list (keys are added)");
+    req.collect_seen = !seen_h.is_none();
     PassResult r;
     {
         py::gil_scoped_release free;  // the search touches no Python object
         r = beam_pass(req, budget);
+    }
+    if (req.collect_seen) {
+        py::list out = py::reinterpret_borrow<py::list>(seen_h);
+        for (std::uint64_t key : r.seen) out.append(py::int_(key));
     }
     static const char* const names[] = {"none", "won", "goal"};
     py::object hit = py::none();
@@ -348,7 +359,8 @@ PYBIND11_MODULE(_core, m) {
           py::arg("stock"), py::arg("width"), py::arg("weights"), py::arg("max_nodes"), py::arg("nodes"),
           py::arg("seconds"), py::kw_only(), py::arg("max_depth") = -1, py::arg("progress") = true,
           py::arg("targets") = py::none(), py::arg("best_saving") = 0, py::arg("goals") = py::none(),
-          py::arg("deal_over_gap") = false, "One beam pass (games.solver.search.beam_pass).");
+          py::arg("deal_over_gap") = false, py::arg("lost") = py::none(), py::arg("seen") = py::none(),
+          "One beam pass (games.solver.search.beam_pass).");
     m.def("score", &chaos, py::arg("cols"), py::arg("down"), py::arg("dealt"), py::arg("removed"),
           py::arg("stock_len"), py::arg("weights"), "A position's score under `weights` (lower is better).");
     m.def("won", &is_won, py::arg("cols"), py::arg("down"), py::arg("dealt"), py::arg("stock"));

@@ -31,6 +31,12 @@ public:
         __builtin_prefetch(&slots_[spread(key) & mask_]);
     }
 
+    void keys(std::vector<std::uint64_t>& out) const {
+        out.reserve(out.size() + size_);
+        for (std::uint64_t key : slots_)
+            if (key) out.push_back(key);
+    }
+
     // Whether the key was new.
     bool insert(std::uint64_t key) {
         key = key ? key : 1;
@@ -274,6 +280,7 @@ PassResult Pass::run() {
         }
     }
     KeySet seen;
+    for (std::uint64_t key : req_.lost) seen.insert(key);
     seen.insert(root_key);
     std::vector<Node> beam{root};
     std::vector<Node> next;
@@ -391,6 +398,7 @@ PassResult Pass::run() {
         }
         beam.swap(next);
     }
+    if (req_.collect_seen) seen.keys(result_.seen);
     return result_;
 }
 

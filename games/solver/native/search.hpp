@@ -42,6 +42,10 @@ struct PassRequest {
     int best_saving = 0;  // a shortcut must save more than this
     // Keys of positions known to be won: the first met ends the pass.
     std::unordered_map<std::uint64_t, int> goals;  // key -> the caller's index
+    // Keys of positions known to be lost (an earlier exhaustive pass of the same deal): met
+    // as if seen already, so a pass over everything does not search them again.
+    std::vector<std::uint64_t> lost;
+    bool collect_seen = false;  // fill PassResult::seen when the pass runs out of positions
 };
 
 struct PassResult {
@@ -54,6 +58,9 @@ struct PassResult {
     int hit_saving = 0;
     int hit_distance = 0;
     std::vector<Move> hit_line;
+    // collect_seen: the keys of every position met (those of `lost` included), when the pass
+    // ended for want of positions to expand (not at its budget, a win or a goal).
+    std::vector<std::uint64_t> seen;
 };
 
 // One beam pass at `width` per deal group (search.beam_pass).
