@@ -182,6 +182,7 @@ ROLLOUT_MAX_SECONDS: Final = 0.5
 ROLLOUT_MARGIN: Final = W_SUIT
 # The chance to win is said only from this many worlds, every playout played to its end.
 CHANCE_MIN_WORLDS: Final = 20
+CHANCE_SCALE: Final = 10  # a chance is said in tenths: "about 3 in 10"
 
 NOTHING_WON: Final = "the game is won"
 NOTHING_DEAL: Final = "no useful move: deal"
@@ -269,8 +270,9 @@ class Hint:
             return f"no win found in {self.sample} ways the hidden cards may lie"
         if wins == self.sample:
             return f"won in all {self.sample} ways the hidden cards may lie"
-        tenths = min(9, max(1, round(self.chance * 10)))
-        return f"wins about {tenths} in 10 of the ways the hidden cards may lie"
+        # Between none and all, said in tenths that never round to either end.
+        tenths = min(CHANCE_SCALE - 1, max(1, round(self.chance * CHANCE_SCALE)))
+        return f"wins about {tenths} in {CHANCE_SCALE} of the ways the hidden cards may lie"
 
     @property
     def move(self) -> Move:
