@@ -21,8 +21,8 @@ For each suit mode:
    positions (the server's hints never lead back to a position the game has been in). A
    game ends won, stuck (no hint), or at ``--max-actions`` (by default 600 / 800 / 1000
    actions at 1 / 2 / 4 suits: a game that reaches it has looped or wandered). The API
-   serves the hint level ``--serve-level`` (the ``HINT_LEVEL`` setting: ``rollout``, the
-   API's default, or ``default``, the look-ahead alone), so both run side by side.
+   serves the hint level ``--serve-level`` (the ``HINT_LEVEL`` setting: ``default``, the
+   API's default, the look-ahead alone, or ``rollout``), so both run side by side.
 3. Random play: ``--random`` positions per mode reached by random legal actions, and
    ``--stock-out`` positions per mode reached by random play with the stock then dealt
    out (where a stuck hint runs its fallbacks, the dearest hints), timed too
@@ -397,7 +397,7 @@ def main() -> int:
     if args.serve_level is not None:  # read by the settings, in every process of the pool
         os.environ["HINT_LEVEL"] = args.serve_level
     # step 3 times what the API serves, unless --level asks for another
-    OPTIONS.setdefault("level", os.environ.get("HINT_LEVEL", "rollout"))
+    OPTIONS.setdefault("level", os.environ.get("HINT_LEVEL", "default"))
     pool = Pool(args.jobs) if args.jobs > 1 else None
     times: list[float] = []
     random_times: list[float] = []

@@ -348,9 +348,10 @@ REST_FRAMEWORK = {
 # arrays and objects (400 `json_too_deep`); the largest real body, a staff layout, is ~2 KB
 # and 3 deep.
 # The hint level the API serves (games/solver/hint.py LEVELS; docs/rules.md#hints):
-# "rollout" plays the look-ahead's best hints out in worlds drawn from the cards not in
-# view and gives each its chance to win; "default" is the look-ahead alone.
-HINT_LEVEL = env_choice("HINT_LEVEL", "rollout", ("rollout", "default"))
+# "default" is the look-ahead alone; "rollout" plays its best hints out in worlds drawn
+# from the cards not in view and gives each its chance to win. Not the default: followed
+# blindly it has not won more games than the look-ahead (bench/NOTES.md, Hints).
+HINT_LEVEL = env_choice("HINT_LEVEL", "default", ("default", "rollout"))
 REQUEST_BODY_MAX_BYTES = env_int("REQUEST_BODY_MAX_BYTES", 64 * 1024, minimum=1024)
 REQUEST_JSON_MAX_DEPTH = env_int("REQUEST_JSON_MAX_DEPTH", 32, minimum=4)
 

@@ -45,7 +45,7 @@ How it ranks (docs/rules.md#hints):
   takes them from the Board). Followed blindly, the hints went round in circles without
   it. The deal is never barred; when every useful move is, the deal is the hint.
 * One hint is bounded: ``HINT_MAX_NODES`` positions over every stage together.
-* ``hints(..., level="rollout")`` (the level the API serves, its ``HINT_LEVEL`` setting):
+* ``hints(..., level="rollout")`` (served by the API under its ``HINT_LEVEL`` setting):
   the default ranking, then its first ``ROLLOUT_CANDIDATES`` hints played on by the native
   core in ``ROLLOUT_WORLDS`` worlds drawn from exactly the cards not in view, with a seed
   taken from the visible position (``_rollouts``; games/solver/native/rollout.cpp): the

@@ -190,9 +190,10 @@ def test_hint_answers_name_only_face_up_cards(staff_client):
         ok(submit(staff_client, game["id"], hint["action"]))
 
 
-def test_a_hint_in_a_dealt_game_says_its_chance_to_win(staff_client):
-    """The rollout level (HINT_LEVEL, the default): the best hints of a real deal carry how
-    often their playouts won, with the sample and a sentence; made-up layouts carry none."""
+def test_a_hint_in_a_dealt_game_says_its_chance_to_win(staff_client, settings):
+    """At the rollout level (HINT_LEVEL) the best hints of a real deal carry how often their
+    playouts won, with the sample and a sentence."""
+    settings.HINT_LEVEL = "rollout"
     game = new_game(staff_client, 4, seed=20261204)
     hint = ok(ask(staff_client, game["id"]))
     chance = hint["chance"]
@@ -203,15 +204,16 @@ def test_a_hint_in_a_dealt_game_says_its_chance_to_win(staff_client):
     assert again["chance"] == chance and again["action"] == hint["action"]
 
 
-def test_the_look_ahead_level_says_no_chance(staff_client, settings):
-    settings.HINT_LEVEL = "default"
+def test_the_look_ahead_level_says_no_chance(staff_client):
+    """The default level (HINT_LEVEL unset): the look-ahead alone, no chance said."""
     game = new_game(staff_client, 4, seed=20261204)
     assert ok(ask(staff_client, game["id"]))["chance"] is None
 
 
-def test_hidden_cards_cannot_change_the_chance(staff_client, make_user, auth_client):
+def test_hidden_cards_cannot_change_the_chance(staff_client, make_user, auth_client, settings):
     """Two dealt games that look the same but hide different cards get the same hints and
     the same chances (the worlds are drawn from what is in view alone)."""
+    settings.HINT_LEVEL = "rollout"
     second_staff = auth_client(make_user(is_staff=True))
     board = Board(deal_layout(2, 31))
     layout = board.layout()
