@@ -308,10 +308,12 @@ export const login = (username, password) =>
   request('POST', '/auth/token', { body: { username, password }, token: false });
 export const me = () => request('GET', '/me');
 /**
- * A guest account, so a first visit plays at once (its games are unranked).
+ * A guest account, so a first visit plays at once (its games are unranked); with `suits`, its
+ * first deal comes back with it.
+ * @param {{suits?: number}} [body]
  * @returns {Promise<Schemas['GuestCreate']>}
  */
-export const guest = () => request('POST', '/auth/guest', { token: false });
+export const guest = (body = {}) => request('POST', '/auth/guest', { body, token: false });
 /**
  * The signed-in guest names its account: same token, same games.
  * @param {string} username

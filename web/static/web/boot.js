@@ -3,7 +3,7 @@
 // modules load (docs/rules.md#guests): the page needs nothing else to show a table, so the
 // visitor waits for one round trip of the network after the page, not three. It imports
 // nothing, so it runs as soon as it arrives; game.js takes what it got (or asks itself if it
-// got nothing).
+// got nothing, or if it ran first).
 
 /**
  * @typedef {{guest: {token: string, username: string}, game: object | null}} FirstVisit
@@ -30,7 +30,11 @@ async function firstVisit() {
   return { guest, game: game || null };
 }
 
-// Only where a first visit deals at once (the play route), with nothing stored.
-if (!localStorage.getItem('spider.token') && /^\/(?:play)?$/.test(location.pathname)) {
-  /** @type {any} */ (window).spiderFirstVisit = firstVisit().catch(() => null);
+// Only where a first visit deals at once (the play route), with nothing stored, and only if
+// game.js has not asked already: this module is async, so on a slow machine the router may
+// run first; one first visit makes one guest.
+const w = /** @type {any} */ (window);
+if (!w.spiderFirstVisit && !localStorage.getItem('spider.token')
+  && /^\/(?:play)?$/.test(location.pathname)) {
+  w.spiderFirstVisit = firstVisit().catch(() => null);
 }

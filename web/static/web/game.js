@@ -28,6 +28,33 @@ import { describe } from './words.js';
  *   `drawn`: drawn already on the table (predicted)
  */
 
+/** @typedef {{guest: {token: string, username: string}, game: Game | null}} FirstVisit */
+
+/** @type {Promise<FirstVisit> | null} */
+let firstVisitMade = null;
+
+/**
+ * The first visit's guest and its deal, asked for once however often the play route is drawn
+ * before it comes back. boot.js's request is taken if it was sent; if the router runs before
+ * boot.js (an async module, late on a loaded machine), this asks and puts its promise where
+ * boot.js looks, so boot.js asks nothing: a second guest would take the deal the pool holds.
+ * Asked again only if the request failed (boot.js's or this one's).
+ * @returns {Promise<FirstVisit>}
+ */
+function firstVisitGuest() {
+  if (firstVisitMade) return firstVisitMade;
+  const w = /** @type {any} */ (window);
+  const ask = async () => {
+    const { game, ...guest } = await api.guest({ suits: 1 });
+    return { guest, game: /** @type {Game | null} */ (game || null) };
+  };
+  if (!w.spiderFirstVisit) w.spiderFirstVisit = ask().catch(() => null);
+  const made = (async () => /** @type {FirstVisit | null} */ (await w.spiderFirstVisit) || ask())();
+  made.catch(() => { firstVisitMade = null; }); // failed: "Try again" asks again
+  firstVisitMade = made;
+  return made;
+}
+
 /**
  * The play route: resume the game in progress (this device or another), or offer a new one.
  * @param {HTMLElement} root
@@ -41,10 +68,9 @@ export async function playScreen(root, ctx, gameId = null) {
   /** @type {Game | null} */
   let state = null;
   if (!api.session.token && !gameId) {
-    const early = await (/** @type {any} */ (window).spiderFirstVisit || null);
-    const made = early?.guest || await api.guest();
-    api.session.set(made.token, made.username, true);
-    state = early?.game || null;
+    const early = await firstVisitGuest();
+    api.session.set(early.guest.token, early.guest.username, true);
+    state = early.game;
     firstVisit = true;
   }
   if (ctx.needLogin()) return null;
