@@ -31,19 +31,25 @@ class AuthorizationErrorSerializer(ValidationErrorSerializer):
     )
 
 
+class AppSummarySerializer(serializers.Serializer):
+    """An app as a player sees it: on the authorization page, and among the apps approved."""
+
+    client_id = serializers.CharField()
+    name = serializers.CharField()
+    owner = serializers.CharField(allow_null=True, help_text="Who registered it.")
+
+
+class ScopeSerializer(serializers.Serializer):
+    """A scope and what it lets an app do, in the player's words."""
+
+    name = serializers.CharField()
+    description = serializers.CharField()
+
+
 class ApprovalSerializer(serializers.Serializer):
     """An app the player approved, as `GET /me/approved-apps` lists it."""
 
-    class AppSerializer(serializers.Serializer):
-        client_id = serializers.CharField()
-        name = serializers.CharField()
-        owner = serializers.CharField(allow_null=True, help_text="Who registered it.")
-
-    class ScopeSerializer(serializers.Serializer):
-        name = serializers.CharField()
-        description = serializers.CharField()
-
-    app = AppSerializer()
+    app = AppSummarySerializer()
     scopes = ScopeSerializer(many=True, help_text="What it may do as you.")
     approved = serializers.DateTimeField(help_text="When its oldest live token was issued.")
     last_used = serializers.DateTimeField(

@@ -25,7 +25,7 @@ from rest_framework.views import APIView
 from oauth import schema_docs, selectors, services
 from oauth.errors import AuthorizationRefused
 from oauth.presenters import app_json, approval_json, authorization_json
-from oauth.serializers import AppSerializer
+from oauth.serializers import AppSerializer, AppSummarySerializer, ScopeSerializer
 from oauth.validator import REDIRECT_NAMED
 from spider_api.pagination import page_json, page_request, page_serializer
 from spider_api.permissions import FIRST_PARTY
@@ -155,16 +155,7 @@ class AuthorizationApi(_AuthorizationApi):
     (POST: InputSerializer, DecisionSerializer)."""
 
     class OutputSerializer(serializers.Serializer):
-        class AppSerializer(serializers.Serializer):
-            client_id = serializers.CharField()
-            name = serializers.CharField()
-            owner = serializers.CharField(allow_null=True, help_text="Who registered it.")
-
-        class ScopeSerializer(serializers.Serializer):
-            name = serializers.CharField()
-            description = serializers.CharField()
-
-        app = AppSerializer()
+        app = AppSummarySerializer()
         scopes = ScopeSerializer(many=True, help_text="What the app asks to do as you.")
         redirect_uri = serializers.CharField(help_text="Where your browser goes back to.")
 

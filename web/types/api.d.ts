@@ -181,7 +181,7 @@ export type components = {
         };
         /** @description An app the player approved, as `GET /me/approved-apps` lists it. */
         Approval: {
-            app: components["schemas"]["ApprovalSerializerApp"];
+            app: components["schemas"]["AppSummary"];
             /**
              * Format: date-time
              * @description When its oldest live token was issued.
@@ -193,17 +193,7 @@ export type components = {
              */
             last_used: string;
             /** @description What it may do as you. */
-            scopes: components["schemas"]["ApprovalSerializerScope"][];
-        };
-        ApprovalSerializerApp: {
-            client_id: string;
-            name: string;
-            /** @description Who registered it. */
-            owner: string | null;
-        };
-        ApprovalSerializerScope: {
-            description: string;
-            name: string;
+            scopes: components["schemas"]["Scope"][];
         };
         Apps: {
             /** @description The app's public identifier (`client_id`). */
@@ -226,6 +216,13 @@ export type components = {
             /** @description Where the player's browser is sent back with the code: an exact match of the request's `redirect_uri` (http or https, no fragment). */
             redirect_uris: string[];
         };
+        /** @description An app as a player sees it: on the authorization page, and among the apps approved. */
+        AppSummary: {
+            client_id: string;
+            name: string;
+            /** @description Who registered it. */
+            owner: string | null;
+        };
         Attempt: {
             /** Format: uuid */
             game: string;
@@ -234,17 +231,11 @@ export type components = {
             status: components["schemas"]["GameStatusEnum"];
         };
         Authorization: {
-            app: components["schemas"]["AuthorizationApp"];
+            app: components["schemas"]["AppSummary"];
             /** @description Where your browser goes back to. */
             redirect_uri: string;
             /** @description What the app asks to do as you. */
-            scopes: components["schemas"]["AuthorizationScope"][];
-        };
-        AuthorizationApp: {
-            client_id: string;
-            name: string;
-            /** @description Who registered it. */
-            owner: string | null;
+            scopes: components["schemas"]["Scope"][];
         };
         AuthorizationDecision: {
             /** @description Send the browser here: the app's redirect URI with `code` and `state` (approved) or `error=access_denied` (denied). */
@@ -268,10 +259,6 @@ export type components = {
         AuthorizationRequest: {
             /** @description true: approve; false: deny. */
             allow: boolean;
-        };
-        AuthorizationScope: {
-            description: string;
-            name: string;
         };
         AuthPasswordResetConfirm400ValidationError: {
             /**
@@ -1844,6 +1831,11 @@ export type components = {
         Run: {
             column: number;
             suit: string;
+        };
+        /** @description A scope and what it lets an app do, in the player's words. */
+        Scope: {
+            description: string;
+            name: string;
         };
         ScopeError: {
             /** @description Stable, machine-readable: branch on this. */
