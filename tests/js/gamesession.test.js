@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import {
-  GameSession, buttonsOf, noticeOf, positionKey, predict, statsOf,
+  GameSession, buttonsOf, coinsNote, newGameEnds, noticeOf, positionKey, predict, statsOf,
 } from '../../web/static/web/gamestate.js';
 
 const column = (/** @type {string[]} */ cards, hidden = 0) => ({ hidden, cards });
@@ -317,5 +317,23 @@ describe('what the game page shows', () => {
     assert.equal(race[0][1], '2 suits · race');
     assert.equal(statsOf({ ...g, kind: 'daily', ranked: false }, 0, false)[0][1],
       '2 suits · daily practice');
+  });
+
+  test('a new game ends (asks first) only a casual game in play with an action made', () => {
+    const g = game();
+    assert.equal(newGameEnds(g), true);
+    assert.equal(newGameEnds({ ...g, actions: 0 }), false);
+    assert.equal(newGameEnds({ ...g, kind: 'daily' }), false);
+    assert.equal(newGameEnds({ ...g, status: 'won' }), false);
+    assert.equal(newGameEnds(null), false);
+  });
+
+  test('what a win paid in coins, and the daily limit\'s cut', () => {
+    const paid = { eligible: true, earned: 15, base: 10, bonus: 5, cut: 0, daily_limit: 100,
+      left_today: 85, balance: 215 };
+    assert.equal(coinsNote(/** @type {any} */ (paid)),
+      'Coins: 10 for the win + 5 perfect bonus; 85 left today; balance 215.');
+    assert.equal(coinsNote(/** @type {any} */ ({ ...paid, bonus: 0, cut: 4, left_today: 0 })),
+      'Coins: 10 for the win; 4 over today\'s limit of 100; 0 left today; balance 215.');
   });
 });

@@ -12,13 +12,15 @@ import { SUIT_LABEL, cardName } from './cards.js';
 import {
   h, clear, confirmDialog, keepFocus, toast, formatTime, link, ordinal,
 } from './dom.js';
-import { GameSession, buttonsOf, emptyColumns, statsOf } from './gamestate.js';
+import {
+  GameSession, buttonsOf, coinsNote, emptyColumns, newGameEnds, statsOf,
+} from './gamestate.js';
 import { onSettings, settings, settingsPanel } from './settings.js';
 import { play } from './sound.js';
 import { Table } from './table.js';
 
 /**
- * @import { Action, Coins, Game } from './api.js'
+ * @import { Action, Game } from './api.js'
  * @import { Ctx } from './app.js'
  * @import { HintSaid, Pending, Slide } from './gamestate.js'
  */
@@ -124,8 +126,7 @@ function newGameButtons(ctx, current) {
       toast(/** @type {api.ApiError} */ (err).detail, 'error', 8000);
     }
   };
-  const live = current && current.status === 'in_progress' && current.kind === 'casual'
-    && current.actions > 0;
+  const live = newGameEnds(current);
   return h('div', { class: 'new-game' },
     live ? h('p', { class: 'small' }, 'A new game ends this one (it counts as lost).') : null,
     h('div', { class: 'buttons' },
@@ -410,8 +411,7 @@ export class GameScreen {
   /** N: a new game of this game's suit mode (asked first while this one is in play). */
   async askNewGame() {
     const s = this.state;
-    const live = s.status === 'in_progress' && s.kind === 'casual' && s.actions > 0;
-    if (live && !await confirmDialog('Start a new game?',
+    if (newGameEnds(s) && !await confirmDialog('Start a new game?',
       'The game in play ends and counts as a loss.', `New ${SUIT_LABEL[s.suits]} game`)) return;
     await this.newGame({ suits: s.suits });
   }
@@ -630,13 +630,4 @@ function celebration() {
     layer.append(bit);
   }
   return layer;
-}
-
-// What the win paid, what the daily limit cut and what is left today (docs/rules.md#coins).
-/** @param {Coins} c */
-function coinsNote(c) {
-  const parts = [`${c.base} for the win` + (c.bonus ? ` + ${c.bonus} perfect bonus` : '')];
-  if (c.cut) parts.push(`${c.cut} over today's limit of ${c.daily_limit}`);
-  parts.push(`${c.left_today} left today; balance ${c.balance}`);
-  return `Coins: ${parts.join('; ')}.`;
 }

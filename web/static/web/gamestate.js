@@ -9,7 +9,7 @@ import { oneTapChoice, predictDeal, predictMove, predictUndo, targets } from './
 import { SUIT_LABEL, describe, formatTime, sentence } from './words.js';
 
 /**
- * @import { Action, Game, Hint, LoggedAction, Position } from './api.js'
+ * @import { Action, Coins, Game, Hint, LoggedAction, Position } from './api.js'
  */
 
 /**
@@ -520,4 +520,24 @@ export function statsOf(s, since, race) {
  */
 export function emptyColumns(s) {
   return s.columns.flatMap((c, i) => (c.hidden || c.cards.length ? [] : [i]));
+}
+
+/**
+ * Whether a new game ends this one, as a loss (so the player is asked first): a casual game
+ * in play with an action made.
+ * @param {Game | null} s
+ */
+export function newGameEnds(s) {
+  return Boolean(s && s.status === 'in_progress' && s.kind === 'casual' && s.actions > 0);
+}
+
+/**
+ * What the win paid, what the daily limit cut and what is left today (docs/rules.md#coins).
+ * @param {Coins} c
+ */
+export function coinsNote(c) {
+  const parts = [`${c.base} for the win` + (c.bonus ? ` + ${c.bonus} perfect bonus` : '')];
+  if (c.cut) parts.push(`${c.cut} over today's limit of ${c.daily_limit}`);
+  parts.push(`${c.left_today} left today; balance ${c.balance}`);
+  return `Coins: ${parts.join('; ')}.`;
 }
