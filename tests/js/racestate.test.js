@@ -1,11 +1,13 @@
 // A race table's state (web/static/web/racestate.js) without a browser: each kind of the
 // table's events done to the table, the line the page says, the events it must read the
-// table again for, and a laid-open table's notation.
+// table again for, what the page shows (seats, controls, racers, the clock, the result) and
+// a laid-open table's notation.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import {
-  applyEvent, codeFrom, controlsOf, parsePosition, same,
+  RaceTableState, applyEvent, clockOf, codeFrom, controlsOf, parsePosition, racerStateOf,
+  racersOf, resultKeyOf, resultOf, same, seatsOf, settingsLineOf,
 } from '../../web/static/web/racestate.js';
 
 const seat = (/** @type {number} */ n, /** @type {string} */ player) => ({
@@ -203,5 +205,142 @@ describe('a race table\'s words', () => {
     assert.equal(position.deals_left, 2);
     assert.deepEqual(position.removed_suits, ['s', 'h']);
     assert.equal(parsePosition(`1 ${cols} - -`).deals_left, 0);
+  });
+});
+
+describe('what a race table\'s page shows', () => {
+  const T0 = Date.parse('2026-12-04T12:00:00Z');
+  /** A race at `status`, started (or starting) at T0. */
+  const at = (/** @type {string} */ status) => {
+    const t = table();
+    t.status = status === 'finished' ? 'finished' : status;
+    t.race.status = status;
+    t.race.starts_at = '2026-12-04T12:00:00Z';
+    return t;
+  };
+
+  test('the settings line', () => {
+    const t = table();
+    assert.equal(settingsLineOf(t), '2 suits · no time limit · opened by ann');
+    Object.assign(t, { time_limit_s: 300, deal_over_gap: true, watchers: 2, staff_deal: true });
+    assert.equal(settingsLineOf(t), '2 suits · 5:00 time limit · GameLake end game · opened by '
+      + 'ann · 2 watching · a deal chosen by staff');
+  });
+
+  test('the seats: taken ones tagged while the table is open, free ones to sit in', () => {
+    const t = table();
+    t.status = 'open';
+    t.seats[1].ready = true;
+    const seats = seatsOf(t, 'carl');
+    assert.equal(seats.length, 4);
+    assert.deepEqual(seats[0], { seat: 0, free: false, player: 'ann', mine: false, ready: false,
+      connected: true, tags: ['opener'], wins: 0, draws: 0 });
+    assert.deepEqual(seats[1].free ? null : seats[1].tags, ['ready']);
+    assert.deepEqual(seats[2], { seat: 2, free: true, canSit: true });
+    // Seated already, or after a race (until the opener changes the settings): no sitting.
+    assert.deepEqual(seatsOf(t, 'bob')[3], { seat: 3, free: true, canSit: false });
+    assert.equal(seatsOf(t, 'bob')[1].free ? null : seatsOf(t, 'bob')[1].mine, true);
+    t.status = 'finished';
+    assert.deepEqual(seatsOf(t, 'carl')[2], { seat: 2, free: true, canSit: false });
+    assert.deepEqual(seatsOf(t, 'carl')[1].free ? null : seatsOf(t, 'carl')[1].tags, []);
+  });
+
+  test('the racers: your own table and the others while the race runs, none after', () => {
+    const t = at('racing');
+    const mine = racersOf(t, 'ann');
+    assert.equal(mine.running, true);
+    assert.equal(mine.mine?.player, 'ann');
+    assert.deepEqual(mine.others.map((r) => r.player), ['bob']);
+    assert.equal(mine.title, 'The others');
+    const watching = racersOf(t, 'carl');
+    assert.equal(watching.mine, null);
+    assert.equal(watching.title, 'The racers');
+    assert.equal(watching.others.length, 2);
+    assert.deepEqual(racersOf(at('finished'), 'ann'), { running: false, mine: null, others: [],
+      title: 'The racers' });
+    const out = { ...t.race.racers[1], state: 'out', out_reason: 'gone' };
+    assert.equal(racerStateOf(out), 'out (left)');
+    assert.equal(racerStateOf({ ...out, out_reason: 'resigned' }), 'out (resigned)');
+    assert.equal(racerStateOf(t.race.racers[0]), 'racing');
+  });
+
+  test('the clock: the countdown, then the time racing or the time left; none after', () => {
+    const t = at('countdown');
+    assert.deepEqual(clockOf(t.race, T0 - 2100),
+      { countdown: 3, text: 'Race 1: the cards turn over in 3 s.', turned: null });
+    // The countdown's end: the cards have turned over even before the `started` event.
+    assert.deepEqual(clockOf(t.race, T0 + 10),
+      { countdown: null, text: 'Race 1 · racing for 0:00', turned: 1 });
+    const racing = at('racing');
+    assert.equal(clockOf(racing.race, T0 + 65_000).text, 'Race 1 · racing for 1:05');
+    racing.race.ends_at = '2026-12-04T12:05:00Z';
+    assert.equal(clockOf(racing.race, T0 + 65_000).text, 'Race 1 · time left 3:55');
+    assert.deepEqual(clockOf(at('finished').race, T0), { countdown: null, text: '', turned: null });
+    assert.deepEqual(clockOf(null, T0), { countdown: null, text: '', turned: null });
+  });
+
+  test('the table\'s state: the server\'s clock, newer tables only, cards read once a race',
+    () => {
+      const state = new RaceTableState(at('countdown'), 'ann');
+      state.heard('2026-12-04T11:59:58Z', T0); // this clock runs 2 s ahead of the server's
+      assert.equal(state.serverNow(T0), T0 - 2000);
+      assert.equal(state.clock(T0).countdown, 2);
+      const older = { ...at('open'), seq: 9 };
+      state.take(older);
+      assert.equal(state.table.status, 'countdown', 'an older table is not taken');
+      const done = state.apply(frame('started', 11, { race: 1, started_at: '' }));
+      assert.equal(done.turnOver, true);
+      assert.equal(state.table.status, 'racing');
+      const whole = { ...at('racing'), seq: 12, watchers: 3 };
+      assert.deepEqual(state.apply(/** @type {any} */ ({ ...frame('table', 12, {}), data: whole })),
+        { status: 'patched', news: null, turnOver: false });
+      assert.equal(state.table, whole);
+      assert.deepEqual(state.controls().map((c) => ('command' in c ? c.label : 'resign')),
+        ['Offer a draw', 'resign']);
+      assert.equal(state.reveal(1), true);
+      assert.equal(state.reveal(1), false, 'read once a race');
+      assert.equal(state.reveal(2), true);
+    });
+
+  test('the result: title, reason, rows, match and every table laid open', () => {
+    const t = at('finished');
+    assert.equal(resultOf(t, 'ann'), null); // not laid open yet
+    const cols = Array(10).fill('|As').join('/');
+    Object.assign(t.race, {
+      result: 'won', winner: 'ann', end_reason: 'won',
+      laid_open: { deal: { seed: '42' }, tables: [
+        { player: 'ann', game: 'g0', position: `2 ${cols} - -`, log: [1, 2, 3] },
+        { player: 'bob', game: 'g1', position: `2 ${cols} - -`, log: [1] }] },
+    });
+    t.race.racers[0].state = 'won';
+    t.race.racers[1].state = 'out';
+    t.race.racers[1].out_reason = 'resigned';
+    t.seats[0].score.wins = 1;
+    const mine = /** @type {NonNullable<ReturnType<typeof resultOf>>} */ (resultOf(t, 'ann'));
+    assert.equal(mine.title, 'You won the race!');
+    assert.equal(mine.good, true);
+    assert.equal(mine.reason, 'Race 1: the first to win the deal takes the race.');
+    assert.deepEqual(mine.rows[1], { player: 'bob', state: 'out (resigned)',
+      counts: [0, 0, 0, 0, 500] });
+    assert.deepEqual(mine.columns.filter((c) => c.wide).map((c) => c.key), ['turned', 'deals']);
+    assert.equal(mine.match, 'ann 1 win, 0 draws · bob 0 wins, 0 draws');
+    assert.equal(mine.deal, 'The deal: seed 42');
+    assert.deepEqual(mine.tables.map((x) => [x.title, x.line, x.analyse]), [
+      ['Your table', ' · won · 3 actions ', 'Analyse your game'],
+      ['bob\'s table', ' · out · 1 action ', 'Analyse bob\'s game']]);
+    assert.equal(mine.tables[0].position.columns.length, 10);
+    const theirs = /** @type {NonNullable<ReturnType<typeof resultOf>>} */ (resultOf(t, 'bob'));
+    assert.equal(theirs.title, 'ann won the race');
+    assert.equal(theirs.good, false);
+    t.race.result = 'draw';
+    assert.equal(resultOf(t, 'bob')?.title, 'A draw');
+    // Drawn again when the race or the match score changes, not for every event.
+    const key = resultKeyOf(t);
+    assert.equal(key, '1:ann:1:0,bob:0:0');
+    t.watchers = 4;
+    assert.equal(resultKeyOf(t), key);
+    t.seats[1].score.draws = 1;
+    assert.notEqual(resultKeyOf(t), key);
+    assert.equal(resultKeyOf(at('racing')), null);
   });
 });

@@ -6,6 +6,8 @@
 // (Retry-After) and retried a few times; state-changing POSTs carry an Idempotency-Key, so a
 // retry is applied once. A 401 on a call that needs a token forgets the token.
 
+import { sentence } from './words.js';
+
 // The shapes of the answers are the OpenAPI schema's (web/types/api.d.ts, generated from it:
 // `make api-types`); below, the names the client gives them and what it adds of its own.
 
@@ -111,16 +113,7 @@ const FIELD_WORDS = {
   suits: 'the number of suits', date: 'the date',
 };
 
-/**
- * A sentence as people write one: a capital first, a full stop last.
- * @param {string} text
- */
-export function sentence(text) {
-  const t = text.trim();
-  if (!t) return t;
-  const capital = t[0].toUpperCase() + t.slice(1);
-  return /[.!?…)]$/.test(capital) ? capital : `${capital}.`;
-}
+export { sentence };
 
 /**
  * What an error answer says, in words for people: a refused form's messages (each field's,

@@ -19,10 +19,13 @@ const replay = () => import('./replay.js');
 const players = () => import('./player.js');
 const account = () => import('./account.js');
 const oauth = () => import('./oauth.js');
+const lobby = () => import('./lobby.js');
 const races = () => import('./race.js');
 const rulebook = () => import('./rulebook.js');
 const reset = () => import('./reset.js');
-const LATER = [auth, daily, leaderboard, replay, players, account, oauth, races, rulebook, reset];
+const LATER = [
+  auth, daily, leaderboard, replay, players, account, oauth, lobby, races, rulebook, reset,
+];
 
 /**
  * What a screen may ask of the router.
@@ -51,7 +54,7 @@ const SCREENS = {
   daily: async (root, ctx, date) => (await daily()).dailyScreen(root, ctx, date),
   leaderboard: async (root, ctx) => (await leaderboard()).leaderboardScreen(root, ctx),
   rules: async (root) => (await rulebook()).rulesScreen(root),
-  lobby: async (root, ctx) => (await races()).lobbyScreen(root, ctx),
+  lobby: async (root, ctx) => (await lobby()).lobbyScreen(root, ctx),
   race: async (root, ctx, code) => (await races()).raceScreen(root, ctx, code.toUpperCase()),
   replay: async (root, ctx, id) => (await replay()).replayScreen(root, ctx, id),
   player: async (root, ctx, name) =>

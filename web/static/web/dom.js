@@ -3,6 +3,7 @@
 // player name holds can become markup.
 
 import { fieldSaid, sentence } from './api.js';
+import { formatTime } from './words.js';
 
 /**
  * What `h` and `clear` take as children: nodes and text (numbers as text); null, undefined
@@ -100,17 +101,7 @@ export function formErrors(box, err) {
   clear(box, (lines.length ? lines : [err.detail]).map((m) => h('p', {}, m)));
 }
 
-/**
- * A duration as m:ss, or h:mm:ss from an hour on.
- * @param {number | null | undefined} ms
- */
-export function formatTime(ms) {
-  const total = Math.max(0, Math.floor((ms || 0) / 1000));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = String(total % 60).padStart(2, '0');
-  return h ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
-}
+export { formatTime };
 
 /**
  * A link the router follows without reloading the page.

@@ -1,8 +1,10 @@
 // @ts-check
-// The game screen: one game's table, its counters and controls, driven by the server's
-// answers. Every action is sent with the version it was decided on; whatever the server
-// says (a new state, a refusal, a conflict) is what the screen shows. A legal-looking move
-// is drawn at once (rules.js) and rolled back, visibly, if the server refuses it.
+// The game screen's page: one game's table, its counters and controls, drawn from the
+// game's session (gamestate.js: the state, the queue of actions, the hint, what the notices
+// say), whose commands the page's buttons, keys and taps call. Every action is sent with the
+// version it was decided on; whatever the server says (a new state, a refusal, a conflict) is
+// what the screen shows. A legal-looking move is drawn at once (rules.js) and rolled back,
+// visibly, if the server refuses it.
 
 import { analysable, analyseLink } from './analyse.js';
 import * as api from './api.js';
@@ -10,22 +12,17 @@ import { SUIT_LABEL, cardName } from './cards.js';
 import {
   h, clear, confirmDialog, keepFocus, toast, formatTime, link, ordinal,
 } from './dom.js';
-import { positionKey, predict } from './gamestate.js';
-import { predictMove, targets } from './rules.js';
+import {
+  GameSession, buttonsOf, coinsNote, emptyColumns, newGameEnds, statsOf,
+} from './gamestate.js';
 import { onSettings, settings, settingsPanel } from './settings.js';
 import { play } from './sound.js';
 import { Table } from './table.js';
-import { describe } from './words.js';
 
 /**
- * @import { Action, Coins, Game, Hint, LoggedAction } from './api.js'
+ * @import { Action, Game } from './api.js'
  * @import { Ctx } from './app.js'
- * @import { Done } from './gamestate.js'
- */
-
-/**
- * @typedef {{action: Action, drawn: boolean}} Pending  an action awaiting its answer;
- *   `drawn`: drawn already on the table (predicted)
+ * @import { HintSaid, Pending, Slide } from './gamestate.js'
  */
 
 /** @typedef {{guest: {token: string, username: string}, game: Game | null}} FirstVisit */
@@ -129,8 +126,7 @@ function newGameButtons(ctx, current) {
       toast(/** @type {api.ApiError} */ (err).detail, 'error', 8000);
     }
   };
-  const live = current && current.status === 'in_progress' && current.kind === 'casual'
-    && current.actions > 0;
+  const live = newGameEnds(current);
   return h('div', { class: 'new-game' },
     live ? h('p', { class: 'small' }, 'A new game ends this one (it counts as lost).') : null,
     h('div', { class: 'buttons' },
@@ -141,10 +137,11 @@ function newGameButtons(ctx, current) {
 }
 
 /**
- * One game's table, counters and controls. `race: true` (a racer's own table in a race, see
- * race.js): the same table and the same action endpoint, without Undo, Hint, the new-game
- * menu or the win dialog (the race screen shows the race's result); `onShow(state)` hears
- * every state drawn.
+ * One game's table, counters and controls: the page of a GameSession (gamestate.js), which
+ * holds the game's state and commands; this draws what it hears and wires the page's events
+ * to its commands. `race: true` (a racer's own table in a race, see race.js): the same table
+ * and the same action endpoint, without Undo, Hint, the new-game menu or the win dialog (the
+ * race screen shows the race's result); `onShow(state)` hears every state drawn.
  */
 export class GameScreen {
   /**
@@ -155,42 +152,25 @@ export class GameScreen {
    */
   constructor(root, ctx, state, { race = false, onShow = null } = {}) {
     this.ctx = ctx;
-    /** The server's latest state. */
-    this.state = state;
-    /** The table drawn: the server's state with the actions awaiting answers drawn on it. */
-    this.view = state;
-    /**
-     * The moves and deals this screen saw and may undo, last last, each with the table
-     * before it (an undo is drawn from it at once). @type {Done[]}
-     */
-    this.past = [];
-    /** The same, as drawn (`view`). @type {Done[]} */
-    this.viewPast = [];
-    /** The server may undo actions made before this screen knew the game. */
-    this.deepUndo = state.can_undo;
-    /** Actions sent or waiting to be, in order (the first is in flight). @type {Pending[]} */
-    this.pending = [];
-    this.pumping = false;
     this.race = race;
     this.onShow = onShow;
     this.receivedAt = performance.now();
-    this.busy = false;
-    /** Settles when the actions or hint in flight have their answers. @type {Promise<unknown>} */
-    this.inflight = Promise.resolve();
-    this.hintN = 0;
-    /** @type {Hint | null} */
-    this.hintShown = null;
-    /** The hint said no move is useful here (cleared by the next action): stuck. */
-    this.noUseful = '';
-    /** Every position this game has shown, as the player sees it (positionKey). */
-    this.seen = new Set();
-    /** The stuck banner is up (announced once when it comes up). */
-    this.stuckShown = false;
+    this.session = new GameSession(state, { act: api.act, hint: api.hint }, {
+      predicted: (moved, action) => {
+        this.draw(moved);
+        play(action.type === 'deal' ? 'deal' : 'move'); // heard with the cards drawn
+      },
+      confirmed: (item, before, next) => this.confirmed(item, before, next),
+      shown: (outcome, moved) => this.shown(outcome, moved),
+      hinted: (hint) => this.hinted(hint),
+      failed: (err, action) => this.failed(err, action),
+    }, { race });
+    const session = this.session;
     this.table = new Table({
       handlers: {
-        move: (from, to, count) => this.move(from, to, count),
+        move: (from, to, count) => session.send({ type: 'move', from, to, count }),
         oneTap: (from, count) => this.oneTapMove(from, count),
-        deal: () => this.send({ type: 'deal' }),
+        deal: () => session.send({ type: 'deal' }),
         announce: (text) => this.announce(text),
       },
     });
@@ -214,10 +194,10 @@ export class GameScreen {
     const button = (label, onclick, key) =>
       h('button', { type: 'button', onclick, 'aria-keyshortcuts': key }, label);
     this.buttons = {
-      undo: button('Undo', () => this.send({ type: 'undo' }), 'Z'),
-      hint: button('Hint', () => this.askHint(0), 'H'),
-      next: button('Next hint', () => this.askHint(this.hintN + 1), 'Shift+H'),
-      deal: button('Deal', () => this.send({ type: 'deal' }), 'D'),
+      undo: button('Undo', () => session.send({ type: 'undo' }), 'Z'),
+      hint: button('Hint', () => session.askHint(0), 'H'),
+      next: button('Next hint', () => session.askHint(session.hintN + 1), 'Shift+H'),
+      deal: button('Deal', () => session.send({ type: 'deal' }), 'D'),
       menu: h('button', {
         type: 'button', onclick: () => this.toggleMenu(), 'aria-expanded': 'false',
       }, 'New game…'),
@@ -265,8 +245,11 @@ export class GameScreen {
       document.removeEventListener('visibilitychange', this.onVisible);
       this.table.destroy();
     };
-    this.show(state);
+    session.show(state);
   }
+
+  /** The server's latest state. */
+  get state() { return this.session.state; }
 
   /**
    * @param {string} text
@@ -278,55 +261,29 @@ export class GameScreen {
   }
 
   /**
-   * A move the player named: drawn at once if it looks legal, then sent in its turn.
-   * @param {number} from
-   * @param {number} to
-   * @param {number} count
-   */
-  move(from, to, count) {
-    this.send({ type: 'move', from, to, count });
-  }
-
-  /**
-   * One tap: the hinted card goes where the hint says; any other goes where the server's rule
-   * puts it (docs/rules.md#one-tap-destination, worked out here as the server would, so it
-   * is drawn at once). With several places they glow; with none, the server says why.
+   * One tap (GameSession.oneTap): with several places they glow; with none, the server says
+   * why.
    * @param {number} from
    * @param {number | undefined} count
    */
   oneTapMove(from, count) {
-    const view = this.view;
-    if (view.status !== 'in_progress') return;
-    const hinted = this.hintShown?.action;
-    if (hinted && hinted.type === 'move' && hinted.from === from && hinted.to != null
-      && hinted.count != null && (count === undefined || count === hinted.count)) {
-      this.send({ type: 'move', from, to: hinted.to, count: hinted.count });
-      return;
-    }
-    const places = count === undefined ? [] : targets(view, from, count);
-    if (places.length > 1) this.table.flash(places, 'glow');
-    this.send({ type: 'move', from, count });
+    const tap = this.session.oneTap(from, count);
+    if (!tap) return;
+    if (tap.glow.length) this.table.flash(tap.glow, 'glow');
+    this.session.send(tap.action);
   }
 
   /**
-   * Draw a state the server sent (and `outcome`, what the action did); `view`: the table
-   * drawn, which is the server's state with the actions still waiting for their answers
-   * drawn on it.
-   * @param {Game} state
+   * A state the server sent is the session's now: drawn, with what the action did.
    * @param {Game['outcome'] | null} outcome
-   * @param {{from: number, to: number, count: number} | null} moved  cards to slide
-   * @param {Game} view
-   * @param {Done[]} viewPast
+   * @param {Slide | null} moved  cards to slide
    */
-  show(state, outcome = null, moved = null, view = state, viewPast = this.past) {
-    this.state = state;
-    this.view = view;
-    this.viewPast = viewPast;
+  shown(outcome, moved) {
+    const state = this.session.state;
     if (state.status === 'in_progress' && !this.race) {
       localStorage.setItem(api.LAST_GAME_KEY, state.id);
     }
     this.receivedAt = performance.now();
-    this.seen.add(positionKey(state));
     this.draw(moved);
     this.table.el.dataset.version = String(state.version); // the server's: confirmed
     this.renderNotice();
@@ -338,47 +295,36 @@ export class GameScreen {
   }
 
   /**
-   * A state from elsewhere (a reload, another device, a resignation): what this screen had
-   * predicted or remembered of the moves before is dropped.
-   * @param {Game} state
+   * The server answered an action: said in the live region, and heard.
+   * @param {Pending} item
+   * @param {Game} before
+   * @param {Game} next
    */
-  reset(state) {
-    this.pending = [];
-    this.past = [];
-    this.deepUndo = state.can_undo;
-    this.show(state);
+  confirmed(item, before, next) {
+    this.announce(said(item.action, before, next));
+    const won = next.status === 'won' && !this.race; // the win has its own sound (showWin)
+    if (won) { /* heard with the dialog */ } else if (next.outcome?.runs_removed?.length) {
+      play('run');
+    } else if (!item.drawn) play(item.action.type === 'deal' ? 'deal' : 'move');
   }
 
   /**
-   * The table, counters and buttons as drawn now (`this.view`).
-   * @param {{from: number, to: number, count: number} | null} moved  cards to slide
+   * The table, counters and buttons as drawn now (the session's `view`).
+   * @param {Slide | null} moved  cards to slide
    */
   draw(moved = null) {
-    const view = this.view;
+    const view = this.session.view;
     this.table.render(view, moved);
     this.renderStats();
-    const over = view.status !== 'in_progress';
-    this.buttons.undo.disabled = over || !view.can_undo;
-    this.buttons.hint.disabled = over;
-    this.buttons.next.disabled = over || this.hintShown === null;
-    this.buttons.deal.disabled = over || view.deals_left === 0;
+    const off = buttonsOf(view, this.session.hintShown !== null);
+    this.buttons.undo.disabled = off.undo;
+    this.buttons.hint.disabled = off.hint;
+    this.buttons.next.disabled = off.next;
+    this.buttons.deal.disabled = off.deal;
   }
 
-  /** @param {Game} s  the state drawn (a move drawn ahead of the answer counts already) */
-  renderStats(s = this.view) {
-    let elapsed = s.elapsed_ms;
-    if (s.status === 'in_progress' && s.started_at) elapsed += performance.now() - this.receivedAt;
-    let kind = '';
-    if (s.kind === 'daily') kind = ` · daily ${s.ranked ? 'ranked' : 'practice'}`;
-    else if (s.kind === 'race') kind = ' · race';
-    const mode = `${SUIT_LABEL[s.suits]}${kind}`;
-    /** @type {[string, string | number][]} */
-    const items = [
-      ['Game', mode], ['Score', s.score], ['Moves', s.actions], ['Time', formatTime(elapsed)],
-    ];
-    if (!this.race) items.push(['Hints', s.hints]); // always there: the bar keeps its width
-    // The table rule, said on the table: a deal over a gap is allowed near the end.
-    if (s.deal_over_gap) items.push(['Rules', 'GameLake end game']);
+  renderStats() {
+    const items = statsOf(this.session.view, performance.now() - this.receivedAt, this.race);
     // Built once; after that only the figures that changed are written (a tap redraws little).
     const key = items.map(([k]) => k).join();
     if (this.statsKey !== key) {
@@ -393,49 +339,56 @@ export class GameScreen {
     });
   }
 
+  /** The notice under the table, as the session says it (noticeOf). */
   renderNotice() {
-    const s = this.state;
-    const stuck = s.status === 'in_progress' && (s.stuck || Boolean(this.noUseful));
-    this.table.el.classList.toggle('stuck', stuck);
-    if (!stuck) this.stuckShown = false;
-    if (this.race) {
-      // The race screen says how the race ended; here only what the server says of the deal.
-      clear(this.notice, s.stuck && s.status === 'in_progress'
-        ? h('div', { class: 'notice stuck', role: 'alert' },
-          h('p', {}, 'No move can help any more: this deal is stuck. '
-            + 'Play on, offer a draw or resign.'))
-        : null);
-    } else if (s.status === 'lost') {
+    const s = this.session.state;
+    const n = this.session.notice();
+    this.table.el.classList.toggle('stuck', n.stuck);
+    if (n.kind === 'race-stuck') {
+      clear(this.notice, h('div', { class: 'notice stuck', role: 'alert' }, h('p', {}, n.text)));
+    } else if (n.kind === 'lost') {
       clear(this.notice, h('div', { class: 'notice', role: 'status' },
-        h('p', {}, `This game is over (${s.end_reason}). Score ${s.score}.`),
+        h('p', {}, n.text),
         this.replayButtons(), ' ', analysable(s) ? analyseLink(s.id) : null));
-    } else if (stuck) {
+    } else if (n.kind === 'stuck') {
       // The server's word (the state's `stuck`, or a hint with no useful move): said on the
       // board with the ways out, and once in the live region.
-      const why = s.stuck ? 'No move can help any more: this deal is stuck.'
-        : `${this.noUseful} You are stuck here.`;
-      const ways = s.can_undo
-        ? 'Undo to try another way, replay this deal or start a new one.'
-        : 'Replay this deal or start a new one.';
       clear(this.notice, h('div', { class: 'notice stuck', role: 'alert' },
-        h('p', {}, h('strong', { class: 'stuck-badge' }, 'Stuck'), ' ', why, ' ', ways),
+        h('p', {}, h('strong', { class: 'stuck-badge' }, 'Stuck'), ' ', n.text, ' ', n.ways),
         h('div', { class: 'buttons' },
-          s.can_undo
-            ? h('button', { type: 'button', onclick: () => this.send({ type: 'undo' }) }, 'Undo')
+          n.canUndo
+            ? h('button', {
+              type: 'button', onclick: () => this.session.send({ type: 'undo' }),
+            }, 'Undo')
             : null,
           this.replayButtons())));
-      if (!this.stuckShown) this.announce(`Stuck. ${why} ${ways}`, true);
-      this.stuckShown = true;
+      if (n.announce) this.announce(`Stuck. ${n.text} ${n.ways}`, true);
     } else {
       clear(this.notice);
     }
   }
 
+  /**
+   * The hint the session shows (null: none): marked on the table and said under it.
+   * @param {HintSaid | null} hint
+   */
+  hinted(hint) {
+    this.table.setHighlight(hint ? hint.highlight : null);
+    if (!hint) {
+      clear(this.hintBox);
+      return;
+    }
+    this.renderStats();
+    clear(this.hintBox, h('div', { class: 'hint', dataset: hint.dataset },
+      h('strong', {}, hint.title), hint.text));
+    this.renderNotice();
+    this.buttons.next.disabled = hint.nextDisabled;
+  }
+
   replayButtons() {
-    const newDeal = () => this.newGame({ suits: this.state.suits });
-    const sameDeal = () => this.newGame({
-      replay_of: this.state.id, deal_over_gap: this.state.deal_over_gap,
-    });
+    const s = this.session.state;
+    const newDeal = () => this.newGame({ suits: s.suits });
+    const sameDeal = () => this.newGame({ replay_of: s.id, deal_over_gap: s.deal_over_gap });
     return h('span', { class: 'buttons' },
       h('button', { type: 'button', onclick: newDeal }, 'New deal'),
       h('button', { type: 'button', onclick: sameDeal }, 'Replay this deal'));
@@ -458,8 +411,7 @@ export class GameScreen {
   /** N: a new game of this game's suit mode (asked first while this one is in play). */
   async askNewGame() {
     const s = this.state;
-    const live = s.status === 'in_progress' && s.kind === 'casual' && s.actions > 0;
-    if (live && !await confirmDialog('Start a new game?',
+    if (newGameEnds(s) && !await confirmDialog('Start a new game?',
       'The game in play ends and counts as a loss.', `New ${SUIT_LABEL[s.suits]} game`)) return;
     await this.newGame({ suits: s.suits });
   }
@@ -479,8 +431,8 @@ export class GameScreen {
     if (!await confirmDialog('Resign this game?', 'It ends now and counts as a loss.',
       'Resign')) return;
     try {
-      await this.idle();
-      this.reset(await api.resign(this.state.id));
+      await this.session.idle();
+      this.session.reset(await api.resign(this.state.id));
     } catch (err) {
       this.failed(err);
     }
@@ -489,212 +441,16 @@ export class GameScreen {
   /** Draw the server's state again, changed or not (a race's cards turning over). */
   async reload() {
     try {
-      this.reset(await api.getGame(this.state.id));
+      this.session.reset(await api.getGame(this.state.id));
     } catch { /* the next event or action tries again */ }
   }
 
   async refresh() {
-    if (this.busy) return;
+    if (this.session.busy) return;
     try {
       const state = await api.getGame(this.state.id);
-      if (state.version !== this.state.version) this.reset(state);
+      if (state.version !== this.state.version) this.session.reset(state);
     } catch { /* a failed refresh changes nothing; the next action reports errors */ }
-  }
-
-  /**
-   * One action, drawn at once when the table tells what it does (a move, a one-tap, a deal
-   * as ten face-down cards, an undo of a move or deal this screen saw), then sent in its
-   * turn: actions queue up, each sent once the one before is answered, with the version
-   * that answer gave. A refusal rolls the table back to the server's.
-   * @param {Action} action
-   */
-  send(action) {
-    if (this.view.status !== 'in_progress') return;
-    this.clearHint();
-    /** @type {Pending} */
-    const item = { action, drawn: false };
-    const last = this.pending[this.pending.length - 1];
-    const step = !last || last.drawn ? predict(this.view, this.viewPast, action, this.deepUndo)
-      : null;
-    this.pending.push(item);
-    if (step) {
-      item.drawn = true;
-      this.view = step.state;
-      this.viewPast = step.past;
-      this.draw(step.moved);
-      play(action.type === 'deal' ? 'deal' : 'move'); // heard with the cards drawn
-    }
-    this.pump();
-  }
-
-  /** Send the queued actions one after the other, each with the version it expects. */
-  async pump() {
-    if (this.pumping) return;
-    this.pumping = true;
-    const release = this.claim();
-    try {
-      while (this.pending.length && this.state.status === 'in_progress') {
-        const item = this.pending[0];
-        // The head is always drawn on the server's own table: send what was drawn.
-        const head = item.drawn ? predict(this.state, this.past, item.action, this.deepUndo)
-          : null;
-        const body = { ...(head ? head.send : item.action), version: this.state.version };
-        if ('count' in body && body.count === undefined) delete body.count;
-        /** @type {Game} */
-        let next;
-        try {
-          next = await api.act(this.state.id, body);
-        } catch (err) {
-          this.rollback(item, head ? head.send : item.action, err);
-          return;
-        }
-        this.pending.shift();
-        this.confirm(item, next);
-      }
-      this.pending = []; // the game is over: the rest would be refused
-    } finally {
-      this.pumping = false;
-      release();
-    }
-  }
-
-  /**
-   * The server's answer to the head of the queue: drawn, with the actions still waiting
-   * drawn again on it (a card it turned over, a run it removed, the faces of a deal).
-   * @param {Pending} item
-   * @param {Game} next
-   */
-  confirm(item, next) {
-    const before = this.state;
-    const done = next.outcome?.action;
-    if (item.action.type === 'undo') {
-      if (this.past.length) this.past = this.past.slice(0, -1);
-      else this.deepUndo = next.can_undo;
-    } else if (done?.type === 'move') {
-      const move = { type: /** @type {const} */ ('move'), from: Number(done.from),
-        to: Number(done.to), count: Number(done.count) };
-      this.past = [...this.past, { before, action: move }];
-    } else if (done?.type === 'deal') {
-      this.past = [...this.past, { before, action: { type: 'deal' } }];
-    }
-    this.announce(said(item.action, before, next));
-    const won = next.status === 'won' && !this.race; // the win has its own sound (showWin)
-    if (won) { /* heard with the dialog */ } else if (next.outcome?.runs_removed?.length) {
-      play('run');
-    } else if (!item.drawn) play(item.action.type === 'deal' ? 'deal' : 'move');
-    let view = next;
-    let past = this.past;
-    let chain = true;
-    for (const p of this.pending) {
-      const step = chain && p.drawn ? predict(view, past, p.action, this.deepUndo) : null;
-      if (!step) {
-        chain = false;
-        p.drawn = false;
-        continue;
-      }
-      view = step.state;
-      past = step.past;
-    }
-    // Drawn already if predicted; else (an action the table could not tell) slide it now.
-    const slide = !item.drawn && done?.type === 'move' && !next.outcome?.runs_removed?.length
-      ? { from: Number(done.from), to: Number(done.to), count: Number(done.count) } : null;
-    this.show(next, next.outcome, slide, view, past);
-  }
-
-  /**
-   * A refused or failed action: the queue is dropped and the table goes back, visibly, to
-   * the server's (a single move drawn ahead slides back), then the refusal is said.
-   * @param {Pending} item
-   * @param {Action} sent
-   * @param {unknown} err
-   */
-  rollback(item, sent, err) {
-    const alone = this.pending.length === 1;
-    this.pending = [];
-    const conflict = /** @type {api.ApiError} */ (err).status === 409;
-    const back = item.drawn && alone && sent.type === 'move' && sent.to !== undefined
-      && sent.count !== undefined ? { from: sent.to, to: sent.from, count: sent.count } : null;
-    if (!conflict) this.show(this.state, null, back);
-    this.failed(err, sent);
-  }
-
-  /** Wait for the actions and hint in flight (one at a time, in the order asked). */
-  async idle() {
-    while (this.busy) await this.inflight;
-  }
-
-  /** Mark actions or a hint in flight; returns what ends it. */
-  claim() {
-    this.busy = true;
-    /** @type {() => void} */
-    let done = () => {};
-    this.inflight = new Promise((resolve) => { done = () => resolve(undefined); });
-    return () => {
-      this.busy = false;
-      done();
-    };
-  }
-
-  /** @param {number} n  which of the ranked moves (0: the best) */
-  async askHint(n) {
-    await this.idle();
-    if (this.state.status !== 'in_progress') return;
-    const release = this.claim();
-    try {
-      const hint = await api.hint(this.state.id, n, this.state.version);
-      this.hintN = hint.n;
-      this.hintShown = hint;
-      const counted = { version: hint.version, hints: hint.hints, perfect: false };
-      this.state = { ...this.state, ...counted };
-      this.view = { ...this.view, ...counted };
-      this.renderStats();
-      // The server never suggests a way back (docs/rules.md#hints); should one come, the
-      // client does not walk in a circle either: it says so instead of suggesting it.
-      const loop = hint.action && this.leadsBack(hint.action);
-      const a = loop ? null : hint.action;
-      // Nothing useful, and not even a deal (the server's reason would end "deal"): stuck.
-      if (!a && hint.n === 0 && !/deal$/.test(hint.reason)) {
-        this.noUseful = loop ? 'Every useful move leads back to a position already seen.'
-          : 'No useful move.';
-      }
-      if (!a) this.table.setHighlight(null);
-      else if (a.type === 'deal') this.table.setHighlight({ deal: true });
-      else {
-        const [to, count] = [a.to ?? undefined, a.count ?? undefined];
-        this.table.setHighlight({ from: a.from, to, count });
-      }
-      const of = hint.alternatives ? ` of ${hint.alternatives}` : '';
-      // With a move: the move, then why. Without: the server's reason alone ("No useful
-      // move: ..."), said once.
-      const text = a ? `${api.sentence(describe(a))} ${loop ? '' : api.sentence(hint.reason)}`
-        : api.sentence(loop ? 'No useful move: every useful move leads back.' : hint.reason);
-      const dataset = {
-        type: a ? a.type : 'none',
-        from: String(a?.from ?? ''),
-        to: String(a?.to ?? ''),
-        count: String(a?.count ?? ''),
-        n: String(hint.n),
-      };
-      // Beside the move, its chance to win where the server says one.
-      const chance = a && hint.chance ? ` (${api.sentence(hint.chance.sentence)})` : '';
-      clear(this.hintBox, h('div', { class: 'hint', dataset },
-        h('strong', {}, `Hint ${hint.n + 1}${of}: `), text + chance));
-      this.renderNotice();
-      this.buttons.next.disabled = !a || hint.n + 1 >= hint.alternatives;
-    } catch (err) {
-      this.failed(err);
-    } finally {
-      release();
-    }
-  }
-
-  /** After an action: the hint shown, and a "no useful move", are old news. */
-  clearHint() {
-    this.noUseful = '';
-    this.hintN = 0;
-    this.hintShown = null;
-    this.table.setHighlight(null);
-    clear(this.hintBox);
   }
 
   /**
@@ -706,8 +462,8 @@ export class GameScreen {
   failed(error, action = null) {
     const err = /** @type {api.ApiError} */ (error);
     if (err.status === 409 && err.body.game) {
-      this.clearHint();
-      this.reset(err.body.game);
+      this.session.clearHint();
+      this.session.reset(err.body.game);
       toast('This game had moved on (another tab or device?): here is where it stands now.',
         'warn', 6000);
     } else if (err.status === 401) {
@@ -719,27 +475,12 @@ export class GameScreen {
         this.table.shake(action.from, action.count ?? 1);
         if (action.to !== undefined) this.table.flash([action.to], 'refused', 1200);
       } else if (err.code === 'empty_column_blocks_deal') {
-        const empty = this.state.columns.flatMap((c, i) => (c.hidden || c.cards.length ? [] : [i]));
-        this.table.flash(empty, 'refused', 1500);
+        this.table.flash(emptyColumns(this.state), 'refused', 1500);
       }
       if (err.code === 'game_over') this.refresh();
     } else {
       toast(err.detail, 'error', 8000);
     }
-  }
-
-  /**
-   * Whether a suggested move leads to a position this game has shown already (a move that
-   * turns a card over never does: face-down counts never grow again).
-   * @param {LoggedAction} a
-   */
-  leadsBack(a) {
-    if (a.type !== 'move' || a.from == null || a.to == null) return false;
-    const next = predictMove(this.state, a.from, a.to, a.count ?? 1);
-    if (!next) return false;
-    const left = next.columns[a.from];
-    if (left.hidden && !left.cards.length) return false; // turns a card over: a new position
-    return this.seen.has(positionKey(next));
   }
 
   async showWin() {
@@ -829,19 +570,19 @@ export class GameScreen {
     const key = e.key.toLowerCase();
     if (this.race) {
       if (e.ctrlKey) return;
-      if (key === 'd') this.send({ type: 'deal' });
+      if (key === 'd') this.session.send({ type: 'deal' });
       else if (key === 'escape') this.table.select(null);
       else return;
       e.preventDefault();
       return;
     }
-    if (e.ctrlKey && key === 'z') this.send({ type: 'undo' });
+    if (e.ctrlKey && key === 'z') this.session.send({ type: 'undo' });
     else if (e.ctrlKey) return;
-    else if (key === 'z' || key === 'u') this.send({ type: 'undo' });
-    else if (key === 'd') this.send({ type: 'deal' });
+    else if (key === 'z' || key === 'u') this.session.send({ type: 'undo' });
+    else if (key === 'd') this.session.send({ type: 'deal' });
     else if (key === 'h' && e.shiftKey) {
-      if (!this.buttons.next.disabled) this.askHint(this.hintN + 1);
-    } else if (key === 'h') this.askHint(0);
+      if (!this.buttons.next.disabled) this.session.askHint(this.session.hintN + 1);
+    } else if (key === 'h') this.session.askHint(0);
     else if (key === 'n') this.askNewGame();
     else if (key === 'escape') {
       this.table.select(null);
@@ -889,13 +630,4 @@ function celebration() {
     layer.append(bit);
   }
   return layer;
-}
-
-// What the win paid, what the daily limit cut and what is left today (docs/rules.md#coins).
-/** @param {Coins} c */
-function coinsNote(c) {
-  const parts = [`${c.base} for the win` + (c.bonus ? ` + ${c.bonus} perfect bonus` : '')];
-  if (c.cut) parts.push(`${c.cut} over today's limit of ${c.daily_limit}`);
-  parts.push(`${c.left_today} left today; balance ${c.balance}`);
-  return `Coins: ${parts.join('; ')}.`;
 }

@@ -1,13 +1,18 @@
 // @ts-check
-// A race table's state apart from its page (race.js): what each kind of the table's events
-// does to the table as last described (EVENTS), the line the page says of it, and the
-// notation of a laid-open table. No DOM: tests/js hold it without a browser.
+// A race table's state apart from its page (race.js): the table as last described and the
+// server's clock (RaceTableState), what each kind of the table's events does to it (EVENTS)
+// and the line the page says of it, and what the page shows of it: the settings line, the
+// seats, the controls, the racers, the clock's text, the result and the notation of a
+// laid-open table. No DOM: tests/js hold it without a browser.
 
-import { SUIT_LABEL } from './words.js';
+import { SUIT_LABEL, formatTime } from './words.js';
 
 /**
- * @import { EventData, Position, RaceEvent, RaceTable, Racer, Seat, SeatRef } from './api.js'
+ * @import { EventData, Position, Race, RaceEvent, RaceTable, Racer, Seat, SeatRef } from './api.js'
  */
+
+/** Where the lobby remembers the last table this device went to. */
+export const LAST_TABLE_KEY = 'spider.race';
 
 /** The counts the others may know of a racer's table, and their column headings. */
 /** @type {[keyof import('./api.js').Counts, string][]} */
@@ -267,5 +272,241 @@ export function parsePosition(text) {
     }),
     deals_left: stock === '-' ? 0 : Math.ceil(cards(stock).length / 10),
     removed_suits: removed === '-' ? [] : removed.split(''),
+  };
+}
+
+/** @type {Record<string, string>} */
+const END_REASON = {
+  won: 'the first to win the deal takes the race',
+  time: 'the time ran out: most runs removed, then most cards turned, then fewest actions',
+  draw: 'every racer still racing agreed to a draw',
+  last_left: 'the others resigned or left',
+};
+/** @type {Record<string, string>} */
+const STATE_LABEL = { racing: 'racing', out: 'out', won: 'won', lost: 'lost', draw: 'draw' };
+// The counts a phone's result table keeps (the others hide under 600 px).
+const NARROW = new Set(['runs_removed', 'moves', 'score']);
+const NO_SEED = 'The deal: a fixed layout (no seed)';
+
+/**
+ * A race table as the page holds it: the table as the server last described it (plus the
+ * events since), the server's clock as the events tell it, whether the opener's settings
+ * form is open, and the race whose cards were read at the end of its countdown.
+ */
+export class RaceTableState {
+  /**
+   * @param {RaceTable} table
+   * @param {string | null} me  the player looking
+   */
+  constructor(table, me) {
+    this.table = table;
+    this.me = me;
+    /** Local clock minus the server's, from the events' `at`. */
+    this.offset = 0;
+    this.settingsOpen = false;
+    /** @type {number | null} the race whose cards were read at the end of its countdown */
+    this.revealed = null;
+  }
+
+  /**
+   * A whole table the server sent (an answer, a `table` frame, a read): taken unless an
+   * event newer than it was applied already.
+   * @param {RaceTable} table
+   */
+  take(table) {
+    if (table.seq >= this.table.seq) this.table = table;
+  }
+
+  /**
+   * An event of the stream, done as EVENTS says (a `table` frame is the whole table).
+   * @param {RaceEvent} event
+   * @returns {Applied}
+   */
+  apply(event) {
+    if (event.event === 'table') {
+      this.take(/** @type {RaceTable} */ (event.data));
+      return { status: 'patched', news: null, turnOver: false };
+    }
+    return applyEvent(this.table, event, this.me);
+  }
+
+  /**
+   * An event was sent at `at` (the server's time), heard at `now` (the local clock).
+   * @param {string} at
+   * @param {number} now
+   */
+  heard(at, now) {
+    this.offset = now - Date.parse(at);
+  }
+
+  /** @param {number} now  the local clock */
+  serverNow(now) { return now - this.offset; }
+
+  /** What the player may do now (controlsOf). */
+  controls() { return controlsOf(this.table, this.me, this.settingsOpen); }
+
+  /**
+   * The clock at `now` (the local clock), on the server's time (clockOf).
+   * @param {number} now
+   */
+  clock(now) { return clockOf(this.table.race, this.serverNow(now)); }
+
+  /**
+   * Whether the racer's own table is to be read again now its cards have turned over: once
+   * a race.
+   * @param {number} race  the race whose cards turned over
+   */
+  reveal(race) {
+    if (this.revealed === race) return false;
+    this.revealed = race;
+    return true;
+  }
+}
+
+/**
+ * The line under the table's title: suits, time limit, rule, opener, watchers, a staff deal.
+ * @param {RaceTable} m
+ */
+export function settingsLineOf(m) {
+  const limit = m.time_limit_s ? `${formatTime(m.time_limit_s * 1000)} time limit`
+    : 'no time limit';
+  const rule = m.deal_over_gap ? ' · GameLake end game' : '';
+  return `${SUIT_LABEL[m.suits]} · ${limit}${rule} · opened by ${m.opener}`
+    + `${m.watchers ? ` · ${m.watchers} watching` : ''}`
+    + `${m.staff_deal ? ' · a deal chosen by staff' : ''}`;
+}
+
+/**
+ * A seat as the page shows it: free (with "Sit here" when the player may sit), or taken
+ * (the player, "you", its tags: opener, ready or not ready while the table is open).
+ * @typedef {{seat: number, free: true, canSit: boolean}
+ *   | {seat: number, free: false, player: string, mine: boolean, ready: boolean,
+ *      connected: boolean, tags: string[], wins: number, draws: number}} SeatShown
+ */
+
+/**
+ * The table's four seats.
+ * @param {RaceTable} m
+ * @param {string | null} me
+ * @returns {SeatShown[]}
+ */
+export function seatsOf(m, me) {
+  const mine = m.seats.some((s) => s.player === me);
+  // After a race nobody new sits down until the opener changes the settings (the table
+  // opens again): Play again is for the players who raced (docs/rules.md#play-again).
+  const canSit = !mine && m.status === 'open';
+  return [0, 1, 2, 3].map((n) => {
+    const s = m.seats.find((x) => x.seat === n);
+    if (!s) return { seat: n, free: /** @type {const} */ (true), canSit };
+    const tags = [];
+    if (s.player === m.opener) tags.push('opener');
+    else if (m.status === 'open') tags.push(s.ready ? 'ready' : 'not ready');
+    return { seat: n, free: /** @type {const} */ (false), player: s.player,
+      mine: s.player === me, ready: s.ready, connected: s.connected, tags,
+      wins: s.score.wins, draws: s.score.draws };
+  });
+}
+
+/**
+ * Who races now: the player's own racer (their table is played on the page), and the
+ * others, under their title. Nobody before the countdown or after the race.
+ * @param {RaceTable} m
+ * @param {string | null} me
+ */
+export function racersOf(m, me) {
+  const race = m.race;
+  const running = Boolean(race && (race.status === 'countdown' || race.status === 'racing'));
+  const mine = running && race ? race.racers.find((r) => r.player === me) || null : null;
+  const others = running && race ? race.racers.filter((r) => r.player !== me) : [];
+  return { running, mine, others, title: mine ? 'The others' : 'The racers' };
+}
+
+/**
+ * A racer's state in words: "racing", "out (left)".
+ * @param {Racer} r
+ */
+export function racerStateOf(r) {
+  return r.state === 'out' ? `out (${r.out_reason === 'gone' ? 'left' : 'resigned'})`
+    : STATE_LABEL[r.state] || r.state;
+}
+
+/**
+ * The countdown and the race's clock at `now` (the server's time). `countdown`: the seconds
+ * left before the cards turn over (null once they have); `turned`: the race whose cards have
+ * turned over (null before).
+ * @param {Race | null} race
+ * @param {number} now
+ * @returns {{countdown: number | null, text: string, turned: number | null}}
+ */
+export function clockOf(race, now) {
+  if (!race || race.status === 'finished') return { countdown: null, text: '', turned: null };
+  const left = Date.parse(race.starts_at) - now;
+  if (race.status === 'countdown' && left > 0) {
+    const seconds = Math.ceil(left / 1000);
+    return { countdown: seconds, text: `Race ${race.number}: the cards turn over in ${seconds} s.`,
+      turned: null };
+  }
+  const parts = [`Race ${race.number}`];
+  if (race.ends_at) parts.push(`time left ${formatTime(Date.parse(race.ends_at) - now)}`);
+  else parts.push(`racing for ${formatTime(now - Date.parse(race.starts_at))}`);
+  return { countdown: null, text: parts.join(' · '), turned: race.number };
+}
+
+/**
+ * What the result shows changes with the race's number and the match score only (it is
+ * drawn again only then, not for every event); null while no race is finished.
+ * @param {RaceTable} m
+ */
+export function resultKeyOf(m) {
+  const race = m.race;
+  const scores = m.seats.map((s) => `${s.player}:${s.score.wins}:${s.score.draws}`).join(',');
+  return race && race.status === 'finished' ? `${race.number}:${scores}` : null;
+}
+
+/**
+ * A finished race's result as the page shows it: the title, why it ended, each racer's row
+ * (its counts, and whether a phone hides them), the match score, the deal, and every table
+ * laid open with its caption. Null while no race is finished and laid open.
+ * @param {RaceTable} m
+ * @param {string | null} me
+ */
+export function resultOf(m, me) {
+  const race = m.race;
+  if (!race || race.status !== 'finished' || !race.laid_open) return null;
+  let title;
+  if (race.result === 'draw') title = 'A draw';
+  else if (race.winner === me) title = 'You won the race!';
+  else if (race.winner) title = `${race.winner} won the race`;
+  else title = 'The race is over';
+  const mine = race.racers.find((r) => r.player === me);
+  const laid = race.laid_open;
+  /** @param {number} n @param {string} word */
+  const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  return {
+    title,
+    good: Boolean(mine && mine.state === 'won'),
+    reason: `Race ${race.number}: ${END_REASON[race.end_reason || ''] || race.end_reason}.`,
+    columns: COUNTS.map(([key, label]) => ({ key, label, wide: !NARROW.has(key) })),
+    rows: race.racers.map((r) => ({
+      player: r.player,
+      state: r.state === 'out' ? `out (${r.out_reason})` : r.state,
+      counts: COUNTS.map(([key]) => r[key]),
+    })),
+    match: m.seats
+      .map((s) => `${s.player} ${plural(s.score.wins, 'win')}, ${plural(s.score.draws, 'draw')}`)
+      .join(' · '),
+    deal: laid.deal.seed ? `The deal: seed ${laid.deal.seed}` : NO_SEED,
+    tables: laid.tables.map((t) => {
+      const racer = race.racers.find((r) => r.player === t.player);
+      return {
+        player: t.player,
+        game: t.game,
+        position: parsePosition(t.position),
+        title: t.player === me ? 'Your table' : `${t.player}'s table`,
+        line: ` · ${racer ? STATE_LABEL[racer.state] : ''} · ${plural(t.log.length, 'action')} `,
+        // Laid open: the race is over, so every racer's game is public and analysable.
+        analyse: `Analyse ${t.player === me ? 'your' : `${t.player}'s`} game`,
+      };
+    }),
   };
 }

@@ -1,6 +1,6 @@
 // @ts-check
 // What the client says in words: a suit mode, an action (the game's notices, a hint, a
-// replay's steps).
+// replay's steps), a sentence, a time. No DOM: the screens' state modules say it too.
 
 /** @import { LoggedAction } from './api.js' */
 
@@ -20,4 +20,27 @@ export function describe(action) {
   if (action.type === 'hint') return 'asked for a hint';
   const cards = (action.count ?? 0) > 1 ? `${action.count} cards` : 'the card';
   return `move ${cards} from column ${Number(action.from) + 1} to column ${Number(action.to) + 1}`;
+}
+
+/**
+ * A sentence as people write one: a capital first, a full stop last.
+ * @param {string} text
+ */
+export function sentence(text) {
+  const t = text.trim();
+  if (!t) return t;
+  const capital = t[0].toUpperCase() + t.slice(1);
+  return /[.!?…)]$/.test(capital) ? capital : `${capital}.`;
+}
+
+/**
+ * A duration as m:ss, or h:mm:ss from an hour on.
+ * @param {number | null | undefined} ms
+ */
+export function formatTime(ms) {
+  const total = Math.max(0, Math.floor((ms || 0) / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
 }
