@@ -8,7 +8,7 @@ import { analysable, analyseLink } from './analyse.js';
 import * as api from './api.js';
 import { SUIT_LABEL, cardName } from './cards.js';
 import {
-  h, clear, confirmDialog, keepFocus, toast, formatTime, link, ordinal,
+  afterNextPaint, h, clear, confirmDialog, keepFocus, toast, formatTime, link, ordinal,
 } from './dom.js';
 import { positionKey, predict } from './gamestate.js';
 import { predictMove, targets } from './rules.js';
@@ -533,6 +533,9 @@ export class GameScreen {
     this.pumping = true;
     const release = this.claim();
     try {
+      // A move drawn ahead of its answer is on screen before its request is made: making
+      // one costs a slow phone a few ms, which the drawing would otherwise wait for.
+      if (this.pending[0]?.drawn) await afterNextPaint();
       while (this.pending.length && this.state.status === 'in_progress') {
         const item = this.pending[0];
         // The head is always drawn on the server's own table: send what was drawn.
