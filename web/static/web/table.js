@@ -33,6 +33,7 @@ const SMALL_CARD_PX = 48; // narrower cards show one big pip, not a laid-out fac
  * @property {(text: string) => void} [announce]  a pick-up, for the live region
  *
  * @typedef {{col: number, count: number}} Selection  the cards picked up
+ * @typedef {{width: number, top: number, left: number}} Box  the columns' on the page
  * @typedef {{from?: number, to?: number, count?: number, deal?: boolean}} Highlight  a hint
  * @typedef {object} Drag  a pointer held down on a card
  * @property {number} from
@@ -63,7 +64,7 @@ export class Table {
     this.pitch = 0;
     /** @type {string[][]} what each column shows now, card by card (columnview.js) */
     this.keys = [];
-    /** @type {{width: number, top: number} | null} the columns' box when last drawn */
+    /** @type {Box | null} the columns' box when last drawn */
     this.box = null;
     this.remeasuring = false;
     /** @type {(string | null)[]} each column's marks as last painted (paintMarks) */
@@ -128,10 +129,13 @@ export class Table {
     // in the frame after, when the page is laid out anyway): a read after a change makes the
     // browser lay the page out at once, a third of a slow phone's time to draw a move.
     const box = this.box ?? this.measure();
+    if (!this.box && box.width) this.box = box;
     const before = moved ? this.topsOf(moved.from, moved.count) : null;
     const dealing = Boolean(this.state && !this.readOnly
       && state.deals_left !== this.state.deals_left);
     const stockAt = dealing ? this.stock.getBoundingClientRect() : null;
+    // The page's scroll, read with it (a read of it after a change lays the page out too).
+    const scroll = dealing ? { x: window.scrollX, y: window.scrollY } : { x: 0, y: 0 };
     // A deal undone: its ten cards go back to the stock (copies fly there, face down).
     const undealt = dealing && state.deals_left === (this.state?.deals_left ?? 0) + 1
       ? this.cols.map((col) => /** @type {HTMLElement | null} */ (col.lastElementChild))
@@ -163,7 +167,7 @@ export class Table {
     this.paintMarks();
     this.layout(box);
     if (moved && before) this.slide(before, moved.from, moved.to, moved.count);
-    if (arriving.length && stockAt) this.dealFrom(stockAt, arriving);
+    if (arriving.length && stockAt) this.dealFrom(stockAt, arriving, scroll);
     if (stockAt && undealt.length === this.cols.length) this.undealTo(stockAt, undealt);
     turning.forEach(([i, n]) => Array.from(this.cols[i].children).slice(-n)
       .forEach((card) => card.classList.add('turning')));
@@ -242,9 +246,11 @@ export class Table {
 
   /** The columns' width and top on the page, read while nothing has changed since drawn. */
   measure() {
+    const rect = this.columns.getBoundingClientRect();
     return {
       width: this.columns.clientWidth,
-      top: this.columns.getBoundingClientRect().top + window.scrollY,
+      top: rect.top + window.scrollY,
+      left: rect.left + window.scrollX,
     };
   }
 
@@ -263,6 +269,7 @@ export class Table {
       const box = this.measure();
       this.box = box.width ? box : null;
       if (box.width && (!was || was.width !== box.width || was.top !== box.top)) this.layout(box);
+      else if (box.width && was && was.left !== box.left) this.box = box;
     }, 0));
   }
 
@@ -298,13 +305,19 @@ export class Table {
    * (their faces come later, with the answer: see render).
    * @param {DOMRect} from  where the stock is
    * @param {number[]} cols
+   * @param {{x: number, y: number}} scroll  the page's, when `from` was read
    */
-  dealFrom(from, cols) {
-    // Every card's place read first, then all moved (reads between writes lay out each time).
-    const cards = cols.map((i) => /** @type {HTMLElement | null} */ (this.cols[i].lastElementChild))
-      .filter((card) => card !== null).map((card) => ({ card, now: card.getBoundingClientRect() }));
-    cards.forEach(({ card, now }, n) => {
-      card.style.transform = `translate(${from.left - now.left}px, ${from.top - now.top}px)`;
+  dealFrom(from, cols, scroll) {
+    // Where each card lands is worked out (its column's place, the top `layout` gave it), not
+    // read: a read after the cards were added would lay the page out at once.
+    const box = this.box;
+    if (!box) return;
+    cols.forEach((i, n) => {
+      const card = /** @type {HTMLElement | null} */ (this.cols[i].lastElementChild);
+      if (!card) return;
+      const left = box.left - scroll.x + i * this.pitch;
+      const top = box.top - scroll.y + (this.tops.get(card) ?? 0);
+      card.style.transform = `translate(${from.left - left}px, ${from.top - top}px)`;
       card.style.transitionDelay = `${n * 18}ms`;
       card.classList.add('sliding');
       requestAnimationFrame(() => requestAnimationFrame(() => {
@@ -380,13 +393,14 @@ export class Table {
 
   /**
    * Card overlap fitted to the space: long columns squeeze so the table stays on screen.
-   * @param {{width: number, top: number}} [box]  measured already (render), else read now
+   * @param {Box} [box]  measured already (render), else read now
    */
   layout(box = undefined) {
     if (!this.state) return;
-    const { width, top } = box || this.measure();
+    const read = box || this.measure();
+    const { width, top } = read;
     if (!width) return;
-    if (!box) this.box = { width, top }; // read now: as good as the frame after
+    if (!box) this.box = read; // read now: as good as the frame after
     const gap = width < 600 ? 3 : Math.min(10, width * 0.012); // a phone: cards first
     const cardW = (width - gap * 9) / 10;
     this.pitch = cardW + gap; // from one column to the next
