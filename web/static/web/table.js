@@ -514,8 +514,10 @@ export class Table {
     if (!col) return;
     const from = Number(/** @type {HTMLElement} */ (col).dataset.col);
     if (card && this.state?.columns[from]?.dealt) return; // covered by cards still face down
-    if (!card) {
-      // A face-down card or an empty column: a destination only.
+    if (!card || (this.selection && this.selection.col !== from)) {
+      // A face-down card, an empty column, or any column but the one of the cards picked
+      // up: a destination only, moved to as the finger comes down, not when it lifts.
+      this.lastTap = null;
       this.tapColumn(from);
       return;
     }
