@@ -20,6 +20,7 @@ from games.engine.view import public_view
 from tests.browser.web import (
     DEVICES,
     NETWORK_ERROR,
+    card,
     column_cards,
     layout_deal,
     open_page,
@@ -93,6 +94,32 @@ def test_an_undo_is_drawn_before_the_answer(live_server, new_page, device) -> No
     assert version(page) == "1" and stat(page, "moves") == "2"
     wait_confirmed(page, 2)
     assert column_cards(page, 1) == ["Qs", "9s"] and column_cards(page, 0) == ["Ts"]
+    assert_no_console_errors(page)
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_a_destination_is_moved_to_as_the_finger_comes_down(live_server, new_page, device) -> None:
+    """One-tap off: cards picked up, then a press on a face-up card of another column moves
+    them there at once, before the press ends (and the lift does nothing more)."""
+    layout_deal(FULL)
+    page = new_page(**DEVICES[device])
+    page.add_init_script("localStorage.setItem('spider.onetap', 'off')")
+    open_page(page, f"{live_server.url}/")
+    page.wait_for_selector(".column .card.up")
+    sent = held_answers(page)
+    tap_card(page, 1, 1)  # the 9s picked up
+    assert page.locator(".card.selected").count() == 1
+    ten = card(page, 0, 1).bounding_box()
+
+    page.mouse.move(ten["x"] + 6, ten["y"] + 4)
+    page.mouse.down()
+    assert column_cards(page, 0) == ["Ts", "9s"]  # drawn while the press is held
+    page.mouse.up()
+
+    wait_confirmed(page, 1)
+    assert column_cards(page, 0) == ["Ts", "9s"] and column_cards(page, 1) == ["Qs"]
+    assert page.locator(".card.selected").count() == 0
+    assert sent == [{"type": "move", "from": 1, "to": 0, "count": 1, "version": 0}]
     assert_no_console_errors(page)
 
 

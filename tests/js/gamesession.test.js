@@ -121,6 +121,23 @@ describe('the game session', () => {
       assert.deepEqual(page.of('shown').map(([, moved]) => moved), [null, null]);
     });
 
+  test('a move drawn ahead is sent once the page says the drawing is on screen', async () => {
+    const server = fakeServer();
+    /** @type {() => void} */
+    let painted = () => {};
+    const io = {
+      ...server.io, painted: () => new Promise((r) => { painted = () => r(undefined); }),
+    };
+    const s = new GameSession(game(), io, listener().on);
+    s.send({ type: 'move', from: 0, to: 1, count: 1 });
+    await tick();
+    assert.equal(server.calls.length, 0, 'not sent before the drawing is on screen');
+    assert.equal(s.busy, true, 'yet in flight: a hint asked now waits for it');
+    painted();
+    await tick();
+    assert.equal(server.calls.length, 1);
+  });
+
   test('a refusal drops the queue and rolls the table back to the server\'s', async () => {
     const server = fakeServer();
     const page = listener();

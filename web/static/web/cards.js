@@ -45,8 +45,19 @@ export function faceUp(code, extra = '') {
     },
     h('span', { class: 'corner', 'aria-hidden': 'true' }, rank, h('b', {}, suit.symbol)),
     h('span', { class: 'pip', 'aria-hidden': 'true' }, suit.symbol),
-    faceArt(code),
   );
+}
+
+/**
+ * The card given its face's art, if it has none yet. Only a column's top card shows its face
+ * (style.css), so the table gives it to that card alone: a column of SVG faces no one sees
+ * was most of a slow phone's time to build a column.
+ * @param {HTMLElement} card  a face-up card (faceUp)
+ */
+export function withFace(card) {
+  if (card.lastElementChild?.classList.contains('face')) return card;
+  card.append(faceArt(/** @type {string} */ (card.dataset.card)));
+  return card;
 }
 
 // --- the faces: SVG in a 60 x 84 box (a card's proportions) ---------------------------------

@@ -60,6 +60,21 @@ function append(el, children) {
 }
 
 /**
+ * Resolves once the page has drawn its next frame, or after `ms` (a hidden page draws none).
+ * @param {number} ms
+ * @returns {Promise<void>}
+ */
+export function afterNextPaint(ms = 100) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    requestAnimationFrame(() => setTimeout(() => {
+      clearTimeout(timer);
+      resolve();
+    }, 0));
+  });
+}
+
+/**
  * The element's children replaced by these.
  * @template {Element} E
  * @param {E} el

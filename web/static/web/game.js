@@ -10,7 +10,7 @@ import { analysable, analyseLink } from './analyse.js';
 import * as api from './api.js';
 import { SUIT_LABEL, cardName } from './cards.js';
 import {
-  h, clear, confirmDialog, keepFocus, toast, formatTime, link, ordinal,
+  afterNextPaint, h, clear, confirmDialog, keepFocus, toast, formatTime, link, ordinal,
 } from './dom.js';
 import {
   GameSession, buttonsOf, coinsNote, emptyColumns, newGameEnds, statsOf,
@@ -155,7 +155,8 @@ export class GameScreen {
     this.race = race;
     this.onShow = onShow;
     this.receivedAt = performance.now();
-    this.session = new GameSession(state, { act: api.act, hint: api.hint }, {
+    const io = { act: api.act, hint: api.hint, painted: afterNextPaint };
+    this.session = new GameSession(state, io, {
       predicted: (moved, action) => {
         this.draw(moved);
         play(action.type === 'deal' ? 'deal' : 'move'); // heard with the cards drawn

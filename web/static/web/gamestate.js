@@ -98,6 +98,7 @@ export function positionKey(p) {
  * @typedef {object} GameIO
  * @property {(id: string, body: Action & {version: number}) => Promise<Game>} act
  * @property {(id: string, n: number, version: number) => Promise<Hint>} hint
+ * @property {() => Promise<void>} [painted]  settles once what was drawn is on screen
  */
 
 /**
@@ -239,6 +240,9 @@ export class GameSession {
     this.pumping = true;
     const release = this.claim();
     try {
+      // A move drawn ahead of its answer is on screen before its request is made: making
+      // one costs a slow phone a few ms, which the drawing would otherwise wait for.
+      if (this.pending[0]?.drawn && this.io.painted) await this.io.painted();
       while (this.pending.length && this.state.status === 'in_progress') {
         const item = this.pending[0];
         // The head is always drawn on the server's own table: send what was drawn.

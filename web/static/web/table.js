@@ -12,7 +12,8 @@
 // "." sends a one-tap, Esc drops the selection.
 
 import { h, clear } from './dom.js';
-import { cardName, faceDown, faceUp, runBadge } from './cards.js';
+import { cardName, faceDown, faceUp, runBadge, withFace } from './cards.js';
+import { keptCards, shownCards } from './columnview.js';
 
 /** @import { Column, Position } from './api.js' */
 
@@ -32,6 +33,7 @@ const SMALL_CARD_PX = 48; // narrower cards show one big pip, not a laid-out fac
  * @property {(text: string) => void} [announce]  a pick-up, for the live region
  *
  * @typedef {{col: number, count: number}} Selection  the cards picked up
+ * @typedef {{width: number, top: number, left: number}} Box  the columns' on the page
  * @typedef {{from?: number, to?: number, count?: number, deal?: boolean}} Highlight  a hint
  * @typedef {object} Drag  a pointer held down on a card
  * @property {number} from
@@ -60,8 +62,15 @@ export class Table {
     this.sizeKey = '';
     /** From one column to the next, in CSS px (a card and a gap). */
     this.pitch = 0;
-    /** @type {string[]} what each column shows now (see render) */
+    /** @type {string[][]} what each column shows now, card by card (columnview.js) */
     this.keys = [];
+    /** @type {Box | null} the columns' box when last drawn */
+    this.box = null;
+    this.remeasuring = false;
+    /** @type {(string | null)[]} each column's marks as last painted (paintMarks) */
+    this.marks = [];
+    /** @type {WeakMap<Element, number>} each card's top as last written (layout) */
+    this.tops = new WeakMap();
     /** @type {number[]} each column's cards dealt face down, awaiting their faces */
     this.dealt = [];
     /** @type {Position | null} */
@@ -116,14 +125,19 @@ export class Table {
    * @param {{from: number, to: number, count: number} | null} moved
    */
   render(state, moved = null) {
-    // Everything read of the page is read here, before anything changes (a read after a
-    // change makes the browser lay the page out at once: twice a move, a third of a slow
-    // phone's time to draw it).
-    const box = this.measure();
+    // Nothing is read of the page here but where the table was when last drawn (`box`, read
+    // in the frame after, when the page is laid out anyway): a read after a change makes the
+    // browser lay the page out at once, a third of a slow phone's time to draw a move.
+    const box = this.box ?? this.measure();
+    if (!this.box && box.width) this.box = box;
     const before = moved ? this.topsOf(moved.from, moved.count) : null;
-    const stockAt = this.stock.getBoundingClientRect();
+    const dealing = Boolean(this.state && !this.readOnly
+      && state.deals_left !== this.state.deals_left);
+    const stockAt = dealing ? this.stock.getBoundingClientRect() : null;
+    // The page's scroll, read with it (a read of it after a change lays the page out too).
+    const scroll = dealing ? { x: window.scrollX, y: window.scrollY } : { x: 0, y: 0 };
     // A deal undone: its ten cards go back to the stock (copies fly there, face down).
-    const undealt = this.state && !this.readOnly && state.deals_left === this.state.deals_left + 1
+    const undealt = dealing && state.deals_left === (this.state?.deals_left ?? 0) + 1
       ? this.cols.map((col) => /** @type {HTMLElement | null} */ (col.lastElementChild))
         .filter((card) => card && card.classList.contains('card'))
         .map((card) => /** @type {HTMLElement} */ (card).getBoundingClientRect())
@@ -144,41 +158,60 @@ export class Table {
     }
 
     state.columns.forEach((column, i) => {
-      const col = this.cols[i];
-      // Only the columns that changed are built again: a move redraws two (tap to board).
       const dealt = column.dealt || 0;
-      const key = `${column.hidden}|${column.cards.join('')}|${(column.down || []).join('')}`
-        + `|${dealt}`;
       if (dealt > (this.dealt[i] || 0)) arriving.push(i);
       else if (!dealt && this.dealt[i]) turning.push([i, this.dealt[i]]);
       this.dealt[i] = dealt;
-      if (this.keys[i] === key) return;
-      this.keys[i] = key;
-      const cards = [];
-      // A laid-open table (a race's end) names its face-down cards: shown face up, marked.
-      for (let k = 0; k < column.hidden; k += 1) {
-        cards.push(column.down ? faceUp(column.down[k], 'was-down') : faceDown());
-      }
-      column.cards.forEach((code, k) => {
-        const card = faceUp(code);
-        card.dataset.col = String(i);
-        card.dataset.count = String(column.cards.length - k);
-        cards.push(card);
-      });
-      // Dealt, not answered yet: face down on top until the server says what they are.
-      for (let k = 0; k < dealt; k += 1) cards.push(faceDown('dealt'));
-      clear(col, cards.length ? cards : h('div', { class: 'slot', 'aria-hidden': 'true' }));
-      col.setAttribute('aria-label', columnLabel(i, column));
+      this.renderColumn(i, column);
     });
     this.paintMarks();
     this.layout(box);
     if (moved && before) this.slide(before, moved.from, moved.to, moved.count);
-    if (arriving.length) this.dealFrom(stockAt, arriving);
-    if (undealt.length === this.cols.length) this.undealTo(stockAt, undealt);
+    if (arriving.length && stockAt) this.dealFrom(stockAt, arriving, scroll);
+    if (stockAt && undealt.length === this.cols.length) this.undealTo(stockAt, undealt);
     turning.forEach(([i, n]) => Array.from(this.cols[i].children).slice(-n)
       .forEach((card) => card.classList.add('turning')));
     this.drawn += 1;
     this.el.dataset.drawn = String(this.drawn); // the bench times tap to board with this
+    this.remeasure();
+  }
+
+  /**
+   * One column drawn: the cards it showed before that still stand are kept, the rest built
+   * (a move builds only the cards it moves, and the card it turns).
+   * @param {number} i
+   * @param {Column} column
+   */
+  renderColumn(i, column) {
+    const col = this.cols[i];
+    const shown = shownCards(column);
+    const keys = shown.map((card) => card.key);
+    const was = this.keys[i];
+    const keep = was ? keptCards(was, keys) : 0;
+    if (was && keep === was.length && keep === keys.length) return;
+    this.keys[i] = keys;
+    this.marks[i] = null;
+    const kept = was && was.length ? keep : 0; // an empty column's child is its slot
+    while (col.children.length > kept) /** @type {Element} */ (col.lastElementChild).remove();
+    const cards = shown.slice(kept).map((card) => {
+      if (card.kind === 'up') return faceUp(/** @type {string} */ (card.code));
+      if (card.kind === 'was-down') return faceUp(/** @type {string} */ (card.code), 'was-down');
+      return faceDown(card.kind === 'dealt' ? 'dealt' : '');
+    });
+    if (cards.length) col.append(...cards);
+    else if (!shown.length) col.append(h('div', { class: 'slot', 'aria-hidden': 'true' }));
+    // What a tap on each face-up card picks up: it and the cards on it.
+    const up = col.querySelectorAll('.card.up:not(.was-down)');
+    up.forEach((el, k) => {
+      const card = /** @type {HTMLElement} */ (el);
+      const count = String(up.length - k);
+      if (card.dataset.count !== count) card.dataset.count = count;
+      card.dataset.col = String(i);
+    });
+    // Only the top card's face is drawn (style.css): only it is given one.
+    const top = /** @type {HTMLElement | null} */ (col.lastElementChild);
+    if (top && top.classList.contains('up')) withFace(top);
+    col.setAttribute('aria-label', columnLabel(i, column));
   }
 
   /**
@@ -213,10 +246,31 @@ export class Table {
 
   /** The columns' width and top on the page, read while nothing has changed since drawn. */
   measure() {
+    const rect = this.columns.getBoundingClientRect();
     return {
       width: this.columns.clientWidth,
-      top: this.columns.getBoundingClientRect().top + window.scrollY,
+      top: rect.top + window.scrollY,
+      left: rect.left + window.scrollX,
     };
+  }
+
+  /**
+   * Where the columns are, read once the frame after a drawing is on screen (the page is
+   * laid out then: the read costs nothing), for the next drawing; laid out again if they
+   * moved or changed width in between.
+   */
+  remeasure() {
+    if (this.remeasuring) return;
+    this.remeasuring = true;
+    requestAnimationFrame(() => setTimeout(() => {
+      this.remeasuring = false;
+      if (!this.columns.isConnected) return;
+      const was = this.box;
+      const box = this.measure();
+      this.box = box.width ? box : null;
+      if (box.width && (!was || was.width !== box.width || was.top !== box.top)) this.layout(box);
+      else if (box.width && was && was.left !== box.left) this.box = box;
+    }, 0));
   }
 
   /**
@@ -251,13 +305,19 @@ export class Table {
    * (their faces come later, with the answer: see render).
    * @param {DOMRect} from  where the stock is
    * @param {number[]} cols
+   * @param {{x: number, y: number}} scroll  the page's, when `from` was read
    */
-  dealFrom(from, cols) {
+  dealFrom(from, cols, scroll) {
+    // Where each card lands is worked out (its column's place, the top `layout` gave it), not
+    // read: a read after the cards were added would lay the page out at once.
+    const box = this.box;
+    if (!box) return;
     cols.forEach((i, n) => {
-      const card = /** @type {HTMLElement | undefined} */ (this.cols[i].lastElementChild);
+      const card = /** @type {HTMLElement | null} */ (this.cols[i].lastElementChild);
       if (!card) return;
-      const now = card.getBoundingClientRect();
-      card.style.transform = `translate(${from.left - now.left}px, ${from.top - now.top}px)`;
+      const left = box.left - scroll.x + i * this.pitch;
+      const top = box.top - scroll.y + (this.tops.get(card) ?? 0);
+      card.style.transform = `translate(${from.left - left}px, ${from.top - top}px)`;
       card.style.transitionDelay = `${n * 18}ms`;
       card.classList.add('sliding');
       requestAnimationFrame(() => requestAnimationFrame(() => {
@@ -333,12 +393,14 @@ export class Table {
 
   /**
    * Card overlap fitted to the space: long columns squeeze so the table stays on screen.
-   * @param {{width: number, top: number}} [box]  measured already (render), else read now
+   * @param {Box} [box]  measured already (render), else read now
    */
   layout(box = undefined) {
     if (!this.state) return;
-    const { width, top } = box || this.measure();
+    const read = box || this.measure();
+    const { width, top } = read;
     if (!width) return;
+    if (!box) this.box = read; // read now: as good as the frame after
     const gap = width < 600 ? 3 : Math.min(10, width * 0.012); // a phone: cards first
     const cardW = (width - gap * 9) / 10;
     this.pitch = cardW + gap; // from one column to the next
@@ -379,7 +441,11 @@ export class Table {
       let y = 0;
       const children = /** @type {HTMLCollectionOf<HTMLElement>} */ (this.cols[i].children);
       for (let k = 0; k < children.length; k += 1) {
-        children[k].style.top = `${y}px`;
+        // Written only where it changed: a kept card keeps its place (and its style).
+        if (this.tops.get(children[k]) !== y) {
+          this.tops.set(children[k], y);
+          children[k].style.top = `${y}px`;
+        }
         y += k < down ? downStep : upStep;
       }
       const last = children.length > down ? upStep : downStep; // the step after the last card
@@ -388,8 +454,8 @@ export class Table {
     });
     // A table played on is as tall as the room it has, whatever its columns: a column growing
     // never moves what is below it (cumulative layout shift 0 while playing).
-    const height = this.readOnly ? tallest + 4 : Math.max(tallest + 4, room);
-    this.columns.style.height = `${height}px`;
+    const height = `${this.readOnly ? tallest + 4 : Math.max(tallest + 4, room)}px`;
+    if (this.columns.style.height !== height) this.columns.style.height = height;
   }
 
   /** @param {Highlight | null} hint */
@@ -421,13 +487,18 @@ export class Table {
       const sel = this.selection && this.selection.col === i ? this.selection.count : 0;
       const hint = this.highlight;
       const hintFrom = hint && hint.from === i ? (hint.count ?? 0) : 0;
+      const target = Boolean(hint && hint.to === i);
+      // A column drawn again (renderColumn) forgets its marks; the rest keep theirs.
+      const marks = `${sel}|${hintFrom}|${target}`;
+      if (this.marks[i] === marks) return;
+      this.marks[i] = marks;
       const ups = col.querySelectorAll('.card.up:not(.was-down)');
       ups.forEach((card, k) => {
         const fromTop = column.cards.length - k;
         card.classList.toggle('selected', fromTop <= sel);
         card.classList.toggle('hinted', fromTop <= hintFrom);
       });
-      col.classList.toggle('target', Boolean(this.highlight && this.highlight.to === i));
+      col.classList.toggle('target', target);
       col.classList.toggle('has-selection', sel > 0);
     });
     this.stock.classList.toggle('hinted', Boolean(this.highlight && this.highlight.deal));
@@ -443,8 +514,10 @@ export class Table {
     if (!col) return;
     const from = Number(/** @type {HTMLElement} */ (col).dataset.col);
     if (card && this.state?.columns[from]?.dealt) return; // covered by cards still face down
-    if (!card) {
-      // A face-down card or an empty column: a destination only.
+    if (!card || (this.selection && this.selection.col !== from)) {
+      // A face-down card, an empty column, or any column but the one of the cards picked
+      // up: a destination only, moved to as the finger comes down, not when it lifts.
+      this.lastTap = null;
       this.tapColumn(from);
       return;
     }
