@@ -124,13 +124,14 @@ class GameCreateSerializer(JsonInputSerializer):
         default=False,
         help_text=DEAL_OVER_GAP_HELP + " Off when omitted, a replay included.",
     )
-    # What validate() refuses: suits or replay_of (a replay takes its deal's suits), and at
-    # most one of replay_of, seed, layout.
+    # What validate() refuses: neither suits nor replay_of (a replay takes its deal's suits:
+    # not both), more than one of replay_of, seed, layout. All under `not`, which client
+    # generators pass over: an object-level anyOf makes openapi-python-client drop the model.
     schema_rules: ClassVar[dict[str, Any]] = {
         "properties": {"layout": {"type": "object", "additionalProperties": True}},
-        "anyOf": [{"required": ["suits"]}, {"required": ["replay_of"]}],
         "not": {
             "anyOf": [
+                {"not": {"anyOf": [{"required": ["suits"]}, {"required": ["replay_of"]}]}},
                 {"required": ["replay_of", "suits"]},
                 {"required": ["replay_of", "seed"]},
                 {"required": ["replay_of", "layout"]},
@@ -189,19 +190,22 @@ class ActionInputSerializer(FromFieldMixin, ShallowFieldsMixin, JsonInputSeriali
         required=False,
         help_text="Apply only if the game is at this version, else 409 `version_conflict`.",
     )
-    # What validate() says: a move names its source column; a deal or an undo no columns.
+    # What validate() refuses: a move without its source column, a deal or an undo with a
+    # column or count (under `not`, as GameCreateSerializer's rules, for client generators).
     schema_rules: ClassVar[dict[str, Any]] = {
-        "anyOf": [
-            {"properties": {"type": {"const": "move"}}, "required": ["from"]},
-            {
-                "properties": {
-                    "type": {"not": {"const": "move"}},
-                    "to": {"type": "null"},
-                    "count": {"type": "null"},
+        "not": {
+            "anyOf": [
+                {"properties": {"type": {"const": "move"}}, "not": {"required": ["from"]}},
+                {
+                    "properties": {"type": {"not": {"const": "move"}}},
+                    "anyOf": [
+                        {"required": ["from"]},
+                        {"properties": {"to": {"type": "integer"}}, "required": ["to"]},
+                        {"properties": {"count": {"type": "integer"}}, "required": ["count"]},
+                    ],
                 },
-                "not": {"required": ["from"]},
-            },
-        ]
+            ]
+        }
     }
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:

@@ -173,9 +173,7 @@ class DailyPlayApi(APIView):
             help_text="Only false: the daily challenge, and its practice, is played under the "
             "standard rules; true is refused (400).",
         )
-        schema_rules: ClassVar[dict[str, Any]] = {
-            "properties": {"deal_over_gap": {"enum": [False]}}
-        }
+        schema_rules: ClassVar[dict[str, Any]] = {"properties": {"deal_over_gap": {"const": False}}}
 
         def validate_deal_over_gap(self, value: bool) -> bool:
             if value:

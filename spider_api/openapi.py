@@ -29,6 +29,7 @@ from drf_spectacular import openapi
 from drf_spectacular.contrib.django_oauth_toolkit import DjangoOAuthToolkitScheme
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
+from jsonschema import Draft202012Validator
 from rest_framework import serializers
 from rest_framework.settings import api_settings
 
@@ -327,7 +328,7 @@ class AutoSchema(openapi.AutoSchema):
         # (an absent body is read as one) is required as well.
         schema, required = super()._get_request_for_media_type(serializer, direction)
         rules = getattr(serializer, "schema_rules", None) or {}
-        return schema, required or "minProperties" in rules or "anyOf" in rules
+        return schema, required or not Draft202012Validator(rules).is_valid({})
 
     def get_auth(self) -> list[dict[str, Any]]:
         if not self.view.get_authenticators():

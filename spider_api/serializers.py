@@ -94,8 +94,9 @@ class JsonInputSerializer(serializers.Serializer):
                 types = json_types(field)
                 if types is None:
                     continue
-                if _whole(value, types) is not value:
-                    whole[name] = _whole(value, types)
+                integer = _whole(value, types)
+                if integer is not value:
+                    whole[name] = integer
                 elif not has_json_type(value, types):
                     errors[name] = _refusal(field, value)
             if errors:

@@ -513,8 +513,9 @@ export type components = {
             /**
              * @description Only false: the daily challenge, and its practice, is played under the standard rules; true is refused (400).
              * @default false
+             * @constant
              */
-            deal_over_gap: components["schemas"]["DealOverGapEnum"];
+            deal_over_gap: false;
             /**
              * @description Play again after your ranked attempt.
              * @default false
@@ -563,8 +564,6 @@ export type components = {
             suits: components["schemas"]["SuitsEnum"];
             vetted: boolean;
         };
-        /** @enum {boolean} */
-        DealOverGapEnum: false;
         DeviceToken: {
             /** @description The device's name, as sent or as made up. */
             device: string;
