@@ -35,6 +35,10 @@ worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "sync")
 timeout = _int("GUNICORN_TIMEOUT", 30)
 graceful_timeout = _int("GUNICORN_GRACEFUL_TIMEOUT", 20)  # finish requests in flight on TERM
 keepalive = 5
+# The authorization page passes an authorization request's query string on as it is: a
+# redirect URI, scope and state of up to 500 characters each, percent-encoded up to three
+# times as long, would pass gunicorn's default request line (4094 bytes: 414). Its maximum:
+limit_request_line = 8190
 # Recycle workers now and then: a slow leak never grows without bound.
 # A worker is replaced after this many requests (a bound on any slow leak). A replacement
 # imports the app again (about 0.5 s of CPU): at 5000, under full load that was 5-10 % of

@@ -2,6 +2,8 @@
 operations, their answers and examples. Each function reads the serializers off the view
 class it decorates, so the schema shows exactly what the view validates."""
 
+from typing import Any
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -50,6 +52,13 @@ FIRST_PARTY_ONLY = error_response(
     FirstPartyOnly.code,
     FirstPartyOnly.detail,
 )
+
+
+def new_password_rules(field: str) -> dict[str, Any]:
+    """The schema of a new password's field: Django's MinimumLengthValidator (8 characters by
+    default). Its other validators (a common password, all digits, too like the username) no
+    schema can say: they answer 400 `invalid`, as documented."""
+    return {"properties": {field: {"minLength": 8}}}
 
 
 def user_register(view: View) -> View:

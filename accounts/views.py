@@ -8,7 +8,7 @@ an app's token with 403 `first_party_only`.
 """
 
 from collections.abc import AsyncIterator, Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
@@ -69,6 +69,7 @@ class UserRegisterApi(_AuthApi):
             min_length=3, max_length=30, validators=[username_validator]
         )
         password = serializers.CharField(max_length=128, trim_whitespace=False)
+        schema_rules: ClassVar[dict[str, Any]] = schema_docs.new_password_rules("password")
         email = serializers.EmailField(
             required=False,
             allow_blank=True,
@@ -135,6 +136,7 @@ class UserClaimApi(APIView):
             min_length=3, max_length=30, validators=[username_validator]
         )
         password = serializers.CharField(max_length=128, trim_whitespace=False)
+        schema_rules: ClassVar[dict[str, Any]] = schema_docs.new_password_rules("password")
 
     class OutputSerializer(serializers.Serializer):
         username = serializers.CharField()
@@ -189,6 +191,8 @@ class MeApi(APIView):
     required_scopes = {"GET": (PROFILE_READ,), "PATCH": FIRST_PARTY}  # the email: the account's
 
     class InputSerializer(JsonInputSerializer):
+        schema_rules: ClassVar[dict[str, Any]] = {"required": ["email"]}  # PATCH: still required
+
         email = serializers.EmailField(
             allow_blank=True,
             help_text='Where a password reset is sent; `""` removes it. Not public, not '
@@ -227,6 +231,7 @@ class PasswordChangeApi(APIView):
     class InputSerializer(JsonInputSerializer):
         current_password = serializers.CharField(max_length=128, trim_whitespace=False)
         new_password = serializers.CharField(max_length=128, trim_whitespace=False)
+        schema_rules: ClassVar[dict[str, Any]] = schema_docs.new_password_rules("new_password")
 
     def post(self, request: Request) -> Response:
         keep = require_first_party(request)
@@ -263,6 +268,7 @@ class PasswordResetConfirmApi(_AuthApi):
         uid = serializers.CharField(max_length=64, help_text="`uid` of the reset link.")
         token = serializers.CharField(max_length=128, help_text="`token` of the reset link.")
         new_password = serializers.CharField(max_length=128, trim_whitespace=False)
+        schema_rules: ClassVar[dict[str, Any]] = schema_docs.new_password_rules("new_password")
 
     def post(self, request: Request) -> Response:
         serializer = self.InputSerializer(data=request.data)

@@ -8,7 +8,7 @@ responses match them.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, ClassVar
 
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import OpenApiResponse, extend_schema_field, extend_schema_serializer
@@ -79,6 +79,8 @@ class SeedField(serializers.Field):
     def to_internal_value(self, data: Any) -> int:
         if isinstance(data, str) and data.isascii() and data.isdigit():
             data = int(data)
+        if isinstance(data, float) and data.is_integer():
+            data = int(data)  # JSON Schema's integer, as spider_api.serializers takes it
         if isinstance(data, bool) or not isinstance(data, int) or not 0 <= data <= MAX_SEED:
             self.fail("invalid")
         return data
@@ -122,6 +124,21 @@ class GameCreateSerializer(JsonInputSerializer):
         default=False,
         help_text=DEAL_OVER_GAP_HELP + " Off when omitted, a replay included.",
     )
+    # What validate() refuses: neither suits nor replay_of (a replay takes its deal's suits:
+    # not both), more than one of replay_of, seed, layout. All under `not`, which client
+    # generators pass over: an object-level anyOf makes openapi-python-client drop the model.
+    schema_rules: ClassVar[dict[str, Any]] = {
+        "properties": {"layout": {"type": "object", "additionalProperties": True}},
+        "not": {
+            "anyOf": [
+                {"not": {"anyOf": [{"required": ["suits"]}, {"required": ["replay_of"]}]}},
+                {"required": ["replay_of", "suits"]},
+                {"required": ["replay_of", "seed"]},
+                {"required": ["replay_of", "layout"]},
+                {"required": ["seed", "layout"]},
+            ]
+        },
+    }
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if "replay_of" in attrs and "suits" in attrs:
@@ -173,6 +190,23 @@ class ActionInputSerializer(FromFieldMixin, ShallowFieldsMixin, JsonInputSeriali
         required=False,
         help_text="Apply only if the game is at this version, else 409 `version_conflict`.",
     )
+    # What validate() refuses: a move without its source column, a deal or an undo with a
+    # column or count (under `not`, as GameCreateSerializer's rules, for client generators).
+    schema_rules: ClassVar[dict[str, Any]] = {
+        "not": {
+            "anyOf": [
+                {"properties": {"type": {"const": "move"}}, "not": {"required": ["from"]}},
+                {
+                    "properties": {"type": {"not": {"const": "move"}}},
+                    "anyOf": [
+                        {"required": ["from"]},
+                        {"properties": {"to": {"type": "integer"}}, "required": ["to"]},
+                        {"properties": {"count": {"type": "integer"}}, "required": ["count"]},
+                    ],
+                },
+            ]
+        }
+    }
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["type"] == "move" and attrs.get("from") is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import Any, ClassVar
 
 from django.core.cache import cache
 from django.utils import timezone
@@ -173,6 +173,7 @@ class DailyPlayApi(APIView):
             help_text="Only false: the daily challenge, and its practice, is played under the "
             "standard rules; true is refused (400).",
         )
+        schema_rules: ClassVar[dict[str, Any]] = {"properties": {"deal_over_gap": {"const": False}}}
 
         def validate_deal_over_gap(self, value: bool) -> bool:
             if value:

@@ -4,6 +4,8 @@ decorates, so the schema shows exactly what the view validates."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
@@ -14,7 +16,11 @@ from drf_spectacular.utils import (
 
 from oauth import services
 from oauth.errors import AuthorizationRefused
-from oauth.serializers import ApprovalSerializer, AuthorizationErrorSerializer
+from oauth.serializers import (
+    ApprovalSerializer,
+    AuthorizationErrorSerializer,
+    AuthorizationQuerySerializer,
+)
 from spider_api.openapi import (
     FIRST_PARTY_ONLY,
     ErrorSerializer,
@@ -42,17 +48,46 @@ AUTHORIZATION_ERROR = OpenApiResponse(
     ],
 )
 
+# As OAuth2 spells them (RFC 6749 A, RFC 7636 4.2), each at most as long as the view's
+# AuthorizationQuerySerializer reads it (blank is refused like a missing one); PKCE with
+# S256 is required (PKCE_REQUIRED, RFC 9700); a redirect URI is one an app could register.
+_VSCHAR = r"^[\x20-\x7E]+$"
+_SCOPE_TOKEN = r"[\x21\x23-\x5B\x5D-\x7E]+"
+_PKCE = ("code_challenge", "code_challenge_method")
+
+
+def _query(name: str, description: str, **schema: Any) -> OpenApiParameter:
+    field = AuthorizationQuerySerializer().fields[name]
+    if "enum" not in schema:
+        schema["maxLength"] = getattr(field, "max_length", None)
+    return OpenApiParameter(
+        name,
+        {"type": "string", **schema},
+        required=field.required or name in _PKCE,
+        description=description,
+    )
+
+
 _QUERY = [
-    OpenApiParameter(name, str, required=name in ("client_id", "response_type"), description=text)
-    for name, text in [
-        ("response_type", "`code`."),
-        ("client_id", "The app's client id."),
-        ("redirect_uri", "One of the app's redirect URIs (optional if it has only one)."),
-        ("scope", "Space-separated scopes (see the `oauth2` security scheme)."),
-        ("state", "Anything: sent back with the code."),
-        ("code_challenge", "PKCE: BASE64URL(SHA256(code_verifier))."),
-        ("code_challenge_method", "`S256` (`plain` is refused)."),
-    ]
+    _query("response_type", "`code`.", enum=["code"]),
+    _query("client_id", "The app's client id.", pattern=_VSCHAR),
+    _query(
+        "redirect_uri",
+        "One of the app's redirect URIs (optional if it has only one).",
+        pattern=services.REDIRECT_URI_PATTERN,
+    ),
+    _query(
+        "scope",
+        "Space-separated scopes (see the `oauth2` security scheme).",
+        pattern=f"^{_SCOPE_TOKEN}( {_SCOPE_TOKEN})*$",
+    ),
+    _query("state", "Anything: sent back with the code.", pattern=_VSCHAR),
+    _query(
+        "code_challenge",
+        "PKCE: BASE64URL(SHA256(code_verifier)).",
+        pattern="^[A-Za-z0-9._~-]{43,128}$",
+    ),
+    _query("code_challenge_method", "`S256` (`plain` is refused).", enum=["S256"]),
 ]
 
 

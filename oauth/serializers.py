@@ -55,3 +55,15 @@ class ApprovalSerializer(serializers.Serializer):
     last_used = serializers.DateTimeField(
         help_text="When it last acted (a request, a refresh), to the minute or so."
     )
+
+
+class AuthorizationQuerySerializer(serializers.Serializer):
+    """An authorization request's query string, as the authorization page passes it on."""
+
+    response_type = serializers.CharField(max_length=32)
+    client_id = serializers.CharField(max_length=255)
+    redirect_uri = serializers.CharField(max_length=500, required=False)
+    scope = serializers.CharField(max_length=500, required=False)
+    state = serializers.CharField(max_length=500, required=False)
+    code_challenge = serializers.CharField(max_length=128, required=False)
+    code_challenge_method = serializers.CharField(max_length=16, required=False)

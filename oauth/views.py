@@ -10,7 +10,7 @@ validation and response (OAuthLibMixin: `validate_authorization_request`,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from oauth2_provider.exceptions import OAuthToolkitError
@@ -25,7 +25,12 @@ from rest_framework.views import APIView
 from oauth import schema_docs, selectors, services
 from oauth.errors import AuthorizationRefused
 from oauth.presenters import app_json, approval_json, authorization_json
-from oauth.serializers import AppSerializer, AppSummarySerializer, ScopeSerializer
+from oauth.serializers import (
+    AppSerializer,
+    AppSummarySerializer,
+    AuthorizationQuerySerializer,
+    ScopeSerializer,
+)
 from oauth.validator import REDIRECT_NAMED
 from spider_api.pagination import page_json, page_request, page_serializer
 from spider_api.permissions import FIRST_PARTY
@@ -46,13 +51,26 @@ class AppsApi(APIView):
     class InputSerializer(JsonInputSerializer):
         name = serializers.CharField(max_length=100, help_text="Shown to players who approve it.")
         redirect_uris = serializers.ListField(
-            child=serializers.CharField(max_length=500),
+            child=serializers.CharField(max_length=500, trim_whitespace=False),
             min_length=1,
             max_length=MAX_REDIRECT_URIS,
             help_text="Where the player's browser is sent back with the code: an exact match "
             "of the request's `redirect_uri` (http or https, no fragment).",
         )
         confidential = serializers.BooleanField(default=False)
+
+        # The redirect URIs app_register takes (services.REDIRECT_URI_PATTERN).
+        schema_rules: ClassVar[dict[str, Any]] = {
+            "properties": {
+                "redirect_uris": {
+                    "items": {
+                        "type": "string",
+                        "maxLength": 500,
+                        "pattern": services.REDIRECT_URI_PATTERN,
+                    }
+                }
+            }
+        }
 
     @property
     def throttle_scope(self) -> str | None:  # registering is throttled like signing up
@@ -96,14 +114,7 @@ class _AuthorizationApi(OAuthLibMixin, APIView):
 
     required_scopes = FIRST_PARTY
 
-    class FilterSerializer(serializers.Serializer):
-        response_type = serializers.CharField(max_length=32)
-        client_id = serializers.CharField(max_length=255)
-        redirect_uri = serializers.CharField(max_length=500, required=False)
-        scope = serializers.CharField(max_length=500, required=False)
-        state = serializers.CharField(max_length=500, required=False)
-        code_challenge = serializers.CharField(max_length=128, required=False)
-        code_challenge_method = serializers.CharField(max_length=16, required=False)
+    FilterSerializer = AuthorizationQuerySerializer
 
     def validated(self, request: Request) -> tuple[list[str], dict[str, Any]]:
         """DOT's validation of the authorization request in the query string: the scopes

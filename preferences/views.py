@@ -55,6 +55,12 @@ class PlayerSettingsApi(APIView):
         sound = serializers.BooleanField(required=False, help_text=_SOUND)
         deal_over_gap = serializers.BooleanField(required=False, help_text=_GAP)
 
+        # What validate() says: one setting at least, and nothing else.
+        schema_rules: ClassVar[dict[str, Any]] = {
+            "minProperties": 1,
+            "additionalProperties": False,
+        }
+
         def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
             # A misspelt key is a client bug: refused, not silently dropped.
             unknown = sorted(set(self.initial_data) - set(self.fields))

@@ -3,7 +3,7 @@ built as plain dicts in races/presenters.py; a test checks real answers against 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
@@ -41,6 +41,11 @@ class TableOpenSerializer(JsonInputSerializer):
     deal_over_gap = serializers.BooleanField(
         required=False, default=False, help_text=DEAL_OVER_GAP_HELP + " Off when omitted."
     )
+    # What validate() refuses: a seed and a layout both.
+    schema_rules: ClassVar[dict[str, Any]] = {
+        "properties": {"layout": {"type": "object", "additionalProperties": True}},
+        "not": {"required": ["seed", "layout"]},
+    }
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if "seed" in attrs and "layout" in attrs:
@@ -51,6 +56,7 @@ class TableOpenSerializer(JsonInputSerializer):
 class TableSettingsSerializer(TableOpenSerializer):
     seed = None  # type: ignore[assignment]
     layout = None  # type: ignore[assignment]
+    schema_rules: ClassVar[dict[str, Any]] = {}
 
 
 class SitSerializer(JsonInputSerializer):

@@ -29,6 +29,7 @@ from drf_spectacular import openapi
 from drf_spectacular.contrib.django_oauth_toolkit import DjangoOAuthToolkitScheme
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
+from jsonschema import Draft202012Validator
 from rest_framework import serializers
 from rest_framework.settings import api_settings
 
@@ -304,6 +305,30 @@ class AutoSchema(openapi.AutoSchema):
         head = parts[0].removesuffix("Api").removesuffix("View")
         tail = [p.removesuffix("Serializer") for p in parts[1:]]
         return head + "".join(p for p in tail if p not in ("Input", "Output"))
+
+    def _map_basic_serializer(self, serializer: Any, direction: Any) -> dict[str, Any]:
+        # A request body's rules across its fields (JsonInputSerializer.schema_rules), which no
+        # one field's schema can say: a PATCH that must name something, fields that exclude
+        # each other. Its `properties` narrow the fields' own schemas.
+        schema = super()._map_basic_serializer(serializer, direction)
+        rules = getattr(serializer, "schema_rules", None)
+        if direction == "request" and rules:
+            for key, value in copy.deepcopy(rules).items():
+                if key == "properties":
+                    for name, narrowed in value.items():
+                        schema["properties"][name].update(narrowed)
+                elif key == "required":
+                    schema["required"] = sorted({*schema.get("required", []), *value})
+                else:
+                    schema[key] = value
+        return schema
+
+    def _get_request_for_media_type(self, serializer: Any, direction: Any = "request") -> Any:
+        # drf-spectacular makes a body required when a field is; one whose rules refuse `{}`
+        # (an absent body is read as one) is required as well.
+        schema, required = super()._get_request_for_media_type(serializer, direction)
+        rules = getattr(serializer, "schema_rules", None) or {}
+        return schema, required or not Draft202012Validator(rules).is_valid({})
 
     def get_auth(self) -> list[dict[str, Any]]:
         if not self.view.get_authenticators():

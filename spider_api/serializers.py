@@ -6,12 +6,15 @@ generated from it sends exactly those; anything else is a client bug that deserv
 guess. Every request-body serializer derives from `JsonInputSerializer` (tests/test_strict_input.py
 checks each operation's), which checks each value's JSON type against its field's kind before
 the field sees it. Query strings are text by nature and are parsed by their own serializers.
+A whole float (`3.0`) is the one spelling taken for an integer besides `3`: JSON Schema's
+`integer` is any number without a fractional part, so the schema admits it (and a client may
+well send one); it is the same number, so it is taken as that integer.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from rest_framework import serializers
 from rest_framework.fields import empty
@@ -63,20 +66,41 @@ def _refusal(field: serializers.Field, value: Any) -> list[str]:
     raise AssertionError("fail() always raises")  # pragma: no cover
 
 
+def _whole(value: Any, types: tuple[type, ...]) -> Any:
+    """``value``, or the integer a whole float is where an integer is taken: JSON Schema's
+    `integer` is any number with no fractional part, so `2.0` is the schema's 2."""
+    if int in types and float not in types and isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 class JsonInputSerializer(serializers.Serializer):
     """A request body: every value must arrive as its field's JSON type (no coercion)."""
+
+    # JSON Schema keywords for the body as a whole (spider_api.openapi.AutoSchema adds them
+    # to its request component): what its validate() refuses across fields, so the schema
+    # admits only bodies the server takes. `properties` narrows a field's own schema.
+    schema_rules: ClassVar[dict[str, Any]] = {}
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, Mapping):
             errors: dict[str, list[str]] = {}
+            whole: dict[str, int] = {}
             for field in self._writable_fields:
                 name = field.field_name or ""
                 value = data.get(name, empty)
                 if value is empty or value is None:
                     continue  # required/null are the field's own rules
                 types = json_types(field)
-                if types is not None and not has_json_type(value, types):
+                if types is None:
+                    continue
+                integer = _whole(value, types)
+                if integer is not value:
+                    whole[name] = integer
+                elif not has_json_type(value, types):
                     errors[name] = _refusal(field, value)
             if errors:
                 raise serializers.ValidationError(errors)
+            if whole:
+                data = {**data, **whole}
         return super().to_internal_value(data)

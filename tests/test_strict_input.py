@@ -1,6 +1,6 @@
 """A JSON body's values must have the JSON types the schema says (spider_api/serializers.py):
-no 0/1/"true" for a boolean, no "3" or 3.0 for an integer, no number for a string. Each
-operation's request body goes through that one check."""
+no 0/1/"true" for a boolean, no "3" for an integer (3.0 is JSON Schema's integer 3), no number
+for a string. Each operation's request body goes through that one check."""
 
 from __future__ import annotations
 
@@ -43,14 +43,27 @@ def test_a_string_field_takes_no_number(api_client, field, value):
     assert response.json()["errors"] == {field: ["Not a valid string."]}
 
 
-@pytest.mark.parametrize("value", ["1", 1.0, True])
-def test_an_integer_field_takes_no_string_float_or_boolean(auth_client, user, value):
+@pytest.mark.parametrize("value", ["1", 1.5, True])
+def test_an_integer_field_takes_no_string_fraction_or_boolean(auth_client, user, value):
     client = auth_client(user)
     code = client.post(f"{API}/races", {"suits": 1}, format="json").json()["code"]
     response = client.post(f"{API}/races/{code}/settings", {"suits": 1, "time_limit_s": value})
 
     assert response.status_code == 400
     assert response.json()["errors"] == {"time_limit_s": ["A valid integer is required."]}
+
+
+@pytest.mark.parametrize(("field", "value"), [("time_limit_s", 120.0), ("suits", 2.0)])
+def test_a_whole_float_is_the_integer_the_schema_says_it_is(auth_client, user, field, value):
+    """JSON Schema's `integer` admits 120.0: the server takes it as 120, as the schema says."""
+    client = auth_client(user)
+    code = client.post(f"{API}/races", {"suits": 1}, format="json").json()["code"]
+    body = {"suits": 1, field: value}
+    answer = client.post(f"{API}/races/{code}/settings", body, format="json")
+
+    assert answer.status_code == 200, answer.json()
+    settings = answer.json()
+    assert settings[field] == int(value) and type(settings[field]) is int
 
 
 def test_the_right_types_still_pass(auth_client, user):

@@ -513,8 +513,9 @@ export type components = {
             /**
              * @description Only false: the daily challenge, and its practice, is played under the standard rules; true is refused (400).
              * @default false
+             * @constant
              */
-            deal_over_gap: boolean;
+            deal_over_gap: false;
             /**
              * @description Play again after your ranked attempt.
              * @default false
@@ -722,7 +723,9 @@ export type components = {
              */
             deal_over_gap: boolean;
             /** @description Staff only: {"columns": [{"down": [...], "up": [...]} x10], "stock": [...]}. */
-            layout?: unknown;
+            layout?: {
+                [key: string]: unknown;
+            };
             /**
              * Format: uuid
              * @description Deal the deal of this game (yours, or any finished game) again.
@@ -1513,7 +1516,7 @@ export type components = {
         /** @description A request body: every value must arrive as its field's JSON type (no coercion). */
         PatchedMeRequest: {
             /** @description Where a password reset is sent; `""` removes it. Not public, not checked, and not unique: a reset mails every account with the address. */
-            email?: string;
+            email: string;
         };
         /** @description A request body: every value must arrive as its field's JSON type (no coercion). */
         PatchedPlayerSettingsRequest: {
@@ -2050,7 +2053,9 @@ export type components = {
              */
             deal_over_gap: boolean;
             /** @description Staff only: every race here starts from this layout: {"columns": [{"down": [...], "up": [...]} x10], "stock": [...]}. */
-            layout?: unknown;
+            layout?: {
+                [key: string]: unknown;
+            };
             /** @description Staff only: every race here deals this seed. */
             seed?: number | string;
             suits: components["schemas"]["SuitsEnum"];

@@ -130,7 +130,6 @@ def test_malformed_json_is_400_malformed_json(staff_client, game):
         ("from", "3"),
         ("from", True),
         ("from", 3.5),
-        ("from", 3.0),
         ("from", None),
         ("from", [3]),
         ("to", "1"),
@@ -138,7 +137,6 @@ def test_malformed_json_is_400_malformed_json(staff_client, game):
         ("to", 1.5),
         ("count", "1"),
         ("count", True),
-        ("count", 1.0),
         ("version", "0"),
         ("version", True),
         ("version", 0.5),
@@ -146,6 +144,7 @@ def test_malformed_json_is_400_malformed_json(staff_client, game):
     ],
 )
 def test_a_field_of_the_wrong_type_is_400_invalid(staff_client, game, field, value):
+    # (3.0 for a column is JSON Schema's integer 3: taken, tests/test_schema_admits.py.)
     gid = game["id"]
     before = game_record(gid)
     body = {"type": "move", "from": 0, "to": 1, "count": 1, field: value}
