@@ -255,7 +255,8 @@ def play(
             state = new_game()
             continue
         if action["type"] == "undo":
-            page.get_by_role("button", name="Undo", exact=True).click()
+            # The bar's Undo (a stuck table's notice offers one too).
+            page.locator(".controls").get_by_role("button", name="Undo", exact=True).click()
         elif action["type"] == "deal":
             page.locator(".stock").click()
         else:
