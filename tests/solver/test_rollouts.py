@@ -54,10 +54,11 @@ def rollouts(v: VisiblePosition, candidates: list, **kw: Any) -> Any:
         v.suits,
         v.removed,
         candidates,
-        args["worlds"],
-        args["playout_moves"],
-        args["max_steps"],
-        args["max_seconds"],
+        args.pop("worlds"),
+        args.pop("playout_moves"),
+        args.pop("max_steps"),
+        args.pop("max_seconds"),
+        **args,  # the search playouts' settings, if any
     )
 
 
@@ -162,21 +163,7 @@ SEARCH = {"search_width": 4, "weights": tuple(DEFAULT_WEIGHTS), "search_nodes": 
 
 
 def searched(v: VisiblePosition, candidates: list, **kw: Any) -> Any:
-    args: dict[str, Any] = {"worlds": 6, "max_steps": 10**6, **SEARCH}
-    args.update(kw)
-    return _core.rollouts(
-        v.cards,
-        v.hidden,
-        v.deals_left * 10,
-        v.suits,
-        v.removed,
-        candidates,
-        args.pop("worlds"),
-        0,
-        args.pop("max_steps"),
-        10.0,
-        **args,
-    )
+    return rollouts(v, candidates, **{"worlds": 6, "playout_moves": 0, **SEARCH, **kw})
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
