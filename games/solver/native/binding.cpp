@@ -174,6 +174,16 @@ py::list move_list(const std::vector<Move>& line) {
     return out;
 }
 
+Weights read_weights(py::handle weights_h) {
+    const py::sequence w = as_seq(weights_h, "weights");
+    if (w.size() != 7) bad("weights are (down, hard, soft, empty, run, bury, tail)");
+    Weights weights{};
+    int* fields[] = {&weights.down, &weights.hard, &weights.soft, &weights.empty,
+                     &weights.run, &weights.bury, &weights.tail};
+    for (std::size_t k = 0; k < 7; ++k) *fields[k] = static_cast<int>(as_int(w[k], -1000, 1000, "a weight"));
+    return weights;
+}
+
 // One beam pass (search.hpp): (status, line, (cols, down, dealt, removed) reached, goal index,
 // nodes, timed out, cuts, (saving, distance, line) of the best shortcut or None).
 py::tuple pass(py::handle cols, py::handle down, py::handle dealt, py::handle removed, py::handle stock_h,
@@ -187,12 +197,7 @@ py::tuple pass(py::handle cols, py::handle down, py::handle dealt, py::handle re
     req.root.removed = static_cast<std::uint8_t>(as_int(removed, 0, DECK_SIZE / RUN_LENGTH, "removed"));
     req.rules.deal_over_gap = deal_over_gap;
     req.width = as_int(width, 1, LLONG_MAX, "width");
-    const py::sequence w = as_seq(weights_h, "weights");
-    if (w.size() != 7) bad("weights are (down, hard, soft, empty, run, bury, tail)");
-    int* fields[] = {&req.weights.down, &req.weights.hard, &req.weights.soft, &req.weights.empty,
-                     &req.weights.run, &req.weights.bury, &req.weights.tail};
-    for (std::size_t k = 0; k < 7; ++k)
-        *fields[k] = static_cast<int>(as_int(w[k], -1000, 1000, "a weight"));
+    req.weights = read_weights(weights_h);
     Budget budget;
     budget.max_nodes = as_int(max_nodes, 0, LLONG_MAX / 2, "max_nodes");
     budget.nodes = as_int(nodes, 0, LLONG_MAX / 2, "nodes");
@@ -247,12 +252,7 @@ int chaos(py::handle cols, py::handle down, py::handle dealt, py::handle removed
           py::handle weights_h) {
     const Stock stock = stock_of_size(stock_len);
     Position p = read_position(cols, down, dealt, stock.size());
-    const py::sequence w = as_seq(weights_h, "weights");
-    if (w.size() != 7) bad("weights are (down, hard, soft, empty, run, bury, tail)");
-    Weights weights{};
-    int* fields[] = {&weights.down, &weights.hard, &weights.soft, &weights.empty,
-                     &weights.run, &weights.bury, &weights.tail};
-    for (std::size_t k = 0; k < 7; ++k) *fields[k] = static_cast<int>(as_int(w[k], -1000, 1000, "a weight"));
+    const Weights weights = read_weights(weights_h);
     const int runs = static_cast<int>(as_int(removed, 0, DECK_SIZE / RUN_LENGTH, "removed"));
     int score = -weights.run * runs;
     for (int i = 0; i < COLUMNS; ++i) score += col_chaos(p, i, weights);
@@ -268,8 +268,12 @@ namespace {
 // (worlds played, actions played, timed out, [(wins, ended, score) per candidate]).
 py::tuple rollout(py::handle cols_h, py::handle down_h, py::handle stock_left, py::handle suits,
                   py::handle removed_h, py::handle candidates_h, py::handle worlds, py::handle playout_moves,
-                  py::handle max_steps, py::handle seconds_h, bool deal_over_gap) {
+                  py::handle max_steps, py::handle seconds_h, bool deal_over_gap, py::handle search_width,
+                  py::handle weights_h, py::handle search_nodes) {
     RolloutRequest req;
+    req.search_width = static_cast<int>(as_int(search_width, 0, 100000, "search_width"));
+    req.search_nodes = as_int(search_nodes, 0, LLONG_MAX / 2, "search_nodes");
+    if (req.search_width > 0) req.weights = read_weights(weights_h);
     req.suits = static_cast<int>(as_int(suits, 1, 4, "suits"));
     req.stock_left = static_cast<int>(as_int(stock_left, 0, DECK_SIZE - DEAL_SIZE * 5, "stock_left"));
     if (req.stock_left % DEAL_SIZE != 0) bad("stock_left must be a multiple of 10");
@@ -367,6 +371,8 @@ PYBIND11_MODULE(_core, m) {
     m.def("rollouts", &rollout, py::arg("cols"), py::arg("down"), py::arg("stock_left"), py::arg("suits"),
           py::arg("removed_suits"), py::arg("candidates"), py::arg("worlds"), py::arg("playout_moves"),
           py::arg("max_steps"), py::arg("max_seconds"), py::kw_only(), py::arg("deal_over_gap") = false,
+          py::arg("search_width") = 0, py::arg("weights") = py::make_tuple(0, 0, 0, 0, 0, 0, 0),
+          py::arg("search_nodes") = 0,
           "Each candidate played out in worlds drawn from the cards not in view: (worlds, actions, "
           "timed out, [(wins, ended, score)]).");
 }
