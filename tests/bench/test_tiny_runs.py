@@ -58,7 +58,9 @@ def _db(name: str) -> str:
 RUNS: dict[str, Run] = {
     "load": Run(
         "load",
-        ("--users", "1", "--seconds", "2", "--ramp", "0", "--deals", "2", "--db", _db("load")),
+        # A player ends a game after 120 to 180 actions; at this machine's 100+ actions a
+        # second, two seconds play three games: four deals, so the pool never runs dry.
+        ("--users", "1", "--seconds", "2", "--ramp", "0", "--deals", "4", "--db", _db("load")),
         postgres=True,
         redis=True,
         env={"WEB_CONCURRENCY": "1"},
