@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -75,12 +76,38 @@ def new_page(browser) -> Iterator[Callable[..., Any]]:
             lambda message: page.errors.append(message.text) if message.type == "error" else None,
         )
         page.on("pageerror", lambda error: page.errors.append(str(error)))
+        # The requests in flight (event streams aside: they never end), waited for at the end.
+        page.in_flight = set()
+        page.on("request", lambda r: None if _streams(r) else page.in_flight.add(r))
+        page.on("requestfinished", lambda r: page.in_flight.discard(r))
+        page.on("requestfailed", lambda r: page.in_flight.discard(r))
         page.set_default_timeout(10_000)
         return page
 
     yield make
     for context in contexts:
+        for page in context.pages:
+            _settle(page)
         context.close()
+
+
+def _streams(request: Any) -> bool:
+    return request.resource_type == "eventsource" or request.url.split("?")[0].endswith("/events")
+
+
+def _settle(page: Any, seconds: float = 5) -> None:
+    """Wait until the page has had no request in flight for a moment (a few seconds at most):
+    the test's database is flushed next, and a live server still writing an answer beside the
+    flush's TRUNCATE deadlocks it (a move's request leaves once its drawing is on screen, so a
+    test may end with one on its way)."""
+    deadline = time.monotonic() + seconds
+    quiet = 0
+    try:
+        while quiet < 3 and time.monotonic() < deadline:
+            page.wait_for_timeout(50)  # Playwright delivers the page's events meanwhile
+            quiet = 0 if getattr(page, "in_flight", None) else quiet + 1
+    except Exception:  # noqa: BLE001 - a page already closed has nothing in flight
+        return
 
 
 def assert_no_console_errors(page: Any) -> None:
