@@ -269,7 +269,6 @@ export class Table {
       const box = this.measure();
       this.box = box.width ? box : null;
       if (box.width && (!was || was.width !== box.width || was.top !== box.top)) this.layout(box);
-      else if (box.width && was && was.left !== box.left) this.box = box;
     }, 0));
   }
 
