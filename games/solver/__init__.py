@@ -1,4 +1,5 @@
-"""The full-information Spider solver: pure Python on top of ``games.engine``.
+"""The full-information Spider solver: Python on top of ``games.engine``, its searches in a
+native core (``games/solver/native``, see search.py).
 
     >>> from games.engine import deal_layout
     >>> from games.solver import solve

@@ -40,8 +40,9 @@ from, the first one proved lost (if any), and how many between them stay unsettl
 turning point is named only where the two meet; otherwise it is None and the stretch is
 reported as open, never guessed.
 
-Pure Python, like the rest of the solver: the caller (games/analysis.py) reads the deal and
-the log and stores the result.
+The plan is Python, the searches run in the solver's native core (search.py), and nothing
+here knows Django: the caller (``games.services.analysis_compute``) reads the deal and the log
+and stores the result.
 """
 
 from __future__ import annotations
