@@ -30,13 +30,14 @@ import json
 import logging
 import math
 import re
+import threading
 import uuid
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import close_old_connections, connection
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.utils import timezone
@@ -69,7 +70,8 @@ T = TypeVar("T")
 # Every database call of the streams runs on these few threads, each with its own
 # connection: a stream process holds RACE_STREAM_DB_THREADS connections however many
 # streams it serves (Django's per-request thread would hold one per open stream).
-_DB = ThreadPoolExecutor(max_workers=settings.RACE_STREAM_DB_THREADS, thread_name_prefix="race-db")
+_DB_THREADS = settings.RACE_STREAM_DB_THREADS
+_DB = ThreadPoolExecutor(max_workers=_DB_THREADS, thread_name_prefix="race-db")
 
 
 async def db(fn: Callable[..., T], /, **kwargs: Any) -> T:
@@ -78,6 +80,22 @@ async def db(fn: Callable[..., T], /, **kwargs: Any) -> T:
         return fn(**kwargs)
 
     return await asyncio.get_running_loop().run_in_executor(_DB, functools.partial(call))
+
+
+def close_db_connections(timeout: float = 10.0) -> None:
+    """Close the connection each of the stream's database threads holds open between calls
+    (a test run calls this before it drops its database, which refuses while one is open).
+    One call per thread: each waits at a barrier until all have started, so no thread runs
+    two of them; threads not started yet start here, with nothing to close."""
+    threads = _DB_THREADS
+    barrier = threading.Barrier(threads, timeout=timeout)
+
+    def close() -> None:
+        barrier.wait()
+        connection.close()
+
+    for future in [_DB.submit(close) for _ in range(threads)]:
+        future.result()
 
 
 # csrf_exempt as DRF's views are: the stream takes no cookie, and CSRF's check would answer

@@ -56,6 +56,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture(autouse=True, scope="session")
+def _stream_connections_closed(django_db_setup: None) -> Iterator[None]:
+    """Set up after the test database and torn down before it: the race stream's database
+    threads keep their connections open, and PostgreSQL will not drop a database in use."""
+    yield
+    from races.stream import close_db_connections
+
+    close_db_connections()
+
+
+@pytest.fixture(autouse=True, scope="session")
 def _responses_match_the_schema() -> Iterator[None]:
     """Wrap the test client: every response it returns must match the schema."""
     answer = Client.request
