@@ -25,6 +25,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games import kinds, rows
+from games import metrics as game_metrics
 from games.daily import daily_closed
 from games.deals import (
     deal_choice_check,
@@ -229,13 +230,15 @@ def game_act(
 ) -> ActResult:
     """Apply one move, deal or undo. A refused action raises and changes nothing, except
     on a daily attempt whose day has closed: that ends it (lost) before it is refused."""
-    with transaction.atomic():
-        game, read = _locked_for_act(player, game_id)
-        now = timezone.now()
-        if not _day_closed_on(game, now):
-            return _act(game, action, expected_version, now, read)
-        _finish(game, Game.Status.LOST, Game.EndReason.DAY_CLOSED, now)
-    raise DayClosed()
+    with game_metrics.ActionCounted() as counted:  # applied, or refused with its code
+        with transaction.atomic():
+            game, read = _locked_for_act(player, game_id)
+            counted.suits = game.suits
+            now = timezone.now()
+            if not _day_closed_on(game, now):
+                return _act(game, action, expected_version, now, read)
+            _finish(game, Game.Status.LOST, Game.EndReason.DAY_CLOSED, now)
+        raise DayClosed()
 
 
 def _day_closed_on(game: Game, now: datetime) -> bool:
@@ -369,9 +372,12 @@ def _hint_search(game: Game, n: int) -> HintResult:
     cached = cache.get(key)
     if cached is not None:
         found = [Hint(*fields) for fields in cached]
+        game_metrics.hint_looked_up(game.suits, None)
     else:
         # From the public view only, never back to a position this game has been in.
+        cpu = time.thread_time()
         found = board_hints(board, level=level)
+        game_metrics.hint_looked_up(game.suits, time.thread_time() - cpu)
         entry = [(h.action, h.reason, h.score, h.chance, h.sample) for h in found]
         cache.set(key, entry, HINT_CACHE_SECONDS)
     if n >= len(found):
@@ -746,15 +752,18 @@ def analysis_run(*, analysis_id: int) -> Analysis | None:
     if not claimed:
         return None
     analysis = Analysis.objects.select_related("game__deal").get(pk=analysis_id)
-    t0 = time.perf_counter()
+    t0, cpu = time.perf_counter(), time.thread_time()
     try:
         computed = analysis_compute(game=analysis.game)
     except SolverBug as exc:  # a line that does not win is never stored
         log.error("analysis %s of game %s: solver bug: %s", analysis.pk, analysis.game_id, exc)
+        game_metrics.analysis_ran(analysis.game.suits, "failed", time.thread_time() - cpu)
         return _fail(analysis, f"solver_bug: {exc}"[:200], time.perf_counter() - t0)
     except EngineError as exc:
         log.error("analysis %s: the log does not replay: %s", analysis.pk, exc)
+        game_metrics.analysis_ran(analysis.game.suits, "failed", time.thread_time() - cpu)
         return _fail(analysis, f"log_does_not_replay: {exc.code}", time.perf_counter() - t0)
+    game_metrics.analysis_ran(analysis.game.suits, "done", time.thread_time() - cpu)
     analysis.status = Analysis.Status.DONE
     analysis.result = computed.result
     analysis.nodes = computed.nodes
@@ -769,9 +778,12 @@ def analysis_run(*, analysis_id: int) -> Analysis | None:
 
 def analysis_fail(*, analysis_id: int, reason: str) -> None:
     """Mark a pending analysis failed (the task's time limit struck)."""
-    Analysis.objects.filter(pk=analysis_id, status=Analysis.Status.PENDING).update(
+    failed = Analysis.objects.filter(pk=analysis_id, status=Analysis.Status.PENDING).update(
         status=Analysis.Status.FAILED, reason=reason[:200], finished_at=timezone.now()
     )
+    if failed:
+        suits = Analysis.objects.filter(pk=analysis_id).values_list("game__suits", flat=True)
+        game_metrics.analysis_ran(suits.first() or 0, "failed", None)
 
 
 def _fail(analysis: Analysis, reason: str, seconds: float) -> Analysis:

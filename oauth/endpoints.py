@@ -28,6 +28,7 @@ from oauth2_provider import views as dot
 from oauth2_provider.models import get_grant_model
 from oauth2_provider.settings import oauth2_settings
 
+from oauth import metrics
 from spider_api.throttling import throttle_wait
 
 MAX_CLIENT_ID = 100  # DOT's client_id column; anything longer names no client
@@ -131,6 +132,11 @@ def _admitted(request: HttpRequest) -> JsonResponse | None:
 
 class TokenView(dot.TokenView):
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = self._answer(request, *args, **kwargs)
+        metrics.token_answered(request.POST.get("grant_type"), response)
+        return response
+
+    def _answer(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         refused = _admitted(request)
         if refused is not None:
             return refused

@@ -10,10 +10,13 @@ class RacesConfig(AppConfig):
         from games.kinds import register_policy
         from games.models import Game
         from races import account
+        from races.metrics import RacesRunning
         from races.policy import RacePolicy
         from spider_api.account_signals import account_erasing, account_export
+        from spider_api.metrics.exposition import register_state
 
         register_policy(Game.Kind.RACE, RacePolicy())
+        register_state(RacesRunning())  # races under way, on the web processes' /metrics
         # A player's export and the deletion of an account (accounts cannot import races).
         account_export.connect(account.export_races, dispatch_uid="races.export")
         account_erasing.connect(account.erase_player, dispatch_uid="races.erase")

@@ -15,8 +15,18 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "spider_api.settings")
 
 django_application = get_asgi_application()
 
-from races.stream import BACKGROUND  # noqa: E402  (the apps are loaded above)
+from django.conf import settings  # noqa: E402
+
+from races.metrics import StreamsOpen  # noqa: E402  (the apps are loaded above)
+from races.stream import BACKGROUND  # noqa: E402
 from spider_api.heap import freeze_startup_objects  # noqa: E402
+from spider_api.metrics.exposition import register_local, reports_state  # noqa: E402
+
+# Its /metrics: the streams it holds; and the shared state's figures (the pool, races
+# running, beat) only where it serves the API too, with no Redis fan-out (`make run`): with
+# one, the web processes serve the API and report them.
+register_local(StreamsOpen())
+reports_state(not settings.RACE_EVENTS_REDIS_URL)
 
 freeze_startup_objects()
 
