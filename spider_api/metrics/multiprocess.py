@@ -58,6 +58,11 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def server_directory(kind: str, pid: int) -> str:
+    """Where the server of this ``kind`` (web, celery) and main ``pid`` keeps its figures."""
+    return os.path.join(_base(), f"{_PREFIX}{kind}-{pid}")
+
+
 def prepare(kind: str) -> str | None:
     """Name a fresh directory for the figures of the server about to start its processes, in
     PROMETHEUS_MULTIPROC_DIR (which they inherit); None when metrics are off. A server that
@@ -73,7 +78,7 @@ def prepare(kind: str) -> str | None:
         pid = stale.rsplit("-", 1)[-1]
         if pid.isdigit() and not _alive(int(pid)):
             shutil.rmtree(stale, ignore_errors=True)
-    path = os.path.join(base, f"{_PREFIX}{kind}-{os.getpid()}")
+    path = server_directory(kind, os.getpid())
     shutil.rmtree(path, ignore_errors=True)  # a pid used again after a crash
     os.makedirs(path, mode=0o700)
     os.environ[ENV] = path
