@@ -13,10 +13,16 @@ with every worker's series.
 
     .venv/bin/python bench/metrics.py --players 16 --seconds 20 --workers 4 --rounds 4
 
+On a busy machine the rounds' CPU per action moves by more than what is measured, so the
+bench also times, in CPU alone, what one action's figures cost the web
+(``record_us_per_action``: the middleware's and the game's writes into the multiprocess
+files, in a loop) and what one scrape costs the worker answering it (``scrape_cpu_ms``).
+
 Last line: one JSON object: ``action_cpu_ratio`` (the web's CPU per action, on over off: the
-medians of the rounds), ``scrape_ms`` (p99 of one scrape), ``scrape_ms_p50``,
-``scrape_bytes``, ``series``, the per-round ``cpu_ms_per_action`` on and off, the rounds'
-``pair_ratios``, ``actions_per_s`` on and off (medians), ``errors`` and ``loadavg_1m``.
+medians of the rounds), ``scrape_ms`` (p99 of one scrape, wall), ``scrape_ms_p50``,
+``scrape_cpu_ms``, ``record_us_per_action``, ``scrape_bytes``, ``series``, the per-round
+``cpu_ms_per_action`` on and off, the rounds' ``pair_ratios``, ``actions_per_s`` on and
+off (medians), ``errors`` and ``loadavg_1m``.
 """
 
 from __future__ import annotations
@@ -157,15 +163,52 @@ def play(args: argparse.Namespace, env: dict[str, str], on: bool, seed: int) -> 
         if on:
             watcher.join(args.scrape_interval + 30)
             timed, body = [], b""
+            idle = cpu_seconds(("gunicorn",), server.pid)
             for _ in range(args.scrapes):
                 ms, body = scrape()
                 timed.append(ms)
+            scrape_cpu = cpu_seconds(("gunicorn",), server.pid) - idle
+            result["scrape_cpu_ms"] = scrape_cpu * 1000 / max(1, args.scrapes)
             lines = [line for line in body.decode().splitlines() if line and line[0] != "#"]
             result |= {"scrapes_ms": timed, "scrape_bytes": len(body), "series": len(lines)}
         return result
     finally:
         server.terminate()
         server.wait(timeout=60)
+
+
+# One action's figures as the web records them (the middleware's, the game's), in
+# multiprocess mode, timed in CPU alone: what no load on the machine blurs.
+_RECORD = """
+import os, sys, tempfile, time
+os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(dir="/dev/shm")
+import django
+django.setup()
+from games.metrics import ACTIONS
+from spider_api.metrics.http import DURATION, IN_FLIGHT, REQUESTS
+route, n = "/api/v1/games/<uuid:game_id>/actions", int(sys.argv[1])
+started = time.process_time()
+for _ in range(n):
+    IN_FLIGHT.inc()
+    IN_FLIGHT.dec()
+    DURATION.labels(route, "POST").observe(0.004)
+    REQUESTS.labels(route, "POST", "200").inc()
+    ACTIONS.labels("1", "applied").inc()
+print((time.process_time() - started) / n * 1e6)
+"""
+
+
+def record_us(env: dict[str, str], n: int = 50_000) -> float:
+    settings = {**env, "DJANGO_SETTINGS_MODULE": "spider_api.settings"}
+    out = subprocess.run(
+        [sys.executable, "-c", _RECORD, str(n)],
+        env=settings,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return float(out.stdout.strip().splitlines()[-1])
 
 
 def main() -> None:
@@ -214,6 +257,10 @@ def main() -> None:
                     "on": round(statistics.median(w["actions_per_s"] for w in windows["on"]), 1),
                     "off": round(statistics.median(w["actions_per_s"] for w in windows["off"]), 1),
                 },
+                "record_us_per_action": round(record_us(env), 2),
+                "scrape_cpu_ms": round(
+                    statistics.median(w["scrape_cpu_ms"] for w in windows["on"]), 2
+                ),
                 "scrape_ms_p50": round(statistics.median(scrapes), 2),
                 "scrape_bytes": windows["on"][-1]["scrape_bytes"],
                 "series": windows["on"][-1]["series"],
