@@ -42,13 +42,14 @@ import httpx
 
 try:  # imported as bench.<module> (the suite does)
     from bench.api import Player, cpu_seconds, percentile
-    from bench.servers import database_afresh, free_port, server_env
+    from bench.servers import database_afresh, free_port, server_env, wait_live
 except ImportError:  # run as a script: bench/ itself is on sys.path
     from api import Player, cpu_seconds, percentile  # type: ignore[import-not-found,no-redef]
     from servers import (  # type: ignore[import-not-found,no-redef]
         database_afresh,
         free_port,
         server_env,
+        wait_live,
     )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,15 +93,7 @@ def start(env: dict[str, str], port: int, workers: int, threads: int, wait: floa
         },
         cwd=ROOT,
     )
-    deadline = time.monotonic() + wait
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/health/live", timeout=2).status_code == 200:
-                return server
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    server.terminate()
-    raise RuntimeError("gunicorn did not come up")
+    return wait_live(server, port, wait)
 
 
 class Scraper:
