@@ -3,7 +3,8 @@ sent; and the listener of a worker or beat (``METRICS_ADDRESS``).
 
 Outcomes: ``succeeded``, ``failed`` (it raised), ``retried``, ``rejected``, ``ignored``
 (counted where the task ran: a worker's pool process, or the calling process for a task run
-in-process without a broker), and ``worker_lost`` and ``time_limit``, which only the worker's
+in-process without a broker, where a failure raises into the request that ran it and is that
+request's error), and ``worker_lost`` and ``time_limit``, which only the worker's
 main process sees (its pool process died mid-task, killed or past the hard time limit:
 ``MeasuredRequest``, the request class of every task of the app, spider_api.celery). A task
 lost with its worker is delivered again (acks_late), so a ``worker_lost`` is usually
