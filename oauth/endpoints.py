@@ -133,7 +133,10 @@ def _admitted(request: HttpRequest) -> JsonResponse | None:
 class TokenView(dot.TokenView):
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         response = self._answer(request, *args, **kwargs)
-        metrics.token_answered(request.POST.get("grant_type"), response)
+        # The form's grant type; another body is never parsed (a multipart one with no
+        # boundary raises), its refusal counted under `other`.
+        form = request.content_type == FORM
+        metrics.token_answered(request.POST.get("grant_type") if form else None, response)
         return response
 
     def _answer(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:

@@ -33,3 +33,10 @@ def test_token_requests_by_grant_type_and_result(metrics_on, auth_client, user, 
     assert requests("refresh_token", "granted") == before["refresh"] + 1
     assert requests("refresh_token", "invalid_grant") == before["reused"] + 1
     assert requests("other", "unsupported_grant_type") == before["odd"] + 1
+
+
+def test_a_body_that_is_no_form_is_counted_without_being_read(metrics_on, api_client):
+    before = requests("other", "invalid_request")
+    response = api_client.generic("POST", "/oauth/token", b"x", content_type="multipart/form-data")
+    assert response.status_code == 400 and response.json()["error"] == "invalid_request"
+    assert requests("other", "invalid_request") == before + 1
