@@ -24,7 +24,7 @@ from accounts.services import (
     UsernameTaken,
     WrongPassword,
 )
-from spider_api.openapi import (
+from base.openapi import (
     NOT_FOUND,
     View,
     bad_request,

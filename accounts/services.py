@@ -3,7 +3,7 @@ device, personal access tokens, revocation), passwords (change, reset by email),
 and deleting an account.
 
 Every token is an `ApiToken` row (accounts.models); revoking one deletes it, and the token cache
-of this process forgets its user at once (`spider_api.authentication.forget_user`, on the model
+of this process forgets its user at once (`base.authentication.forget_user`, on the model
 signals); other web processes within TOKEN_CACHE_SECONDS.
 """
 
@@ -35,14 +35,14 @@ from django.utils.http import urlsafe_base64_decode
 
 from accounts.devices import device_label, unique_name
 from accounts.models import ApiToken, User
+from base import tokens
+from base.account_signals import account_erasing
+from base.authentication import forget_user
+from base.errors import DomainError
 from games.deals import deal_for_new_game
 from games.models import Game, IdempotentRequest
 from games.pool import PoolEmpty
 from games.services import game_create_prepare, game_start, games_end_for_player
-from spider_api import tokens
-from spider_api.account_signals import account_erasing
-from spider_api.authentication import forget_user
-from spider_api.errors import DomainError
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +106,7 @@ def _issue(*, user: User, kind: str, name: str, scope: str, expires: Any) -> Iss
 
 
 def device_token_expiry() -> Any:
-    """A device token's expiry from now; it slides with use (spider_api.authentication)."""
+    """A device token's expiry from now; it slides with use (base.authentication)."""
     return timezone.now() + timedelta(days=settings.FIRST_PARTY_TOKEN_DAYS)
 
 
@@ -237,7 +237,7 @@ def token_obtain(
 def personal_token_create(
     *, user: User, name: str, scopes: list[str], expires_in_days: int
 ) -> IssuedToken:
-    """A personal access token with ``scopes`` (spider_api.scopes.SCOPES names) for
+    """A personal access token with ``scopes`` (base.scopes.SCOPES names) for
     ``expires_in_days`` (1 to PERSONAL_TOKEN_MAX_DAYS). Raises TooManyTokens."""
     User.objects.select_for_update().filter(pk=user.pk).first()  # the count below holds
     mine = ApiToken.objects.filter(user=user, kind=ApiToken.Kind.PERSONAL)

@@ -40,13 +40,13 @@ from accounts.services import (
     user_guest_create_playing,
     user_register,
 )
+from base.permissions import FIRST_PARTY
+from base.players import player_of
+from base.scopes import PROFILE_READ, SCOPES
+from base.serializers import JsonInputSerializer
 from coins.serializers import CoinSummarySerializer
 from games.presenters import game_state
 from games.serializers import GameStateSerializer, ModeStatsSerializer, SuitsField
-from spider_api.permissions import FIRST_PARTY
-from spider_api.players import player_of
-from spider_api.scopes import PROFILE_READ, SCOPES
-from spider_api.serializers import JsonInputSerializer
 
 
 def _user_agent(request: Request) -> str:

@@ -1,12 +1,12 @@
-"""The game service's errors, in the API's one error shape (spider_api.errors.DomainError)."""
+"""The game service's errors, in the API's one error shape (base.errors.DomainError)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from base.errors import DomainError
 from games.engine import EngineError
 from games.engine import errors as engine_errors
-from spider_api.errors import DomainError
 
 
 class GameNotFound(DomainError):

@@ -19,8 +19,8 @@ from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
 
+from base import rows
 from games.models import Action, Game
-from spider_api import rows
 
 # What a move, deal, undo or hint changes on the game row (see services._store).
 ACT_FIELDS = (

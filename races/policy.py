@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from base.errors import DomainError
 from games.engine import Board
 from games.models import Game
 from games.rows import Statement
@@ -27,7 +28,6 @@ from races.events import EventKind, event_statements
 from races.models import Race, Racer, Table
 from races.services.endings import draw_decline, race_finish, racer_out
 from races.services.timers import run_due
-from spider_api.errors import DomainError
 
 
 @dataclass(frozen=True, slots=True)

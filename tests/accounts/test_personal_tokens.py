@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from accounts.models import ApiToken
 from accounts.services import MAX_PERSONAL_TOKENS, device_token_issue, personal_token_create
-from spider_api.scopes import SCOPES
-from spider_api.tokens import secret_hash
+from base.scopes import SCOPES
+from base.tokens import secret_hash
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from accounts.models import ApiToken
 from accounts.services import MAX_DEVICE_TOKENS
-from spider_api import authentication
-from spider_api.tokens import looks_like_a_token, secret_hash
+from base import authentication
+from base.tokens import looks_like_a_token, secret_hash
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db

@@ -96,7 +96,7 @@ class _StillClock:
 
 
 def test_hints_have_a_throttle_scope_of_their_own(staff_client, set_throttle_rate, monkeypatch):
-    from spider_api.throttling import ScopedRateThrottle
+    from base.throttling import ScopedRateThrottle
 
     monkeypatch.setattr(ScopedRateThrottle, "timer", _StillClock())
     game = cycle_game(staff_client)
@@ -127,7 +127,7 @@ def test_hints_do_not_use_up_the_actions_allowance(staff_client, set_throttle_ra
 def test_the_hint_cache_works_through_the_production_cache(staff_client, monkeypatch):
     """Production's cache (FailSoftRedisCache on Redis, CACHE_URL): what one web process
     searched, another finds."""
-    from spider_api.cache import FailSoftRedisCache
+    from base.cache import FailSoftRedisCache
 
     redis_cache = FailSoftRedisCache(REDIS_URL, {})
     searches = []
