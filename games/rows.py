@@ -22,7 +22,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from base import rows
 from games.models import Action, Game
 
-# What a move, deal, undo or hint changes on the game row (see services._store).
+# What a move, deal, undo or hint changes on the game row (see services.lookups.game_store).
 ACT_FIELDS = (
     "snapshot",
     "version",

@@ -35,13 +35,13 @@ SKIPPED = ("migrations", "management", "engine", "solver")
 # registry (games.kinds); serializers run their fields' methods; the engine refuses with the
 # codes games.errors.rule_error passes on.
 DYNAMIC: dict[str, tuple[str, ...]] = {
-    "games.services:game_act": (
+    "games.services.playing:game_act": (
         "races.policy:RacePolicy.before_act",
         "races.policy:RaceTurn.before_write",
         "races.policy:RaceTurn.after_act",
     ),
-    "games.services:game_hint": ("races.policy:RacePolicy.before_hint",),
-    "games.services:game_resign": ("races.policy:RacePolicy.resign",),
+    "games.services.hints:game_hint": ("races.policy:RacePolicy.before_hint",),
+    "games.services.playing:game_resign": ("races.policy:RacePolicy.resign",),
     "leaderboard.views:DailyApi.get": ("leaderboard.serializers:DayField.to_internal_value",),
     "leaderboard.views:DailyLeaderboardApi.get": (
         "leaderboard.serializers:DayField.to_internal_value",

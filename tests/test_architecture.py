@@ -23,6 +23,7 @@ CONTRACTS = (
     "One way: races > leaderboard | accounts | oauth > games > coins",
     "The games app uses its solver, the solver uses the engine, never the reverse",
     "Within games: tasks call services, services deal, deals come from the pool",
+    "Within games.services: the rooms apart, over the endings, over the lookups",
     "Within leaderboard: tasks call services, never the reverse",
     "Within races: the policy calls the services, never the reverse",
 )
