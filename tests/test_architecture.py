@@ -24,6 +24,7 @@ CONTRACTS = (
     "The games app uses its solver, the solver uses the engine, never the reverse",
     "Within games: tasks call services, services deal, deals come from the pool",
     "Within games.services: the rooms apart, over the endings, over the lookups",
+    "The game services build no answer: no presenter",
     "Within leaderboard: tasks call services, never the reverse",
     "Within races: the policy calls the services, never the reverse",
 )

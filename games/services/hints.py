@@ -16,7 +16,6 @@ from games import kinds
 from games.engine import load
 from games.errors import DayClosed, GameNotFound, GameOver, VersionConflict
 from games.models import Action, Game
-from games.presenters import game_state
 from games.services.expiry import game_close_day
 from games.services.lookups import day_closed_on, game_store, locked_own_game
 from games.solver.hint import Hint, VisiblePosition, board_hints, no_hint_reason
@@ -79,7 +78,7 @@ def game_hint(
 
 def _check_playable(game: Game, expected_version: int | None) -> None:
     if expected_version is not None and expected_version != game.version:
-        raise VersionConflict(expected_version, game_state(game))
+        raise VersionConflict(expected_version, game)
     if game.over:
         raise GameOver()
     policy = kinds.policy_for(game.kind)

@@ -16,7 +16,6 @@ from games import kinds, rows
 from games.engine import DEAL, Board, IllegalAction, Outcome, load
 from games.errors import DayClosed, GameOver, VersionConflict, rule_error
 from games.models import Action, Game
-from games.presenters import game_state
 from games.rewards import CoinAward
 from games.services.endings import game_finish
 from games.services.lookups import day_closed_on, game_store, locked_own_game
@@ -68,7 +67,7 @@ def _act(
     if policy is not None:
         turn = policy.before_act(game=game, action_type=action.type, now=now, read=read)
     if expected_version is not None and expected_version != game.version:
-        raise VersionConflict(expected_version, game_state(game))
+        raise VersionConflict(expected_version, game)
     if game.over:
         raise GameOver()
     board = load(game.snapshot)
