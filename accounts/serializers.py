@@ -7,8 +7,8 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from accounts.limits import DEVICE_NAME_MAX_LENGTH
 from accounts.models import ApiToken
-from accounts.services import DEVICE_NAME_MAX_LENGTH
 from base.scopes import SCOPES
 
 _DEVICE_HELP = (

@@ -24,6 +24,7 @@ from rest_framework.views import APIView
 
 from accounts import schema_docs, services
 from accounts.export import export_lines, ndjson_chunks
+from accounts.limits import PERSONAL_TOKEN_MAX_DAYS
 from accounts.models import ApiToken, username_validator
 from accounts.permissions import require_first_party
 from accounts.presenters import profile_json, signed_in_json, token_json
@@ -31,7 +32,6 @@ from accounts.renderers import NdjsonRenderer, OctetStreamRenderer
 from accounts.selectors import api_tokens_of, user_profile
 from accounts.serializers import DeviceField, DeviceTokenSerializer, ScopesField, TokenSerializer
 from accounts.services import (
-    PERSONAL_TOKEN_MAX_DAYS,
     account_delete,
     guest_rename,
     token_obtain,

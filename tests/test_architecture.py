@@ -26,6 +26,8 @@ CONTRACTS = (
     "Within games.services: the rooms apart, over the endings, over the lookups",
     "The game services build no answer: no presenter",
     "Within leaderboard: tasks call services, never the reverse",
+    "Within accounts: tasks call services, never the reverse",
+    "Within accounts.services: registration over deletion and passwords, over tokens",
     "Within races: the policy calls the services, never the reverse",
 )
 

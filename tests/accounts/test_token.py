@@ -8,8 +8,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.limits import MAX_DEVICE_TOKENS
 from accounts.models import ApiToken
-from accounts.services import MAX_DEVICE_TOKENS
 from base import authentication
 from base.tokens import looks_like_a_token, secret_hash
 from tests.conftest import PASSWORD
