@@ -37,6 +37,7 @@ SKIPPED = ("migrations", "management", "engine", "solver")
 DYNAMIC: dict[str, tuple[str, ...]] = {
     "games.services.playing:game_act": (
         "races.policy:RacePolicy.before_act",
+        "races.policy:RaceTurn.before_act",
         "races.policy:RaceTurn.before_write",
         "races.policy:RaceTurn.after_act",
     ),

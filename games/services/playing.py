@@ -58,14 +58,20 @@ def game_act(
 
 
 def _act(
-    game: Game, action: ActionRequest, expected_version: int | None, now: datetime, read: object
+    game: Game,
+    action: ActionRequest,
+    expected_version: int | None,
+    now: datetime,
+    read: kinds.KindRead | None,
 ) -> ActResult:
     # A kind with rules of its own (races: races.policy, no undo, not before the start) checks
-    # the action first, and hands back its turn: the action's later steps, kept here.
-    policy = kinds.policy_for(game.kind)
-    turn = None
-    if policy is not None:
-        turn = policy.before_act(game=game, action_type=action.type, now=now, read=read)
+    # the action first, on what its policy read with the lock if it did, and hands back its
+    # turn: the action's later steps, kept here.
+    turn: kinds.KindTurn | None = None
+    if read is not None:
+        turn = read.before_act(game=game, action_type=action.type, now=now)
+    elif (policy := kinds.policy_for(game.kind)) is not None:
+        turn = policy.before_act(game=game, action_type=action.type, now=now)
     if expected_version is not None and expected_version != game.version:
         raise VersionConflict(expected_version, game)
     if game.over:
@@ -127,10 +133,10 @@ def game_resign(*, player: User, game_id: str) -> Game:
     raise DayClosed()
 
 
-def _locked_for_act(player: User, game_id: str) -> tuple[Game, object]:
+def _locked_for_act(player: User, game_id: str) -> tuple[Game, kinds.KindRead | None]:
     """As locked_own_game; a game whose kind has a policy (a race) is locked by the policy,
     with what its rules read, in one statement once this process knows the game's kind.
-    Returns the game and that read (None if the policy did not lock it), for its policy."""
+    Returns the game and that read (None if the policy did not lock it)."""
     known = kinds.known_policy(game_id)
     locked = known.lock_for_act(game_id=game_id, player_id=player.pk) if known else None
     if locked is not None:
