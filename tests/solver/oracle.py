@@ -26,16 +26,23 @@ SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
 JOIN_FIRST = 3  # of every 4 picks, 3 prefer a move that joins a suit (runs get completed)
 
 
-@st.composite
-def near_runs(draw: st.DrawFn) -> str:
-    """A layout where the first deal completes runs: some columns show King..2 of a suit
-    (over face-down cards or not) and the deal brings their Aces; the other cards lie
-    shuffled over the other columns and the rest of the stock."""
+def shuffled_runs(draw: st.DrawFn) -> tuple[int, random.Random, list[list[int]]]:
+    """A suit mode, a seeded shuffle, and its deck's runs (each King down to Ace) in the
+    order that shuffle gives."""
     suits = draw(st.sampled_from([1, 2, 4]))
     rng = random.Random(draw(st.integers(0, 2**32)))
     deck = full_deck(suits)
     runs = [deck[i : i + RUN_LENGTH][::-1] for i in range(0, len(deck), RUN_LENGTH)]
     rng.shuffle(runs)
+    return suits, rng, runs
+
+
+@st.composite
+def near_runs(draw: st.DrawFn) -> str:
+    """A layout where the first deal completes runs: some columns show King..2 of a suit
+    (over face-down cards or not) and the deal brings their Aces; the other cards lie
+    shuffled over the other columns and the rest of the stock."""
+    suits, rng, runs = shuffled_runs(draw)
     near = draw(st.integers(1, 3))
     targets = rng.sample(range(COLUMNS), near)
     rest = [c for run in runs[near:] for c in run]
@@ -67,11 +74,7 @@ def gap_endgames(draw: st.DrawFn) -> str:
     """A game under deal_over_gap near its end: 0 to 14 cards on the table (often fewer
     than ten) over a few columns, some face down, the others empty, one to three deals left
     in the stock, and the runs the rest of the deck made removed."""
-    suits = draw(st.sampled_from([1, 2, 4]))
-    rng = random.Random(draw(st.integers(0, 2**32)))
-    deck = full_deck(suits)
-    runs = [deck[i : i + RUN_LENGTH][::-1] for i in range(0, len(deck), RUN_LENGTH)]
-    rng.shuffle(runs)
+    suits, rng, runs = shuffled_runs(draw)
     deals = draw(st.integers(1, 3))
     table = draw(st.integers(0, 14))
     kept = -(-(table + 10 * deals) // RUN_LENGTH)  # whole runs to cut the cards from

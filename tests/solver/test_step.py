@@ -163,9 +163,13 @@ def test_every_step_under_deal_over_gap_agrees_with_the_engine(
     assert (side.step(compact(board), DEAL, stock) is not None) == board.can_deal()
 
 
-def refuses_what_the_engine_refuses(
+@SIDES
+@TWO_KINDS
+@given(start=either_rule, picks=st.lists(st.integers(0, 2**16), max_size=40), moves=tries)
+def test_the_checked_step_refuses_what_the_engine_refuses(
     side: Side, start: str, picks: list[int], moves: list[Move]
 ) -> None:
+    """Under either table rule."""
     board = play_agreeing(side, start, picks)
     if board.won:
         return
@@ -179,24 +183,6 @@ def refuses_what_the_engine_refuses(
         except side.not_a_move:
             accepted = False
         assert accepted == allows(board, move), move
-
-
-@SIDES
-@SETTINGS
-@given(start=starts(), picks=st.lists(st.integers(0, 2**16), max_size=40), moves=tries)
-def test_the_checked_step_refuses_what_the_engine_refuses(
-    side: Side, start: str, picks: list[int], moves: list[Move]
-) -> None:
-    refuses_what_the_engine_refuses(side, start, picks, moves)
-
-
-@SIDES
-@SETTINGS
-@given(start=gap_endgames(), picks=st.lists(st.integers(0, 2**16), max_size=30), moves=tries)
-def test_the_checked_step_under_deal_over_gap_refuses_what_the_engine_refuses(
-    side: Side, start: str, picks: list[int], moves: list[Move]
-) -> None:
-    refuses_what_the_engine_refuses(side, start, picks, moves)
 
 
 @TWO_KINDS
