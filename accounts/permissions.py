@@ -13,7 +13,7 @@ from typing import Any
 
 from rest_framework.request import Request
 
-from spider_api.errors import DomainError
+from base.errors import DomainError
 
 
 class FirstPartyOnly(DomainError):

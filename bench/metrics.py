@@ -178,7 +178,7 @@ os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(dir="/dev/shm")
 import django
 django.setup()
 from games.metrics import ACTIONS
-from spider_api.metrics.http import DURATION, IN_FLIGHT, REQUESTS
+from base.metrics.http import DURATION, IN_FLIGHT, REQUESTS
 route, n = "/api/v1/games/<uuid:game_id>/actions", int(sys.argv[1])
 started = time.process_time()
 for _ in range(n):

@@ -22,11 +22,11 @@ from django.db.models.signals import post_save
 from prometheus_client import Counter, Histogram
 from prometheus_client.core import GaugeMetricFamily
 
+from base.errors import DomainError
+from base.metrics.core import OTHER, Children, measuring, suits_label
+from base.metrics.sources import register_state
 from games.models import Game
 from games.signals import game_finished
-from spider_api.errors import DomainError
-from spider_api.metrics.base import OTHER, Children, measuring, suits_label
-from spider_api.metrics.exposition import register_state
 
 ACTIONS = Children(
     Counter(

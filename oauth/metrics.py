@@ -11,7 +11,7 @@ import json
 from django.http import HttpResponse
 from prometheus_client import Counter
 
-from spider_api.metrics.base import Children, bounded, measuring
+from base.metrics.core import Children, bounded, measuring
 
 GRANT_TYPES = frozenset({"authorization_code", "refresh_token"})
 ERRORS = frozenset(

@@ -14,14 +14,7 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 
-from oauth import services
-from oauth.errors import AuthorizationRefused
-from oauth.serializers import (
-    ApprovalSerializer,
-    AuthorizationErrorSerializer,
-    AuthorizationQuerySerializer,
-)
-from spider_api.openapi import (
+from base.openapi import (
     FIRST_PARTY_ONLY,
     ErrorSerializer,
     View,
@@ -29,7 +22,14 @@ from spider_api.openapi import (
     error_example,
     invalid_example,
 )
-from spider_api.pagination import PAGE_PARAMETERS
+from base.pagination import PAGE_PARAMETERS
+from oauth import services
+from oauth.errors import AuthorizationRefused
+from oauth.serializers import (
+    ApprovalSerializer,
+    AuthorizationErrorSerializer,
+    AuthorizationQuerySerializer,
+)
 
 TAGS = ["apps"]
 

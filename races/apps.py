@@ -7,13 +7,13 @@ class RacesConfig(AppConfig):
 
     def ready(self) -> None:
         # The game service asks this policy about every game of kind `race` (games.kinds).
+        from base.account_signals import account_erasing, account_export
+        from base.metrics.sources import register_state
         from games.kinds import register_policy
         from games.models import Game
         from races import account
         from races.metrics import RacesRunning
         from races.policy import RacePolicy
-        from spider_api.account_signals import account_erasing, account_export
-        from spider_api.metrics.exposition import register_state
 
         register_policy(Game.Kind.RACE, RacePolicy())
         register_state(RacesRunning())  # races under way, on the web processes' /metrics

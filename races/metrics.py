@@ -18,8 +18,8 @@ from django.db.models import Count
 from prometheus_client import Histogram
 from prometheus_client.core import GaugeMetricFamily
 
+from base.metrics.core import measuring
 from races.models import Race
-from spider_api.metrics.base import measuring
 
 DELIVERY_LAG = Histogram(
     "spider_race_event_delivery_lag_seconds",

@@ -90,9 +90,9 @@ def read_names() -> set[str]:
 
 
 MODULES = (
-    "spider_api.metrics.http",
+    "base.metrics.http",
     "spider_api.metrics.tasks",
-    "spider_api.metrics.database",
+    "base.metrics.database",
     "games.metrics",
     "races.metrics",
     "oauth.metrics",

@@ -24,7 +24,7 @@ class RulebookApi(APIView):
 
     authentication_classes = ()  # a stale token sent along is ignored, as on the auth calls
     permission_classes = (AllowAny,)
-    required_scopes = ()  # public data: no scope (spider_api/scopes.py)
+    required_scopes = ()  # public data: no scope (base/scopes.py)
 
     class OutputSerializer(serializers.Serializer):
         title = serializers.CharField()

@@ -9,8 +9,8 @@ class MetricsConfig(AppConfig):
     label = "metrics"
 
     def ready(self) -> None:
+        from base.metrics.sources import register_state
         from spider_api.metrics import tasks  # noqa: F401  (Celery's signals)
         from spider_api.metrics.beat import BeatHeartbeat
-        from spider_api.metrics.exposition import register_state
 
         register_state(BeatHeartbeat())

@@ -11,8 +11,8 @@ A scrape reads:
   workers, a Celery worker's pool, beat; spider_api.metrics.multiprocess), else this
   process's registry (the stream process, `make run`), with its process figures (CPU,
   memory, open files);
-- ``register_local``: figures this process keeps in memory (the stream process's open
-  streams);
+- ``register_local`` (base.metrics.sources): figures this process keeps in memory (the
+  stream process's open streams);
 - ``register_state``: figures of the shared state, read as the scrape is answered (the
   pool's depth, races running, beat's heartbeat): only where the API is served (the web
   processes, `make run`), not from the stream-only processes nor the listeners. One that
@@ -27,8 +27,8 @@ import hmac
 import logging
 import socket
 import threading
-from collections.abc import Iterable, Iterator
-from typing import Any, Protocol
+from collections.abc import Iterator
+from typing import Any
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 from django.conf import settings
@@ -37,38 +37,11 @@ from django.views.decorators.csrf import csrf_exempt
 from prometheus_client import REGISTRY, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4, ThreadingWSGIServer
 
-from spider_api.errors import page_not_found
+from base.errors import page_not_found
+from base.metrics.sources import LOCAL, STATE, state_reported
 from spider_api.metrics import multiprocess
 
 log = logging.getLogger(__name__)
-
-
-class Source(Protocol):
-    def collect(self) -> Iterable[Any]: ...
-
-
-_local: list[Source] = []
-_state: list[Source] = []
-_reports_state = True
-
-
-def register_local(source: Source) -> None:
-    """Figures this process keeps in memory, read at each scrape of it."""
-    if source not in _local:
-        _local.append(source)
-
-
-def register_state(source: Source) -> None:
-    """Figures of the shared state (the database, Redis), read at each scrape of a process
-    serving the API."""
-    if source not in _state:
-        _state.append(source)
-
-
-def reports_state(on: bool) -> None:
-    """Whether this process's /metrics reads the shared state (off: a stream-only process)."""
-    global _reports_state
-    _reports_state = on
 
 
 def authorized(header: str | None) -> bool:
@@ -93,7 +66,7 @@ class _Scrape:
     def collect(self) -> Iterator[Any]:
         path = multiprocess.active()
         yield from multiprocess.Collector(path).collect() if path else REGISTRY.collect()
-        for source in [*_local, *(_state if self.state else [])]:
+        for source in [*LOCAL, *(STATE if self.state else [])]:
             try:
                 families = list(source.collect())
             except Exception as exc:  # noqa: BLE001 - a figure unread must not fail the scrape
@@ -110,7 +83,7 @@ def render(*, state: bool) -> bytes:
 def metrics_view(request: HttpRequest) -> HttpResponse:
     if request.method != "GET" or not authorized(request.headers.get("Authorization")):
         return page_not_found(request)
-    body = render(state=_reports_state)
+    body = render(state=state_reported())
     return HttpResponse(body, content_type=CONTENT_TYPE_PLAIN_0_0_4)
 
 

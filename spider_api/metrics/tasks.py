@@ -25,7 +25,7 @@ from celery.worker.request import Request
 from django.conf import settings
 from prometheus_client import Counter, Histogram
 
-from spider_api.metrics.base import Children, bounded, measuring
+from base.metrics.core import Children, bounded, measuring
 from spider_api.metrics.exposition import serve
 
 OUTCOMES = {

@@ -16,7 +16,7 @@ request. The ORM's own queries stay as Django sends them (bound client-side, nev
 carry prepared statements (PgBouncer before 1.21, or without ``max_prepared_statements``).
 
 And it counts the connections each process holds, for the metrics
-(``spider_database_connections``, spider_api.metrics.database).
+(``spider_database_connections``, base.metrics.database).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import Any
 from django.conf import settings
 from django.db.backends.postgresql import base, operations
 
-from spider_api.metrics import database as metrics
+from base.metrics import database as metrics
 
 # psycopg prepares a statement after this many executions; only our prepared cursor asks for
 # it (at once), so the automatic threshold is set beyond reach.

@@ -16,7 +16,7 @@ from django.http import HttpRequest, HttpResponseBase
 from prometheus_client import Counter, Gauge, Histogram
 from rest_framework.settings import api_settings
 
-from spider_api.metrics.base import Children, bounded, measuring
+from base.metrics.core import Children, bounded, measuring
 
 # Around the objectives (docs/operations.md: an action answered under 150 ms): finer below.
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)

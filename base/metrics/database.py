@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from prometheus_client import Counter, Gauge
 
-from spider_api.metrics.base import Children, measuring
+from base.metrics.core import Children, measuring
 
 CONNECTIONS = Children(
     Gauge(

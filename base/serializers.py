@@ -77,7 +77,7 @@ def _whole(value: Any, types: tuple[type, ...]) -> Any:
 class JsonInputSerializer(serializers.Serializer):
     """A request body: every value must arrive as its field's JSON type (no coercion)."""
 
-    # JSON Schema keywords for the body as a whole (spider_api.openapi.AutoSchema adds them
+    # JSON Schema keywords for the body as a whole (base.openapi.AutoSchema adds them
     # to its request component): what its validate() refuses across fields, so the schema
     # admits only bodies the server takes. `properties` narrows a field's own schema.
     schema_rules: ClassVar[dict[str, Any]] = {}

@@ -13,7 +13,7 @@ The check is DOT's `TokenHasScope` (`token.is_valid(scopes)`: unexpired and allo
 scope), on whatever token authenticated the request that has a `scope`: an OAuth2 access
 token, a personal access token. A token with no `scope` (the web client's own sign-in token)
 allows every scope. `FIRST_PARTY` is a scope no app can be granted (it is not in
-spider_api.scopes.SCOPES), so only such first-party tokens pass it.
+base.scopes.SCOPES), so only such first-party tokens pass it.
 
 A refusal for scope is 403 `insufficient_scope` naming the scopes needed, with RFC 6750's
 `WWW-Authenticate: Bearer error="insufficient_scope", scope="..."`; for FIRST_PARTY it is
@@ -29,7 +29,7 @@ from django.core.exceptions import ImproperlyConfigured
 from oauth2_provider.contrib.rest_framework import TokenHasScope
 from rest_framework import exceptions
 
-from spider_api.authentication import BEARER_CHALLENGE
+from base.authentication import BEARER_CHALLENGE
 
 ACCOUNT: Final = "account"  # managing the account itself: never granted to an app
 FIRST_PARTY: Final = (ACCOUNT,)
@@ -42,7 +42,7 @@ READ_METHODS: Final = frozenset({"GET", "HEAD"})
 
 class InsufficientScope(exceptions.PermissionDenied):
     """403 `insufficient_scope` with `scopes`. A DRF exception, not a DomainError: this module
-    is loaded while DRF's views are (spider_api.errors imports them); the exception handler
+    is loaded while DRF's views are (base.errors imports them); the exception handler
     adds `extra` to the body, DRF sends `auth_header` as WWW-Authenticate."""
 
     default_code = "insufficient_scope"

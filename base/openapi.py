@@ -5,7 +5,7 @@ to it); `AutoSchema` adds the answers every endpoint of its kind can give, so no
 forget them: 401 where a token is read, 400 `malformed_json`/`json_too_deep`, 413 and 415 where
 a body is parsed,
 406 everywhere, 403 `insufficient_scope` where a token's scopes are checked
-(spider_api.permissions), 429 where a throttle scope applies, 500 everywhere and 503
+(base.permissions), 429 where a throttle scope applies, 500 everywhere and 503
 `database_unavailable` wherever the database is used. Response headers are declared the same
 way (`X-Request-ID` on every answer, `Retry-After` on 429/503, `WWW-Authenticate` on 401 and
 on a 403 for scope).
@@ -33,12 +33,12 @@ from jsonschema import Draft202012Validator
 from rest_framework import serializers
 from rest_framework.settings import api_settings
 
-from spider_api import parsers
-from spider_api.authentication import BearerTokenAuthentication
-from spider_api.errors import DomainError
-from spider_api.logging import HEADER as REQUEST_ID_HEADER
-from spider_api.permissions import ACCOUNT, HasRequiredScopes, declared_scopes
-from spider_api.throttling import ScopedRateThrottle
+from base import parsers
+from base.authentication import BearerTokenAuthentication
+from base.errors import DomainError
+from base.logging import HEADER as REQUEST_ID_HEADER
+from base.permissions import ACCOUNT, HasRequiredScopes, declared_scopes
+from base.throttling import ScopedRateThrottle
 
 BODY_METHODS = ("POST", "PUT", "PATCH")
 
@@ -242,7 +242,7 @@ RETRY_AFTER = OpenApiParameter(
     description="Seconds to wait before retrying.",
 )
 # draft-ietf-httpapi-ratelimit-headers-06, on every answer of a throttled operation whose scope
-# has a rate (spider_api/throttling.py); of the counts the request was held to, the tightest.
+# has a rate (base/throttling.py); of the counts the request was held to, the tightest.
 RATELIMIT = [
     OpenApiParameter(
         name,
@@ -337,7 +337,7 @@ class AutoSchema(openapi.AutoSchema):
         return [] if {} in auth else auth  # `{}`: anonymous allowed, so public
 
     def _scoped(self) -> bool:
-        """The token's scopes are checked here (spider_api.permissions)."""
+        """The token's scopes are checked here (base.permissions)."""
         return any(isinstance(p, HasRequiredScopes) for p in self.view.get_permissions())
 
     def _throttled(self) -> bool:
@@ -428,7 +428,7 @@ class OAuthScheme(DjangoOAuthToolkitScheme):
     from SPECTACULAR_SETTINGS), with each operation's scopes as its view declares them for
     the method. An operation for first-party tokens only has no `oauth2` entry at all."""
 
-    target_class = "spider_api.oauth.OAuthTokenAuthentication"
+    target_class = "base.oauth.OAuthTokenAuthentication"
     priority = 1
 
     def get_security_requirement(self, auto_schema: Any) -> Any:
