@@ -14,7 +14,9 @@
 # make sanitize - the solver's native core built with AddressSanitizer and UBSan (in
 #              var/sanitize), and its tests run against that build
 # make faults - the failure tests (tests/ops): real processes killed, PostgreSQL restarted,
-#              Redis stopped, schemathesis; a private PostgreSQL cluster and Redis of their own
+#              Redis stopped, schemathesis, a real Prometheus watching; a private PostgreSQL
+#              cluster and Redis of their own
+# make rules - the alert rules (deploy/prometheus): promtool's check and their unit tests
 
 VENV ?= .venv
 PYTHON ?= python3
@@ -165,6 +167,11 @@ serve: install
 	@echo "API http://127.0.0.1:$$PORT/api/v1/ - docs /api/docs/ - health /health"
 	@echo "Race streams http://127.0.0.1:$$STREAM_PORT/api/v1/races/{code}/events"
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho start -f Procfile
+
+# The alert rules and their unit tests (promtool: Debian's prometheus package).
+rules:
+	promtool check rules deploy/prometheus/rules/*.yml
+	promtool test rules deploy/prometheus/tests/*.yml
 
 # The failure tests start their own servers, a private PostgreSQL cluster and Redis; they
 # never restart the shared ones.

@@ -9,6 +9,8 @@ Read from the environment (every variable is in docs/operations.md, "Deployment"
   so a web process needs ``GUNICORN_THREADS`` connections (see docs/operations.md, "Scaling").
 - ``GUNICORN_TIMEOUT`` (30): a worker silent for this long is killed and replaced.
 - ``LOG_LEVEL``, ``LOG_FORMAT``: as for the app; gunicorn's own lines use the same format.
+- ``METRICS_TOKEN``: metrics on (/metrics): the workers write their figures into a directory
+  this master makes at its start, and a worker that exits is folded into it.
 
 The app logs one line per request itself (with its request id), so gunicorn's access log is
 off unless ``GUNICORN_ACCESS_LOG=1``.
@@ -16,6 +18,8 @@ off unless ``GUNICORN_ACCESS_LOG=1``.
 
 import multiprocessing
 import os
+
+from spider_api.metrics import multiprocess as metrics
 
 
 def _int(name: str, default: int) -> int:
@@ -54,6 +58,20 @@ preload_app = False
 control_socket_disable = not os.environ.get("GUNICORN_CONTROL_SOCKET")
 if not control_socket_disable:
     control_socket = os.environ["GUNICORN_CONTROL_SOCKET"]
+
+# Prometheus's multiprocess mode: named here, in the master, before any worker imports the
+# app (prometheus-client reads it once, at its import); empty at each start.
+metrics.prepare("web")
+
+
+def child_exit(server, worker):  # type: ignore[no-untyped-def]
+    """A worker exited (recycled, timed out, killed): its counts folded, its gauges dropped."""
+    metrics.process_dead(worker.pid)
+
+
+def on_exit(server):  # type: ignore[no-untyped-def]
+    metrics.finish()
+
 
 loglevel = os.environ.get("LOG_LEVEL", "INFO").lower()
 errorlog = "-"

@@ -25,6 +25,8 @@ from django.http.request import HttpHeaders
 from rest_framework import throttling
 from rest_framework.settings import api_settings
 
+from base.metrics import http as metrics
+
 if TYPE_CHECKING:
     from accounts.models import User
 
@@ -94,6 +96,7 @@ class SlidingWindowThrottle(throttling.SimpleRateThrottle):
                 used, self._previous, self._current = p * overlap + c, p, c
         if used >= limit:
             _note(request, RateLimit(limit, 0, int(self.wait() or 1), period))
+            metrics.throttled(getattr(self, "scope", None))
             return False
         for current, _ in keys:
             try:

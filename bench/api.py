@@ -39,10 +39,14 @@ import httpx
 
 try:  # imported as bench.<module> (the fault tests do)
     from bench.client import choose as pick
-    from bench.servers import database_afresh, server_env
+    from bench.servers import database_afresh, server_env, wait_live
 except ImportError:  # run as a script: bench/ itself is on sys.path
     from client import choose as pick  # type: ignore[import-not-found,no-redef]
-    from servers import database_afresh, server_env  # type: ignore[import-not-found,no-redef]
+    from servers import (  # type: ignore[import-not-found,no-redef]
+        database_afresh,
+        server_env,
+        wait_live,
+    )
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -78,17 +82,7 @@ def start_server(
         "--log-level",
         "warning",
     ]
-    server = subprocess.Popen(cmd, env=env, cwd=ROOT)
-    deadline = time.monotonic() + wait
-    while time.monotonic() < deadline:
-        try:
-            # /health/live touches nothing: the schema took over 2 s to build on a loaded machine
-            if httpx.get(f"http://127.0.0.1:{port}/health/live", timeout=2).status_code == 200:
-                return server
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    server.terminate()
-    raise RuntimeError("gunicorn did not come up")
+    return wait_live(subprocess.Popen(cmd, env=env, cwd=ROOT), port, wait)
 
 
 # -- a client that sees only what the server shows ------------------------------------------

@@ -43,7 +43,6 @@ import shutil
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -51,10 +50,14 @@ import httpx
 
 try:  # imported as bench.<module>
     from bench.client import choose
-    from bench.servers import free_port, server_env
+    from bench.servers import free_port, server_env, wait_live
 except ImportError:  # run as a script: bench/ itself is on sys.path
     from client import choose  # type: ignore[import-not-found,no-redef]
-    from servers import free_port, server_env  # type: ignore[import-not-found,no-redef]
+    from servers import (  # type: ignore[import-not-found,no-redef]
+        free_port,
+        server_env,
+        wait_live,
+    )
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -137,16 +140,7 @@ def prepare(db: str, env: dict[str, str], guests: int) -> str:
 
 def start_server(env: dict[str, str], port: int, workers: int) -> subprocess.Popen:
     cmd = [str(BIN / "gunicorn"), "spider_api.wsgi", "-b", f"127.0.0.1:{port}", "-w", str(workers)]
-    server = subprocess.Popen(cmd, env=env, cwd=ROOT)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/health/live", timeout=2).status_code == 200:
-                return server
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    server.terminate()
-    raise RuntimeError("gunicorn did not come up")
+    return wait_live(subprocess.Popen(cmd, env=env, cwd=ROOT), port, 30)
 
 
 def signed_in(base: str, token: str) -> dict[str, Any]:

@@ -36,6 +36,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Count
 
 from base.errors import DomainError
+from games import metrics
 from games.engine import DEAL_VERSION, SUIT_MODES, deal_layout
 from games.models import Deal, seed_to_db
 from games.solver import improve, solve
@@ -83,6 +84,7 @@ def vet_seed(*, suits: int, seed: int, budget: VetBudget | None = None) -> Deal 
     ).exists():
         return None
     layout = deal_layout(suits, seed)
+    started = time.perf_counter()
     result = solve(layout, max_nodes=budget.max_nodes, max_seconds=budget.max_seconds)
     line, par, searched = result.line, result.par, None
     if result.won and settings.POOL_PAR_MAX_NODES:
@@ -94,6 +96,7 @@ def vet_seed(*, suits: int, seed: int, budget: VetBudget | None = None) -> Deal 
             max_seconds=settings.POOL_PAR_MAX_MS / 1000,
         )
         line, par, searched = better.line, better.par, better.nodes
+    metrics.deal_vetted(suits, result.won, time.perf_counter() - started)
     deal = Deal(
         suits=suits,
         deal_version=DEAL_VERSION,
@@ -169,6 +172,7 @@ def pool_take(*, suits: int) -> Deal:
     for). Call inside a transaction; it never solves (see ``pool_vet_if_empty``)."""
     deal = _claim_pooled(suits)
     if deal is None:
+        metrics.pool_found_empty(suits)
         kick_fill(suits)
         raise PoolEmpty(retry_after=settings.POOL_RETRY_AFTER_SECONDS)
     if pool_level(suits=suits) < settings.POOL_LOW_WATER:

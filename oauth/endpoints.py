@@ -29,6 +29,7 @@ from oauth2_provider.models import get_grant_model
 from oauth2_provider.settings import oauth2_settings
 
 from base.throttling import throttle_wait
+from oauth import metrics
 
 MAX_CLIENT_ID = 100  # DOT's client_id column; anything longer names no client
 
@@ -131,6 +132,14 @@ def _admitted(request: HttpRequest) -> JsonResponse | None:
 
 class TokenView(dot.TokenView):
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = self._answer(request, *args, **kwargs)
+        # The form's grant type; another body is never parsed (a multipart one with no
+        # boundary raises), its refusal counted under `other`.
+        form = request.content_type == FORM
+        metrics.token_answered(request.POST.get("grant_type") if form else None, response)
+        return response
+
+    def _answer(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         refused = _admitted(request)
         if refused is not None:
             return refused

@@ -8,12 +8,15 @@ class RacesConfig(AppConfig):
     def ready(self) -> None:
         # The game service asks this policy about every game of kind `race` (games.kinds).
         from base.account_signals import account_erasing, account_export
+        from base.metrics.sources import register_state
         from games.kinds import register_policy
         from games.models import Game
         from races import account
+        from races.metrics import RacesRunning
         from races.policy import RacePolicy
 
         register_policy(Game.Kind.RACE, RacePolicy())
+        register_state(RacesRunning())  # races under way, on the web processes' /metrics
         # A player's export and the deletion of an account (accounts cannot import races).
         account_export.connect(account.export_races, dispatch_uid="races.export")
         account_erasing.connect(account.erase_player, dispatch_uid="races.erase")

@@ -33,6 +33,8 @@ import redis
 import redis.asyncio as aioredis
 from django.conf import settings
 
+from races import metrics
+
 log = logging.getLogger(__name__)
 
 _sync_client: redis.Redis | None = None
@@ -112,8 +114,11 @@ class Hub:
         return sum(len(s) for s in self._subs.values())
 
     def deliver(self, code: str, seq: int, body: str) -> None:
-        for sub in self._subs.get(code, ()):
-            sub.put((seq, body))
+        subs = self._subs.get(code)
+        if subs:
+            metrics.event_arrived(body)  # how late, once per event here
+            for sub in subs:
+                sub.put((seq, body))
 
     def dispatch_threadsafe(self, code: str, seq: int, body: str) -> None:
         loop = self._loop

@@ -15,9 +15,19 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "spider_api.settings")
 
 django_application = get_asgi_application()
 
+from django.conf import settings  # noqa: E402
+
 from base.heap import freeze_startup_objects  # noqa: E402  (the apps are loaded above)
+from base.metrics.sources import register_local, reports_state  # noqa: E402
+from races.metrics import StreamsOpen  # noqa: E402
 from races.stream import BACKGROUND  # noqa: E402
 from spider_api.sweeps import sweep_due  # noqa: E402
+
+# Its /metrics: the streams it holds; and the shared state's figures (the pool, races
+# running, beat) only where it serves the API too, with no Redis fan-out (`make run`): with
+# one, the web processes serve the API and report them.
+register_local(StreamsOpen())
+reports_state(not settings.RACE_EVENTS_REDIS_URL)
 
 BACKGROUND.sweep = sweep_due  # the race timers, the daily close, the housekeeping
 freeze_startup_objects()

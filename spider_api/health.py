@@ -128,12 +128,11 @@ def check_beat(broker: dict[str, Any]) -> dict[str, Any]:
     if broker["status"] != "ok":
         return check  # the heartbeat lives in the broker's Redis
     try:
-        raw = _redis(url).get(HEARTBEAT_KEY)
+        last = heartbeat_at(url)
     except redis.RedisError as exc:
         return {**check, "error": _error(exc)}
-    if raw is None:
+    if last is None:
         return {**check, "status": "stale", "last_run": None, "age_s": None}
-    last = float(raw)
     age = round(max(0.0, time.time() - last), 1)
     return {
         **check,
@@ -141,6 +140,12 @@ def check_beat(broker: dict[str, Any]) -> dict[str, Any]:
         "last_run": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(last)),
         "age_s": age,
     }
+
+
+def heartbeat_at(url: str) -> float | None:
+    """When beat's heartbeat last ran (a Unix time), None if never; raises RedisError."""
+    raw = _redis(url).get(HEARTBEAT_KEY)
+    return None if raw is None else float(raw)
 
 
 def health_report() -> dict[str, Any]:

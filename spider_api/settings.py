@@ -58,10 +58,12 @@ INSTALLED_APPS = [
     "preferences",  # a player's settings for the clients
     "web",  # the web client at /
     "races",
+    "spider_api.metrics",  # Prometheus: /metrics, the Celery and database figures
 ]
 
 MIDDLEWARE = [
     "base.middleware.RequestIdMiddleware",  # first: every log line has the request id
+    "base.metrics.http.MetricsMiddleware",  # per route: requests, latency, in flight
     "base.cors.CorsMiddleware",  # before anything that answers (preflights, redirects)
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # static files (the docs) without DEBUG
@@ -264,8 +266,8 @@ SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0, minimum=0)
-# Health checks come from inside the network over plain HTTP: no redirect for them.
-SECURE_REDIRECT_EXEMPT = [r"^health(/live)?$"]
+# Health checks and Prometheus come from inside the network over plain HTTP: no redirect.
+SECURE_REDIRECT_EXEMPT = [r"^health(/live)?$", r"^metrics$"]
 if env_bool("TRUST_X_FORWARDED_PROTO", default=False):
     # Only behind a proxy that sets X-Forwarded-Proto itself and strips it from clients.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -603,6 +605,19 @@ RACE_STREAM_DB_THREADS = env_int("RACE_STREAM_DB_THREADS", 4, minimum=1)
 # Where browsers reach the stream service, e.g. https://stream.example.org (empty: the same
 # origin as the API, a proxy routing /api/v1/races/*/events to it). Tickets name it.
 RACE_STREAM_URL = env_str("RACE_STREAM_URL", "").rstrip("/")
+
+# --- Metrics (Prometheus; docs/operations.md, "Metrics and alerts") ----------------------------
+
+# GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>` (404 to anyone else);
+# unset, nothing is measured and /metrics is 404 for everyone.
+METRICS_TOKEN = env_str("METRICS_TOKEN")
+if METRICS_TOKEN and len(METRICS_TOKEN) < 16:
+    raise ImproperlyConfigured("METRICS_TOKEN must be at least 16 characters.")
+# Where a process that serves no HTTP (a Celery worker, beat) serves its /metrics, host:port
+# (the same token); empty: none.
+METRICS_ADDRESS = env_str("METRICS_ADDRESS")
+if METRICS_ADDRESS and not METRICS_ADDRESS.rpartition(":")[2].isdigit():
+    raise ImproperlyConfigured("METRICS_ADDRESS must be host:port (e.g. 0.0.0.0:9100).")
 
 # --- Logging -------------------------------------------------------------------------------
 

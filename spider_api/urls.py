@@ -1,5 +1,5 @@
-"""The root URLconf: the v1 API, its OpenAPI schema and docs, health checks, the admin, and
-the web client at `/`.
+"""The root URLconf: the v1 API, its OpenAPI schema and docs, health checks, the metrics, the
+admin, and the web client at `/`.
 
 Apps add their API under `api/v1/` here; every path is exact (no trailing-slash redirects).
 """
@@ -12,6 +12,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from base.errors import page_not_found
 from oauth.urls import PROVIDER
 from spider_api.health import HealthApi, LivenessApi
+from spider_api.metrics.exposition import metrics_view
 
 urlpatterns = [
     path("api/v1/", include("accounts.urls")),
@@ -25,6 +26,8 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("health", HealthApi.as_view(), name="health"),
     path("health/live", LivenessApi.as_view(), name="health-live"),
+    # Prometheus, with the METRICS_TOKEN only (404 to anyone else); not in the schema.
+    path("metrics", metrics_view, name="metrics"),
     path("admin/", admin.site.urls),
     path("", PROVIDER),  # OAuth2: /oauth/token, /oauth/revoke, /.well-known/... (oauth/urls.py)
     # Any other /api/ path is a JSON 404 whatever DEBUG is (Django's debug 404 is HTML).

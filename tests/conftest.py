@@ -7,6 +7,8 @@
 - `token_of(user)`: the secret of that token (a new sign-in for a user made otherwise).
 - `auth_client(user)`: an APIClient sending `Authorization: Bearer <token_of(user)>`.
 - `set_throttle_rate(scope, rate)`: turns one throttle scope on for this test (all are off).
+- `metrics_on`: metrics on for this test (METRICS_TOKEN set; off otherwise, as in a
+  deployment without one); tests/metrics/helpers.py reads and scrapes them.
 
 Every response a test client receives is checked against the published OpenAPI schema
 (`tests/schema_check.py`): an undocumented status code, header or field fails the test.
@@ -120,6 +122,15 @@ def set_throttle_rate(settings) -> Callable[[str, str], None]:
         settings.REST_FRAMEWORK = rest_framework
 
     return set_rate
+
+
+@pytest.fixture
+def metrics_on(settings) -> str:
+    """Metrics on (a client made from here on has the metrics middleware); the token."""
+    from tests.metrics.helpers import TOKEN
+
+    settings.METRICS_TOKEN = TOKEN
+    return TOKEN
 
 
 @pytest.fixture

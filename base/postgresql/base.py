@@ -14,6 +14,9 @@ every move, deal and undo sends are parsed and planned once per connection inste
 request. The ORM's own queries stay as Django sends them (bound client-side, never prepared).
 ``DATABASE_PREPARED_STATEMENTS=0`` turns it off, for a pooler in transaction mode that cannot
 carry prepared statements (PgBouncer before 1.21, or without ``max_prepared_statements``).
+
+And it counts the connections each process holds, for the metrics
+(``spider_database_connections``, base.metrics.database).
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db.backends.postgresql import base, operations
+
+from base.metrics import database as metrics
 
 # psycopg prepares a statement after this many executions; only our prepared cursor asks for
 # it (at once), so the automatic threshold is set beyond reach.
@@ -49,6 +54,16 @@ class DatabaseWrapper(base.DatabaseWrapper):
     _checked_at = float("-inf")
     _checked_conn: object = None
     health_check_done: bool
+
+    def connect(self) -> None:
+        super().connect()
+        metrics.connection_opened(self.alias)  # the connections a process holds
+
+    def _close(self) -> None:
+        try:
+            super()._close()  # type: ignore[misc]  # Django's, not in its stubs
+        finally:
+            metrics.connection_closed(self.alias)
 
     def get_connection_params(self) -> dict[str, Any]:
         params: dict[str, Any] = super().get_connection_params()

@@ -27,6 +27,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from games import metrics as game_metrics
 from games.engine import Action as EngineAction
 from games.engine import EngineError
 from games.errors import AnalysisQueueFull, AnalysisQuota
@@ -165,15 +166,18 @@ def analysis_run(*, analysis_id: int) -> Analysis | None:
     if not claimed:
         return None
     analysis = Analysis.objects.select_related("game__deal").get(pk=analysis_id)
-    t0 = time.perf_counter()
+    t0, cpu = time.perf_counter(), time.thread_time()
     try:
         computed = analysis_compute(game=analysis.game)
     except SolverBug as exc:  # a line that does not win is never stored
         log.error("analysis %s of game %s: solver bug: %s", analysis.pk, analysis.game_id, exc)
+        game_metrics.analysis_ran(analysis.game.suits, "failed", time.thread_time() - cpu)
         return _fail(analysis, f"solver_bug: {exc}"[:200], time.perf_counter() - t0)
     except EngineError as exc:
         log.error("analysis %s: the log does not replay: %s", analysis.pk, exc)
+        game_metrics.analysis_ran(analysis.game.suits, "failed", time.thread_time() - cpu)
         return _fail(analysis, f"log_does_not_replay: {exc.code}", time.perf_counter() - t0)
+    game_metrics.analysis_ran(analysis.game.suits, "done", time.thread_time() - cpu)
     analysis.status = Analysis.Status.DONE
     analysis.result = computed.result
     analysis.nodes = computed.nodes
@@ -188,9 +192,12 @@ def analysis_run(*, analysis_id: int) -> Analysis | None:
 
 def analysis_fail(*, analysis_id: int, reason: str) -> None:
     """Mark a pending analysis failed (the task's time limit struck)."""
-    Analysis.objects.filter(pk=analysis_id, status=Analysis.Status.PENDING).update(
+    failed = Analysis.objects.filter(pk=analysis_id, status=Analysis.Status.PENDING).update(
         status=Analysis.Status.FAILED, reason=reason[:200], finished_at=timezone.now()
     )
+    if failed:
+        suits = Analysis.objects.filter(pk=analysis_id).values_list("game__suits", flat=True)
+        game_metrics.analysis_ran(suits.first() or 0, "failed", None)
 
 
 def _fail(analysis: Analysis, reason: str, seconds: float) -> Analysis:

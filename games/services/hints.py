@@ -4,6 +4,7 @@ suggestions of a position cached."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -13,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import kinds
+from games import metrics as game_metrics
 from games.engine import load
 from games.errors import DayClosed, GameNotFound, GameOver, VersionConflict
 from games.models import Action, Game
@@ -95,9 +97,12 @@ def _hint_search(game: Game, n: int) -> HintResult:
     cached = cache.get(key)
     if cached is not None:
         found = [Hint(*fields) for fields in cached]
+        game_metrics.hint_looked_up(game.suits, None)
     else:
         # From the public view only, never back to a position this game has been in.
+        cpu = time.thread_time()
         found = board_hints(board, level=level)
+        game_metrics.hint_looked_up(game.suits, time.thread_time() - cpu)
         entry = [(h.action, h.reason, h.score, h.chance, h.sample) for h in found]
         cache.set(key, entry, HINT_CACHE_SECONDS)
     if n >= len(found):

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import kinds, rows
+from games import metrics as game_metrics
 from games.engine import DEAL, Board, IllegalAction, Outcome, load
 from games.errors import DayClosed, GameOver, VersionConflict, rule_error
 from games.models import Action, Game
@@ -48,13 +49,15 @@ def game_act(
 ) -> ActResult:
     """Apply one move, deal or undo. A refused action raises and changes nothing, except
     on a daily attempt whose day has closed: that ends it (lost) before it is refused."""
-    with transaction.atomic():
-        game, read = _locked_for_act(player, game_id)
-        now = timezone.now()
-        if not day_closed_on(game, now):
-            return _act(game, action, expected_version, now, read)
-        game_finish(game, Game.Status.LOST, Game.EndReason.DAY_CLOSED, now)
-    raise DayClosed()
+    with game_metrics.ActionCounted() as counted:  # applied, or refused with its code
+        with transaction.atomic():
+            game, read = _locked_for_act(player, game_id)
+            counted.suits = game.suits
+            now = timezone.now()
+            if not day_closed_on(game, now):
+                return _act(game, action, expected_version, now, read)
+            game_finish(game, Game.Status.LOST, Game.EndReason.DAY_CLOSED, now)
+        raise DayClosed()
 
 
 def _act(

@@ -87,6 +87,13 @@ RUNS: dict[str, Run] = {
         postgres=True,
     ),
     "coins": Run("coins", ("--wins", "2", "--db", _db("coins")), postgres=True),
+    "metrics": Run(
+        "metrics",
+        ("--players", "1", "--seconds", "1", "--workers", "2", "--rounds", "1")
+        + ("--scrapes", "3", "--scrape-interval", "0.5", "--start-seconds", "120")
+        + ("--db", _db("metrics")),
+        postgres=True,
+    ),
     "action": Run(
         "action",
         ("--games", "1", "--actions", "12", "--kind", "casual,race", "--db", _db("action")),
@@ -300,6 +307,14 @@ def test_api(tiny_runs) -> None:
     figures = figures_of(tiny_runs, "api")
     assert figures.keys() >= {"actions_per_s", "p50_ms", "p99_ms", "errors", "lost"}
     assert figures["actions"] > 0 and figures["errors"] == 0 and figures["lost"] == 0
+
+
+@postgres
+def test_metrics(tiny_runs) -> None:
+    figures = figures_of(tiny_runs, "metrics")
+    assert figures.keys() >= {"action_cpu_ratio", "scrape_ms", "cpu_ms_per_action", "series"}
+    assert figures["action_cpu_ratio"] > 0 and figures["errors"] == 0
+    assert figures["series"] > 50  # every worker's figures, read by one scrape
 
 
 @postgres

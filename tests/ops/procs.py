@@ -375,10 +375,14 @@ class PrivatePostgres:
         )
         self._ctl("-o", options, "-w", "start")
 
+    def halt(self) -> None:
+        """A fast shutdown, started again by ``start``."""
+        self._ctl("-m", "fast", "-w", "stop")
+
     def restart(self, down_for: float = 2.0) -> None:
         """A fast shutdown (every connection cut, transactions in flight rolled back), then
         ``down_for`` seconds with nothing listening, then a start."""
-        self._ctl("-m", "fast", "-w", "stop")
+        self.halt()
         time.sleep(down_for)
         self.start()
 
