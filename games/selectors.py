@@ -17,6 +17,7 @@ from games.models import Action, Analysis, Game, PlayerStats
 from games.presenters import action_json as presenters_action_json
 from games.presenters import elapsed_ms, iso
 from games.visibility import deal_out, game_visibility
+from spider_api import replica
 from spider_api.errors import DomainError
 
 if TYPE_CHECKING:
@@ -30,8 +31,14 @@ BEST_WINS = 5
 def game_get_readable(*, viewer: User | AnonymousUser, game_id: Any) -> Game:
     """A game ``viewer`` may read (games.visibility): their own at any time, anyone's once
     it is over and its deal is out. Anything else is indistinguishable from a game that
-    does not exist (404)."""
+    does not exist (404).
+
+    Read from the standby (a ``reads_from_standby`` view) only a game over stays there: one
+    still in play, or not there yet, is read again from the primary with the rest of the
+    request (spider_api/replica.py)."""
     game = Game.objects.select_related("deal").filter(pk=game_id).first()
+    if (game is None or not game.over) and replica.use_primary():
+        game = Game.objects.select_related("deal").filter(pk=game_id).first()
     if game is None or not game_visibility(game=game, viewer=viewer).readable:
         raise GameNotFound()
     return game
