@@ -98,8 +98,8 @@ class Stats:
 
 class User(threading.Thread):
     """Registers, then plays until ``stop_at`` (or ``stop`` is set); ``accepted`` holds every
-    2xx action, ``accepted_at`` when each was answered. With several ``bases`` its games
-    take turns between them (the same player measured on each path)."""
+    2xx action, ``accepted_at`` when each was answered. With several ``bases`` its requests
+    take turns between them (the same player, the same games, measured on each path)."""
 
     EXPECTED = {200, 201, 304}
     RETRIED = {502, 503, 504}  # no answer from the app: the same request again, same key
@@ -135,8 +135,8 @@ class User(threading.Thread):
         self.password = "load bench password 1"
         self.accepted: list[dict[str, Any]] = []
         self.accepted_at: list[float] = []
+        self.unanswered: list[str] = []  # requests that never had the app's answer
         self.games: set[str] = set()
-        self.new_games = 0
 
     def running(self) -> bool:
         return time.monotonic() < self.stop_at and not (self.stop and self.stop.is_set())
@@ -144,6 +144,9 @@ class User(threading.Thread):
     def call(self, kind: str, method: str, url: str, **kwargs: Any) -> httpx.Response | None:
         """One request; with ``idempotent`` a POST carries a key, and any request that got
         no answer from the app is sent again (the same key) for up to RETRY_FOR_SECONDS."""
+        if len(self.clients) > 1:  # the next base URL in turn (its retries stay on it)
+            self.route = (self.route + 1) % len(self.clients)
+            self.client = self.clients[self.route]
         if self.idempotent and method == "POST" and kind in ("action", "new_game", "hint"):
             kwargs["headers"] = {**kwargs.get("headers", {}), "Idempotency-Key": uuid.uuid4().hex}
         give_up = time.monotonic() + self.RETRY_FOR_SECONDS
@@ -151,6 +154,8 @@ class User(threading.Thread):
             response = self._once(kind, method, url, **kwargs)
             lost = response is None or response.status_code in self.RETRIED
             if not (self.idempotent and lost) or time.monotonic() > give_up:
+                if lost:
+                    self.unanswered.append(f"{kind} {method} {url}")
                 return response
             with self.stats.lock:
                 self.stats.retries += 1
@@ -187,10 +192,6 @@ class User(threading.Thread):
         return True
 
     def new_game(self) -> dict[str, Any] | None:
-        # Each game on the next base URL in turn (one, unless several were given).
-        self.route = self.new_games % len(self.clients)
-        self.client = self.clients[self.route]
-        self.new_games += 1
         while self.running():
             r = self.call("new_game", "POST", "/api/v1/games", json={"suits": 1})
             if r is not None and r.status_code == 201:

@@ -388,10 +388,10 @@ class Topology:
             address=f"{self.h['ETCD_ADDR']}:{self.h['ETCD_CLIENT_PORT']}",
         )
 
-    def start_haproxy(self) -> int:
+    def start_haproxy(self, config: Path | None = None) -> int:
         return self.spawn(
             "haproxy",
-            ["haproxy", "-db", "-f", str(DEPLOY / "haproxy" / "haproxy.cfg")],
+            ["haproxy", "-db", "-f", str(config or DEPLOY / "haproxy" / "haproxy.cfg")],
             {**os.environ, **self.h},
             role="haproxy",
             address=f"{self.h['HAPROXY_ADDR']}:{self.h['HAPROXY_HTTP_PORT']}",
@@ -581,7 +581,9 @@ class Topology:
         )
 
     # -- the whole ----------------------------------------------------------------------------
-    def up(self, *, direct: bool = False) -> dict[str, Any]:
+    def up(self, *, direct: bool = False, haproxy_config: Path | None = None) -> dict[str, Any]:
+        """Start every host; ``direct``: also the comparison host (one gunicorn straight on
+        the primary); ``haproxy_config``: another HAProxy file (the rehearsal's checks)."""
         if self.state["procs"] and any(self.alive(n) for n in self.state["procs"]):
             raise RuntimeError(f"a topology runs already in {self.dir}: `make topology-down`")
         shutil.rmtree(self.dir, ignore_errors=True)
@@ -595,7 +597,7 @@ class Topology:
         self.start_member("pg1")
         wait_for("pg1 the leader", lambda: self.leader() == "pg1", 120)
         self.start_member("pg2")
-        self.start_haproxy()
+        self.start_haproxy(haproxy_config)
         leader, standby = self.wait_healthy(180)
         say(f"PostgreSQL: {leader} leads, {standby} streams synchronously")
         self.create_app_database()
@@ -604,7 +606,9 @@ class Topology:
         env = self.app_env()
         # Migrations are an operator's job: straight to the primary through HAProxy, not the
         # transaction pool (a session of its own, as any admin connection).
-        self.manage({**env, "DATABASE_URL": self.dsn(user=self.h["SPIDER_DB_USER"])}, "migrate")
+        self.manage(
+            {**env, "DATABASE_URL": self.dsn(user=self.h["SPIDER_DB_USER"])}, "migrate", "-v0"
+        )
         for web in WEB_HOSTS:
             self.start_web(web)
             self.start_stream(web)

@@ -10,12 +10,12 @@ finished games' logs and replays) when three things hold:
   signed cookie, ``PIN_COOKIE``, for ``REPLICA_MAX_LAG_SECONDS``; a request that carries a
   valid one reads the primary: a player reads back what they just wrote (read-your-writes).
 - **The standby is fresh enough.** Once a second, per process and only while such reads
-  have come in the last minute, a background thread reads the primary's WAL position, then the standby's replay
-  position, and keeps the times of the primary's positions: the standby holds every commit
-  acknowledged before the newest time whose position it has replayed. A read goes to the
-  standby only while that time is at most ``REPLICA_MAX_LAG_SECONDS`` old. A standby that is
-  down, paused or behind stops answering the check or falls behind it, so its reads go to the
-  primary by themselves; a check that hangs never holds up a request.
+  have come in the last minute, a background thread reads the primary's WAL position, then
+  the standby's replay position, and keeps the times of the primary's positions: the standby
+  holds every commit acknowledged before the newest time whose position it has replayed.
+  A read goes to the standby only while that time is at most ``REPLICA_MAX_LAG_SECONDS``
+  old. A standby that is down, paused or behind stops answering the check or falls behind
+  it, so its reads go to the primary by themselves; a check that hangs holds up no request.
 - **Nothing written in this request.** Inside a transaction every read is the primary's.
 
 A request that read the standby and met a database error there (the standby died between two
@@ -58,7 +58,7 @@ _KEEP_CHECKING_SECONDS = 60.0
 
 
 def replica_configured() -> bool:
-    return REPLICA in settings.DATABASES
+    return REPLICA in connections.settings
 
 
 # -- the standby's freshness ------------------------------------------------------------------
@@ -261,7 +261,8 @@ class ReplicaMiddleware:
                 response = self.get_response(request)
                 state = _route.get()
             if state is not None and state.used:
-                request.database = REPLICA if REPLICA in state.used else PRIMARY  # type: ignore[attr-defined]
+                # Where the answer's reads ended (a game found in play was read again).
+                request.database = state.alias  # type: ignore[attr-defined]
         finally:
             _route.reset(token)
         if request.method in _WRITE_METHODS:
@@ -286,9 +287,11 @@ class ReplicaMiddleware:
             and state.alias is None
             and request.method in ("GET", "HEAD")
             and getattr(view_class, "reads_from_standby", False)
-            and not _pinned(request)
         ):
-            state.eligible = True
+            if _pinned(request):
+                state.alias = PRIMARY  # read-your-writes
+            else:
+                state.eligible = True
 
 
 def _standby_failed() -> bool:
