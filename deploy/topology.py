@@ -355,7 +355,7 @@ class Topology:
 
         with psycopg.connect(dsn, connect_timeout=int(timeout), autocommit=True) as conn:
             conn.execute(f"SET statement_timeout = {int(timeout * 1000)}")
-            cursor = conn.execute(query)  # type: ignore[arg-type]
+            cursor = conn.execute(query)
             return cursor.fetchall() if cursor.description else []
 
     def create_app_database(self) -> None:

@@ -6,6 +6,7 @@ docs/configuration.md. A value that cannot be understood stops start-up with Imp
 """
 
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from corsheaders.defaults import default_headers as cors_default_headers
@@ -100,7 +101,7 @@ TEMPLATES = [
 # --- Database ----------------------------------------------------------------------------------
 
 
-def _parse_database(name: str, default: str = "") -> dict:
+def _parse_database(name: str, default: str = "") -> dict[str, Any]:
     try:
         database = dj_database_url.parse(
             env_str(name, default),
@@ -113,7 +114,7 @@ def _parse_database(name: str, default: str = "") -> dict:
         # Django's backend with the health check once per DATABASE_HEALTH_CHECK_DELAY seconds
         # per connection, not before every request (spider_api/postgresql/base.py).
         database["ENGINE"] = "spider_api.postgresql"
-    return database
+    return dict(database)
 
 
 _database = _parse_database("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")

@@ -172,8 +172,11 @@ class Prober(threading.Thread):
 
 
 class Reader(threading.Thread):
-    """Anonymous reads of what the standby may serve; never writes, so never pinned. Every
-    answer must be 200; the prober's page must show every finish older than the bound."""
+    """Anonymous reads of what the standby may serve; never writes, so never pinned. A read
+    that got no answer from the app (dropped, 502, 503 with Retry-After) is sent again, as a
+    client does; every answer must then be 200, and the prober's page must show every finish
+    older than the bound. ``unavailable`` keeps when a 503 came (no fault of the standby's
+    may cause one: its reads go to the primary)."""
 
     def __init__(
         self,
@@ -194,9 +197,12 @@ class Reader(threading.Thread):
         self.reads: Counter[str] = Counter()
         self.problems: list[str] = []
         self.stale: list[str] = []
+        self.unavailable: list[float] = []
 
     def get(self, kind: str, url: str) -> httpx.Response | None:
-        for _ in range(3):  # a connection the balancer cut (a web host killed): again
+        give_up = time.monotonic() + User.RETRY_FOR_SECONDS
+        last = ""
+        while time.monotonic() < give_up:
             try:
                 r = self.client.get(url)
             except httpx.HTTPError as exc:
@@ -204,14 +210,16 @@ class Reader(threading.Thread):
                 time.sleep(0.3)
                 continue
             self.reads[kind] += 1
-            if r.status_code == 502:
-                last = f"{kind} {url}: 502"
+            if r.status_code in User.RETRIED:
+                if r.status_code == 503:
+                    self.unavailable.append(time.monotonic())
+                last = f"{kind} {url}: {r.status_code}"
                 time.sleep(0.3)
                 continue
             if r.status_code not in (200, 304):
                 self.problems.append(f"{kind} {url}: {r.status_code} {r.text[:160]}")
             return r
-        self.problems.append(last)
+        self.problems.append(f"no answer: {last}")
         return None
 
     def run(self) -> None:
@@ -376,6 +384,10 @@ class Crowd:
 
     def readers_problems(self) -> list[str]:
         return [p for r in self.readers for p in r.problems]
+
+    def readers_unavailable(self, start: float, end: float) -> int:
+        """503s the readers met between two times."""
+        return sum(1 for r in self.readers for t in list(r.unavailable) if start <= t <= end)
 
     def stale_reads(self) -> list[str]:
         return [p for r in self.readers for p in r.stale]

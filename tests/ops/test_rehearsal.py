@@ -310,6 +310,7 @@ def test_c_standby_stopped(topo: Topology, sampler: Sampler, crowd: Crowd) -> No
     )
     assert record["longest_wait_s"] < 10, "play stopped while the standby was away"
     assert on_standby == []
+    assert crowd.readers_unavailable(stopped, time.monotonic()) == 0
     assert after > 0, "the standby's reads did not come back"
     _check(topo, crowd, "c_standby_stopped", mark)
     record["passed"] = True
@@ -345,6 +346,7 @@ def test_d_standby_paused(topo: Topology, sampler: Sampler, crowd: Crowd) -> Non
         f"share afterwards {after:.0%}"
     )
     assert on_standby == []
+    assert crowd.readers_unavailable(paused, time.monotonic()) == 0
     assert after > 0, "the standby's reads did not come back"
     _check(topo, crowd, "d_standby_paused", mark)
     record["passed"] = True

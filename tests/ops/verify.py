@@ -29,6 +29,17 @@ def main() -> None:
     import django
 
     django.setup()
+    from django.db import connection, transaction
+
+    # One snapshot of the whole database: players may still be playing while it is read.
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        _report()
+
+
+def _report() -> None:
     from django.db.models import Count
 
     from games.engine import Action as EngineAction
