@@ -21,7 +21,8 @@ aims it at a server already running (mind its throttle rates).
     .venv/bin/python bench/load.py --users 1,2,4,8,16,32 --seconds 20     # a sweep
 
 Last line: one JSON object: ``users``, ``requests_per_s``, ``actions_per_s``, ``p50_ms``,
-``p99_ms`` (over every request of the mix), ``errors``, ``lost``; a sweep adds ``sweep`` (one
+``p99_ms`` (over every request of the mix), ``errors``, ``retries`` (requests sent again
+with ``--idempotent``), ``lost``; a sweep adds ``sweep`` (one
 entry per concurrency) and ``p99_over_200ms_at_users`` (the first concurrency whose p99
 crossed 200 ms, or null).
 """

@@ -322,20 +322,20 @@ class Topology:
                     return member
         return None
 
-    def wait_healthy(self, timeout: float = 120) -> tuple[str, str]:
-        """A leader and a streaming synchronous standby; returns (leader, standby)."""
+    def wait_healthy(self, timeout: float = 120, *, sync: bool = True) -> tuple[str, str]:
+        """A leader and a streaming synchronous standby (any streaming standby when not
+        ``sync``); returns (leader, standby)."""
+        roles = ("sync_standby",) if sync else ("sync_standby", "replica")
 
         def check() -> tuple[str, str] | None:
             members = self.cluster().get("members", [])
             leader = [m["name"] for m in members if m["role"] == "leader"]
-            sync = [
-                m["name"]
-                for m in members
-                if m["role"] == "sync_standby" and m.get("state") == "streaming"
+            standby = [
+                m["name"] for m in members if m["role"] in roles and m.get("state") == "streaming"
             ]
-            return (leader[0], sync[0]) if leader and sync else None
+            return (leader[0], standby[0]) if leader and standby else None
 
-        result: tuple[str, str] = wait_for("a leader and a sync standby", check, timeout)
+        result: tuple[str, str] = wait_for("a leader and a streaming standby", check, timeout)
         return result
 
     def dsn(self, *, port_key: str = "PG_PRIMARY_PORT", user: str = "postgres") -> str:

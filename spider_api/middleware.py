@@ -59,6 +59,8 @@ class RequestIdMiddleware:
                 database = request.__dict__.get("database")  # spider_api.replica's, if routed
                 if database is not None:
                     fields["database"] = database
+                    if request.__dict__.get("database_retried"):
+                        fields["database_retried"] = True  # the standby failed it
                 access_log.info(
                     "%s %s %s", request.method, request.path, response.status_code, extra=fields
                 )

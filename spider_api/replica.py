@@ -242,7 +242,8 @@ def _pinned(request: HttpRequest) -> bool:
 class ReplicaMiddleware:
     """Marks the requests whose view reads from the standby, pins a client that wrote to the
     primary for ``REPLICA_MAX_LAG_SECONDS``, and answers again from the primary a read the
-    standby failed. Leaves ``request.database`` (the alias the reads went to) for the log."""
+    standby failed. Leaves ``request.database`` (the alias the reads went to) for the log, and
+    ``request.database_retried`` when the standby failed and the primary answered."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -260,6 +261,7 @@ class ReplicaMiddleware:
                 _route.set(_Route(alias=PRIMARY))  # every read of the second run on the primary
                 response = self.get_response(request)
                 state = _route.get()
+                request.database_retried = True  # type: ignore[attr-defined]
             if state is not None and state.used:
                 # Where the answer's reads ended (a game found in play was read again).
                 request.database = state.alias  # type: ignore[attr-defined]

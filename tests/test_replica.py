@@ -165,6 +165,7 @@ def test_a_read_the_standby_failed_is_answered_from_the_primary(
     )
     response = api_client.get("/api/v1/players/ann")
     assert response.status_code == 200 and served_by(response) == "default"
+    assert response.wsgi_request.database_retried is True  # the access log says so
     assert replica.CHECKER.freshness.staleness(time.monotonic()) == math.inf  # until checked
 
 

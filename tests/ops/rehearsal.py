@@ -323,8 +323,10 @@ class Crowd:
             user.client, user.route = user.clients[0], 0
 
     def mark(self) -> dict[int, int]:
-        """Where each player's record stands now (for ``accepted_since``)."""
-        return {id(u): len(u.accepted) for u in self.users}
+        """Where each player's record stands now (for ``accepted_since``; -1: the retries)."""
+        with self.stats.lock:
+            retries = self.stats.retries
+        return {-1: retries, **{id(u): len(u.accepted) for u in self.users}}
 
     def accepted_since(self, mark: dict[int, int]) -> list[dict[str, Any]]:
         return [a for u in self.users for a in u.accepted[mark.get(id(u), 0) :]]
@@ -444,7 +446,8 @@ class Sampler(threading.Thread):
 
 
 def access_lines(topology: Topology, since: float, until: float) -> list[dict[str, Any]]:
-    """The web hosts' access-log lines of reads the router decided, between two wall times."""
+    """The web hosts' access-log lines of reads the router decided, of requests that began
+    between two wall times."""
     found = []
     for host in ("web1", "web2"):
         for line in (
@@ -456,7 +459,7 @@ def access_lines(topology: Topology, since: float, until: float) -> list[dict[st
                 row = json.loads(line)
             except ValueError:
                 continue
-            at = datetime.fromisoformat(row["ts"]).timestamp()
+            at = datetime.fromisoformat(row["ts"]).timestamp() - row["duration_ms"] / 1000
             if since <= at <= until:
                 found.append(row)
     return found
