@@ -238,15 +238,22 @@ class User(threading.Thread):
         if action is None:
             return self.new_game()
         action["version"] = state["version"]
-        r = self.call("action", "POST", f"/api/v1/games/{game}/actions", json=action)
-        if r is not None and r.status_code == 200:
-            body = r.json()
-            done = body["outcome"]["action"]
-            self.accepted.append({"game": game, "version": body["version"], **done})
-            self.accepted_at.append(time.monotonic())
+        body = self.act(game, action)
+        if body is not None:
             return body
         fresh = self.call("game", "GET", f"/api/v1/games/{game}")
         return fresh.json() if fresh is not None and fresh.status_code == 200 else None
+
+    def act(self, game: str, action: dict[str, Any]) -> dict[str, Any] | None:
+        """Send one action; the game's new state if it was accepted (and it is recorded)."""
+        r = self.call("action", "POST", f"/api/v1/games/{game}/actions", json=action)
+        if r is None or r.status_code != 200:
+            return None
+        body: dict[str, Any] = r.json()
+        done = body["outcome"]["action"]
+        self.accepted.append({"game": game, "version": body["version"], **done})
+        self.accepted_at.append(time.monotonic())
+        return body
 
     def lost(self) -> int:
         """Accepted actions missing from (or different in) their game's log."""

@@ -67,7 +67,8 @@ def lay_out(template: Path, target: Path, values: dict[str, str]) -> None:
     target.write_text(string.Template(template.read_text()).substitute(values))
 
 
-def wait_for(what: str, check: Callable[[], Any], timeout: float, interval: float = 0.3) -> Any:
+def wait_for(what: str, check: Callable[[], Any], timeout: float, interval: float = 0.2) -> Any:
+    """Call ``check`` until it returns something truthy; fail after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     last: BaseException | None = None
     while time.monotonic() < deadline:
@@ -538,20 +539,11 @@ class Topology:
     def start_worker(self) -> None:
         celery = [str(BIN / "celery"), "-A", "spider_api"]
         env = self.app_env()
-        worker = [
-            "worker",
-            "--loglevel",
-            "INFO",
-            "--concurrency",
-            "1",
-            "--without-gossip",
-            "--without-mingle",
-            "-n",
-            "worker@topology",
-        ]
+        # One worker for both queues (the pool's fills and the analyses), as the Procfile's two.
+        worker = "worker -l INFO -c 1 --without-gossip --without-mingle -n worker@topology"
         self.spawn(
             "worker",
-            [*celery, *worker, "-Q", "celery,analysis"],
+            [*celery, *worker.split(), "-Q", "celery,analysis"],
             env,
             role="worker",
             address=self.h["WORKER_ADDR"],

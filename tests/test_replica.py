@@ -21,6 +21,7 @@ from django.db import connection, connections, transaction
 from django.db.utils import load_backend
 
 from spider_api import replica
+from tests.error_codes import PACKAGES
 from tests.games.api.helpers import act, new_game
 
 # Committed, as requests' reads are: a read inside a transaction stays on the primary.
@@ -245,17 +246,7 @@ def test_the_apps_keep_no_session_state_on_a_connection():
     session SET (SET LOCAL is the transaction's), no held cursors; prepared statements only
     in the backend's prepared cursor, which DATABASE_TRANSACTION_POOLING turns off."""
     found = []
-    for package in (
-        "accounts",
-        "coins",
-        "games",
-        "leaderboard",
-        "oauth",
-        "preferences",
-        "races",
-        "spider_api",
-        "web",
-    ):
+    for package in PACKAGES:
         for path in (ROOT / package).rglob("*.py"):
             if "migrations" in path.parts:
                 continue

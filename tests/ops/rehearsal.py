@@ -97,13 +97,8 @@ class Winner(Player):
         while self.running() and state["status"] == "in_progress":
             if state["version"] >= len(line):
                 return
-            action = {**line[state["version"]], "version": state["version"]}
-            r = self.call("action", "POST", f"/api/v1/games/{game}/actions", json=action)
-            if r is not None and r.status_code == 200:
-                body = r.json()
-                done = body["outcome"]["action"]
-                self.accepted.append({"game": game, "version": body["version"], **done})
-                self.accepted_at.append(time.monotonic())
+            body = self.act(game, {**line[state["version"]], "version": state["version"]})
+            if body is not None:
                 state = body
                 if state["status"] == "won":
                     self.read_back_win(game)
