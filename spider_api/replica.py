@@ -193,12 +193,6 @@ def route_read() -> str:
     return state.alias
 
 
-def reading_standby() -> bool:
-    """Whether this request's reads are going to the standby."""
-    state = _route.get()
-    return state is not None and state.alias == REPLICA
-
-
 def use_primary() -> bool:
     """Send the rest of this request's reads to the primary (a selector that found the row
     still changing, or missing: a game not over yet). True if they were going to the standby."""
