@@ -17,6 +17,14 @@
 #              Redis stopped, schemathesis, a real Prometheus watching; a private PostgreSQL
 #              cluster and Redis of their own
 # make rules - the alert rules (deploy/prometheus): promtool's check and their unit tests
+# make topology - the high-availability topology of deploy/ on this machine, each host on its
+#              own loopback address (127.0.0.21-29, deploy/hosts.env): etcd, two PostgreSQL
+#              members under Patroni, HAProxy, PgBouncer, Redis and a worker, two web hosts.
+#              Its last line: one JSON object (the balancer's URL; each host's address, role,
+#              pid). make topology-down stops all of it.
+# make rehearsal - that topology broken one fault at a time under real players (a web host
+#              killed, PgBouncer restarted, the standby stopped and paused, the primary lost,
+#              etcd stopped); its last line: one JSON object of the figures
 
 VENV ?= .venv
 PYTHON ?= python3
@@ -29,7 +37,7 @@ CORE_SOURCES := setup.py $(wildcard games/solver/native/*.cpp games/solver/nativ
 NODE_STAMP := node_modules/.installed
 
 .PHONY: install browser axe run test test-js lint lint-js api-types lint-api-types serve faults \
-  sanitize
+  sanitize topology-install topology topology-down rehearsal
 
 install: $(STAMP)
 
@@ -177,3 +185,42 @@ rules:
 # never restart the shared ones.
 faults: install
 	SPIDER_FAULTS=1 $(BIN)/pytest tests/ops -m faults -v -s
+
+# The topology's programs: Debian's haproxy, pgbouncer, etcd, PostgreSQL 15 and Redis (as root
+# with apt-get when missing), and Patroni from PyPI in a virtualenv made from Debian's Python
+# where the postgres user can run it (PostgreSQL refuses root, so Patroni runs as postgres).
+PATRONI_VENV ?= /opt/spider-patroni
+PATRONI_VERSION ?= 4.1.5
+TOPOLOGY_PACKAGES := haproxy pgbouncer etcd-server etcd-client postgresql-15 redis-server \
+  python3-venv
+
+topology-install:
+	@missing=""; \
+	for cmd in haproxy pgbouncer etcd etcdctl redis-server; do \
+	  PATH="$$PATH:/usr/sbin:/sbin" command -v $$cmd >/dev/null 2>&1 || missing=yes; done; \
+	test -x /usr/lib/postgresql/15/bin/postgres || missing=yes; \
+	/usr/bin/python3 -c 'import ensurepip' 2>/dev/null || missing=yes; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing the topology's packages: $(TOPOLOGY_PACKAGES)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	      $(TOPOLOGY_PACKAGES) >/dev/null; \
+	  else echo "make topology needs: $(TOPOLOGY_PACKAGES) (Debian's packages)" >&2; exit 1; fi; fi
+	@$(PATRONI_VENV)/bin/patroni --version 2>/dev/null | grep -qx "patroni $(PATRONI_VERSION)" || { \
+	  echo "Installing Patroni $(PATRONI_VERSION) in $(PATRONI_VENV)"; \
+	  /usr/bin/python3 -m venv $(PATRONI_VENV) && \
+	  $(PATRONI_VENV)/bin/pip install --quiet 'patroni[etcd3,psycopg3]==$(PATRONI_VERSION)'; }
+
+topology: install topology-install
+	PATRONI_VENV=$(PATRONI_VENV) $(BIN)/python -m deploy.topology up
+
+topology-down:
+	$(BIN)/python -m deploy.topology down
+
+# About ten minutes: the topology started once, then the faults in turn under the same players.
+REHEARSAL_FIGURES ?= var/rehearsal.json
+rehearsal: install topology-install
+	@rm -f $(REHEARSAL_FIGURES)
+	SPIDER_REHEARSAL=1 PATRONI_VENV=$(PATRONI_VENV) REHEARSAL_FIGURES=$(REHEARSAL_FIGURES) \
+	  $(BIN)/pytest tests/ops/test_rehearsal.py -v -s; status=$$?; \
+	  test -f $(REHEARSAL_FIGURES) && cat $(REHEARSAL_FIGURES) && echo; exit $$status

@@ -26,7 +26,8 @@ class RequestIdMiddleware:
     """Outermost: sets the request id (``X-Request-ID`` in and out), adds the RateLimit-*
     fields where a throttle counted the request (``base.throttling``: it leaves
     ``request.ratelimit``; one place for every throttled view, its 429 included), and logs the
-    request once it is answered: method, path, status, duration and the player's id."""
+    request once it is answered: method, path, status, duration, the player's id and, for the
+    reads that may go to the standby, the database that served them."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -48,18 +49,20 @@ class RequestIdMiddleware:
                 # the net under one that forgot (a proxy's or a library's answer).
                 response["Retry-After"] = str(DATABASE_RETRY_AFTER_SECONDS)
             if access_log.isEnabledFor(logging.INFO):
+                fields = {
+                    "method": request.method,
+                    "path": request.path,
+                    "status": response.status_code,
+                    "duration_ms": round((time.perf_counter() - started) * 1000, 1),
+                    "user_id": _user_id(request),
+                }
+                database = request.__dict__.get("database")  # base.replica's, if routed
+                if database is not None:
+                    fields["database"] = database
+                    if request.__dict__.get("database_retried"):
+                        fields["database_retried"] = True  # the standby failed it
                 access_log.info(
-                    "%s %s %s",
-                    request.method,
-                    request.path,
-                    response.status_code,
-                    extra={
-                        "method": request.method,
-                        "path": request.path,
-                        "status": response.status_code,
-                        "duration_ms": round((time.perf_counter() - started) * 1000, 1),
-                        "user_id": _user_id(request),
-                    },
+                    "%s %s %s", request.method, request.path, response.status_code, extra=fields
                 )
             return response
         finally:

@@ -7,6 +7,11 @@ leaderboard and its game every so often. A finished or stuck game is replaced by
 At the end every accepted action (2xx) is looked up in its game's log: one missing, or
 different, counts as ``lost``.
 
+With ``--idempotent`` a player sends every new game and action with an ``Idempotency-Key``
+and, when the answer does not come (the connection dropped, a 502, 503 or 504), sends it
+again with the same key until it does: what a client must do to ride through a failover
+(the rehearsal's players, tests/ops/test_rehearsal.py, play so).
+
 By default the bench starts `make serve` itself (gunicorn + Celery worker + beat, DEBUG off,
 via honcho) on a scratch database ``spider_bench_load`` of the local PostgreSQL and the local
 Redis, with the pool filled first and throttling relaxed, and stops it at the end; ``--url``
@@ -16,7 +21,8 @@ aims it at a server already running (mind its throttle rates).
     .venv/bin/python bench/load.py --users 1,2,4,8,16,32 --seconds 20     # a sweep
 
 Last line: one JSON object: ``users``, ``requests_per_s``, ``actions_per_s``, ``p50_ms``,
-``p99_ms`` (over every request of the mix), ``errors``, ``lost``; a sweep adds ``sweep`` (one
+``p99_ms`` (over every request of the mix), ``errors``, ``retries`` (requests sent again
+with ``--idempotent``), ``lost``; a sweep adds ``sweep`` (one
 entry per concurrency) and ``p99_over_200ms_at_users`` (the first concurrency whose p99
 crossed 200 ms, or null).
 """
@@ -68,15 +74,19 @@ class Stats:
         self.latencies: list[float] = []
         self.action_latencies: list[float] = []
         self.by_kind: dict[str, list[float]] = {}
+        self.by_route: dict[int, list[float]] = {}  # actions' latencies per base URL
         self.kinds: Counter[str] = Counter()
         self.statuses: Counter[int] = Counter()
         self.errors: list[str] = []
+        self.error_times: list[float] = []  # time.monotonic() of each
+        self.retries = 0
 
-    def record(self, kind: str, ms: float, status: int) -> None:
+    def record(self, kind: str, ms: float, status: int, route: int = 0) -> None:
         with self.lock:
             self.latencies.append(ms)
             if kind == "action":
                 self.action_latencies.append(ms)
+                self.by_route.setdefault(route, []).append(ms)
             self.by_kind.setdefault(kind, []).append(ms)
             self.kinds[kind] += 1
             self.statuses[status] += 1
@@ -84,12 +94,17 @@ class Stats:
     def error(self, text: str) -> None:
         with self.lock:
             self.errors.append(text)
+            self.error_times.append(time.monotonic())
 
 
 class User(threading.Thread):
-    """Registers, then plays until ``stop_at``; ``accepted`` holds every 2xx action."""
+    """Registers, then plays until ``stop_at`` (or ``stop`` is set); ``accepted`` holds every
+    2xx action, ``accepted_at`` when each was answered. With several ``bases`` its requests
+    take turns between them (the same player, the same games, measured on each path)."""
 
     EXPECTED = {200, 201, 304}
+    RETRIED = {502, 503, 504}  # no answer from the app: the same request again, same key
+    RETRY_FOR_SECONDS = 90.0
 
     def __init__(
         self,
@@ -101,27 +116,61 @@ class User(threading.Thread):
         hints: bool,
         think: float,
         delay: float = 0.0,
+        idempotent: bool = False,
+        stop: threading.Event | None = None,
+        bases: list[str] | None = None,
     ) -> None:
         super().__init__(daemon=True)
         self.delay = delay  # users arrive over the ramp, not all in the same instant
-        self.client = httpx.Client(base_url=base, timeout=30)
+        self.clients = [httpx.Client(base_url=b, timeout=30) for b in (bases or [base])]
+        self.client = self.clients[0]
+        self.route = 0
         self.stats = stats
         self.stop_at = stop_at
+        self.stop = stop
         self.rnd = random.Random(seed)
         self.hints = hints
         self.think = think
+        self.idempotent = idempotent
         self.username = f"load_{uuid.uuid4().hex[:12]}"
+        self.password = "load bench password 1"
         self.accepted: list[dict[str, Any]] = []
+        self.accepted_at: list[float] = []
+        self.unanswered: list[str] = []  # requests that never had the app's answer
         self.games: set[str] = set()
 
+    def running(self) -> bool:
+        return time.monotonic() < self.stop_at and not (self.stop and self.stop.is_set())
+
     def call(self, kind: str, method: str, url: str, **kwargs: Any) -> httpx.Response | None:
+        """One request; with ``idempotent`` a POST carries a key, and any request that got
+        no answer from the app is sent again (the same key) for up to RETRY_FOR_SECONDS."""
+        if len(self.clients) > 1:  # the next base URL in turn (its retries stay on it)
+            self.route = (self.route + 1) % len(self.clients)
+            self.client = self.clients[self.route]
+        if self.idempotent and method == "POST" and kind in ("action", "new_game", "hint"):
+            kwargs["headers"] = {**kwargs.get("headers", {}), "Idempotency-Key": uuid.uuid4().hex}
+        give_up = time.monotonic() + self.RETRY_FOR_SECONDS
+        while True:
+            response = self._once(kind, method, url, **kwargs)
+            lost = response is None or response.status_code in self.RETRIED
+            if not (self.idempotent and lost) or time.monotonic() > give_up:
+                if lost:
+                    self.unanswered.append(f"{kind} {method} {url}")
+                return response
+            with self.stats.lock:
+                self.stats.retries += 1
+            time.sleep(0.2)
+
+    def _once(self, kind: str, method: str, url: str, **kwargs: Any) -> httpx.Response | None:
         started = time.perf_counter()
         try:
             response = self.client.request(method, url, **kwargs)
         except httpx.HTTPError as exc:
             self.stats.error(f"{kind}: {type(exc).__name__}: {exc}")
             return None
-        self.stats.record(kind, (time.perf_counter() - started) * 1000, response.status_code)
+        ms = (time.perf_counter() - started) * 1000
+        self.stats.record(kind, ms, response.status_code, self.route)
         if response.status_code not in self.EXPECTED:
             self.stats.error(f"{kind}: {response.status_code} {response.text[:160]}")
         return response
@@ -131,20 +180,20 @@ class User(threading.Thread):
             time.sleep(self.rnd.expovariate(1 / self.think))
 
     def register(self) -> bool:
-        r = self.call(
-            "register",
-            "POST",
-            "/api/v1/auth/register",
-            json={"username": self.username, "password": "load bench password 1"},
-        )
-        if r is None or r.status_code != 201:
+        body = {"username": self.username, "password": self.password}
+        r = self.call("register", "POST", "/api/v1/auth/register", json=body)
+        if r is not None and r.status_code != 201 and self.idempotent:
+            # The account may have been made by an attempt whose answer was lost.
+            r = self.call("sign_in", "POST", "/api/v1/auth/token", json=body)
+        if r is None or r.status_code not in (200, 201):
             return False
-        self.client.headers["Authorization"] = f"Bearer {r.json()['token']}"
+        for client in self.clients:
+            client.headers["Authorization"] = f"Bearer {r.json()['token']}"
         self.call("me", "GET", "/api/v1/me")
         return True
 
     def new_game(self) -> dict[str, Any] | None:
-        while time.monotonic() < self.stop_at:
+        while self.running():
             r = self.call("new_game", "POST", "/api/v1/games", json={"suits": 1})
             if r is not None and r.status_code == 201:
                 state = r.json()
@@ -160,14 +209,15 @@ class User(threading.Thread):
                 return
             state = self.new_game()
             budget = self.rnd.randint(120, 180)
-            while state is not None and time.monotonic() < self.stop_at:
+            while state is not None and self.running():
                 if state["status"] != "in_progress" or state["actions"] >= budget:
                     state, budget = self.new_game(), self.rnd.randint(120, 180)
                     continue
                 state = self.step(state)
                 self.pause()
         finally:
-            self.client.close()
+            for client in self.clients:
+                client.close()
 
     def step(self, state: dict[str, Any]) -> dict[str, Any] | None:
         game = state["id"]
@@ -188,18 +238,26 @@ class User(threading.Thread):
         if action is None:
             return self.new_game()
         action["version"] = state["version"]
-        r = self.call("action", "POST", f"/api/v1/games/{game}/actions", json=action)
-        if r is not None and r.status_code == 200:
-            body = r.json()
-            done = body["outcome"]["action"]
-            self.accepted.append({"game": game, "version": body["version"], **done})
+        body = self.act(game, action)
+        if body is not None:
             return body
         fresh = self.call("game", "GET", f"/api/v1/games/{game}")
         return fresh.json() if fresh is not None and fresh.status_code == 200 else None
 
+    def act(self, game: str, action: dict[str, Any]) -> dict[str, Any] | None:
+        """Send one action; the game's new state if it was accepted (and it is recorded)."""
+        r = self.call("action", "POST", f"/api/v1/games/{game}/actions", json=action)
+        if r is None or r.status_code != 200:
+            return None
+        body: dict[str, Any] = r.json()
+        done = body["outcome"]["action"]
+        self.accepted.append({"game": game, "version": body["version"], **done})
+        self.accepted_at.append(time.monotonic())
+        return body
+
     def lost(self) -> int:
         """Accepted actions missing from (or different in) their game's log."""
-        client = httpx.Client(base_url=str(self.client.base_url), timeout=60)
+        client = httpx.Client(base_url=str(self.clients[0].base_url), timeout=60)
         client.headers.update(self.client.headers)
         logs: dict[str, dict[int, dict[str, Any]]] = {}
         missing = 0
@@ -226,7 +284,14 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def run_stage(
-    base: str, users: int, seconds: float, *, hints: bool, think: float, ramp: float
+    base: str,
+    users: int,
+    seconds: float,
+    *,
+    hints: bool,
+    think: float,
+    ramp: float,
+    idempotent: bool = False,
 ) -> dict:
     stats = Stats()
     stop_at = time.monotonic() + seconds
@@ -239,6 +304,7 @@ def run_stage(
             hints=hints,
             think=think,
             delay=ramp * n / users,
+            idempotent=idempotent,
         )
         for n in range(users)
     ]
@@ -264,6 +330,7 @@ def run_stage(
         "mix": dict(stats.kinds),
         "p99_ms_by_kind": {k: round(percentile(v, 0.99), 1) for k, v in stats.by_kind.items()},
         "errors": len(stats.errors),
+        "retries": stats.retries,
         "lost": lost,
     }
 
@@ -392,6 +459,11 @@ def main() -> None:
     parser.add_argument("--url", help="An already running server (default: start make serve).")
     parser.add_argument("--db", default="spider_bench_load")
     parser.add_argument("--deals", type=int, default=0, help="Pool size (default: from users).")
+    parser.add_argument(
+        "--idempotent",
+        action="store_true",
+        help="An Idempotency-Key on every new game and action, resent until answered.",
+    )
     args = parser.parse_args()
     levels = [int(n) for n in args.users.split(",")]
 
@@ -409,7 +481,13 @@ def main() -> None:
         results = []
         for users in levels:
             result = run_stage(
-                base, users, args.seconds, hints=hints, think=args.think_ms / 1000, ramp=args.ramp
+                base,
+                users,
+                args.seconds,
+                hints=hints,
+                think=args.think_ms / 1000,
+                ramp=args.ramp,
+                idempotent=args.idempotent,
             )
             results.append(result)
             print(json.dumps(result), file=sys.stderr if len(levels) > 1 else sys.stdout)

@@ -19,6 +19,7 @@ class PlayerGamesApi(APIView):
 
     permission_classes = (AllowAny,)
     required_scopes = ()  # public data: no scope (base/scopes.py)
+    reads_from_standby = True
     OutputSerializer = GamePageSerializer
 
     def get(self, request: Request, username: str) -> Response:

@@ -10,6 +10,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from base import replica
 from base.errors import DomainError
 from games.engine import Action as EngineAction
 from games.engine import Board, apply_action, public_view
@@ -30,8 +31,14 @@ BEST_WINS = 5
 def game_get_readable(*, viewer: User | AnonymousUser, game_id: Any) -> Game:
     """A game ``viewer`` may read (games.visibility): their own at any time, anyone's once
     it is over and its deal is out. Anything else is indistinguishable from a game that
-    does not exist (404)."""
+    does not exist (404).
+
+    Read from the standby (a ``reads_from_standby`` view) only a game over stays there: one
+    still in play, or not there yet, is read again from the primary with the rest of the
+    request (base/replica.py)."""
     game = Game.objects.select_related("deal").filter(pk=game_id).first()
+    if (game is None or not game.over) and replica.use_primary():
+        game = Game.objects.select_related("deal").filter(pk=game_id).first()
     if game is None or not game_visibility(game=game, viewer=viewer).readable:
         raise GameNotFound()
     return game

@@ -112,6 +112,7 @@ class GamesApi(APIView):
 @schema_docs.game_detail
 class GameDetailApi(APIView):
     permission_classes = (AllowAny,)
+    reads_from_standby = True  # a game over: its final state (selectors.game_get_readable)
     OutputSerializer = GameStateSerializer
 
     def get(self, request: Request, game_id: str) -> Response:
@@ -125,6 +126,7 @@ class GameActionsApi(APIView):
     OutputSerializer)."""
 
     required_scopes = {"POST": (GAME_PLAY,)}  # the log (GET) is public
+    reads_from_standby = True  # the log (GET) of a game over (selectors.game_get_readable)
     LogSerializer = GameLogSerializer
     InputSerializer = ActionInputSerializer
     OutputSerializer = ActedGameStateSerializer
@@ -224,6 +226,7 @@ class GameResignApi(APIView):
 @schema_docs.player
 class PlayerApi(APIView):
     permission_classes = (AllowAny,)
+    reads_from_standby = True
     OutputSerializer = PlayerPublicSerializer
 
     def get(self, request: Request, username: str) -> Response:
@@ -240,6 +243,7 @@ class PlayerApi(APIView):
 @schema_docs.game_position
 class GamePositionApi(APIView):
     permission_classes = (AllowAny,)
+    reads_from_standby = True  # a replay: games over only
     OutputSerializer = PositionSerializer
 
     def get(self, request: Request, game_id: str, step: int) -> Response:

@@ -81,10 +81,12 @@ def _page_json(page: selectors.Page) -> dict[str, Any]:
 
 
 class _PublicBoardApi(APIView):
-    """Boards are public and identical for everyone: no token is read, not even a bad one."""
+    """Boards are public and identical for everyone: no token is read, not even a bad one.
+    A few seconds stale is harmless: the standby may serve them (base/replica.py)."""
 
     authentication_classes = ()
     permission_classes = (AllowAny,)
+    reads_from_standby = True
 
 
 @schema_docs.leaderboard

@@ -6,6 +6,7 @@ docs/configuration.md. A value that cannot be understood stops start-up with Imp
 """
 
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from corsheaders.defaults import default_headers as cors_default_headers
@@ -73,6 +74,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Reads from the standby: marks the views' requests, pins writers to the primary, and
+    # answers again from the primary what the standby failed (a no-op without one).
+    "base.replica.ReplicaMiddleware",
     "base.middleware.DatabaseUnavailableMiddleware",
 ]
 
@@ -98,22 +102,39 @@ TEMPLATES = [
 
 # --- Database ----------------------------------------------------------------------------------
 
-try:
-    _database = dj_database_url.parse(
-        env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0, minimum=0),
-        conn_health_checks=True,
-    )
-except ValueError as exc:
-    raise ImproperlyConfigured(f"DATABASE_URL: {exc}") from None
 
-if _database["ENGINE"] == "django.db.backends.postgresql":
-    # Django's backend with the health check once per DATABASE_HEALTH_CHECK_DELAY seconds per
-    # connection, not before every request (base/postgresql/base.py).
-    _database["ENGINE"] = "base.postgresql"
+def _parse_database(name: str, default: str = "") -> dict[str, Any]:
+    try:
+        database = dj_database_url.parse(
+            env_str(name, default),
+            conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0, minimum=0),
+            conn_health_checks=True,
+        )
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name}: {exc}") from None
+    if database["ENGINE"] == "django.db.backends.postgresql":
+        # Django's backend with the health check once per DATABASE_HEALTH_CHECK_DELAY seconds
+        # per connection, not before every request (base/postgresql/base.py).
+        database["ENGINE"] = "base.postgresql"
+    return dict(database)
+
+
+_database = _parse_database("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
 DATABASE_HEALTH_CHECK_DELAY = env_int("DATABASE_HEALTH_CHECK_DELAY", 1, minimum=0)
+# PgBouncer in transaction mode in front (deploy/pgbouncer): consecutive transactions of one
+# connection may run on different server connections, so nothing may outlive a transaction:
+# no prepared statements (PgBouncer 1.18 cannot carry them), no server-side cursors (a
+# DECLARE outside a transaction). docs/operations.md, "PgBouncer".
+DATABASE_TRANSACTION_POOLING = env_bool("DATABASE_TRANSACTION_POOLING", default=False)
 # The action path's statements prepared once per connection (base/postgresql/base.py).
-DATABASE_PREPARED_STATEMENTS = env_bool("DATABASE_PREPARED_STATEMENTS", default=True)
+DATABASE_PREPARED_STATEMENTS = env_bool(
+    "DATABASE_PREPARED_STATEMENTS", default=not DATABASE_TRANSACTION_POOLING
+)
+if DATABASE_TRANSACTION_POOLING and DATABASE_PREPARED_STATEMENTS:
+    raise ImproperlyConfigured(
+        "DATABASE_PREPARED_STATEMENTS=1 cannot go through a pooler in transaction mode "
+        "(DATABASE_TRANSACTION_POOLING=1)."
+    )
 
 if _database["ENGINE"] == "django.db.backends.sqlite3":
     # IMMEDIATE takes the write lock when a transaction starts, so two concurrent writers wait
@@ -132,7 +153,28 @@ else:
             "timeout": env_int("DATABASE_POOL_TIMEOUT", 5, minimum=1),
         }
 
+if DATABASE_TRANSACTION_POOLING:
+    if _database["ENGINE"] != "base.postgresql":
+        raise ImproperlyConfigured("DATABASE_TRANSACTION_POOLING=1 needs a postgres:// URL.")
+    _database["DISABLE_SERVER_SIDE_CURSORS"] = True
+    _database["OPTIONS"]["prepare_threshold"] = None  # psycopg never prepares on its own
+
 DATABASES = {"default": _database}
+# The streaming standby (behind HAProxy's replica port and PgBouncer): the reads that may be
+# a little stale go there while it is fresh enough (base/replica.py). Empty: every
+# read from DATABASE_URL.
+if env_str("DATABASE_REPLICA_URL"):
+    _replica = _parse_database("DATABASE_REPLICA_URL")
+    if _replica["ENGINE"] != "base.postgresql" or _database["ENGINE"] != _replica["ENGINE"]:
+        raise ImproperlyConfigured("DATABASE_REPLICA_URL needs postgres:// URLs for both.")
+    _replica["OPTIONS"] = dict(_database["OPTIONS"])
+    _replica["DISABLE_SERVER_SIDE_CURSORS"] = _database.get("DISABLE_SERVER_SIDE_CURSORS", False)
+    _replica["TEST"] = {"MIRROR": "default"}  # the tests' standby is their database itself
+    DATABASES["replica"] = _replica
+DATABASE_ROUTERS = ["base.replica.ReplicaRouter"]
+# The bound: a read goes to the standby only while it holds every commit older than this,
+# and a client's reads go to the primary for as long after its last write.
+REPLICA_MAX_LAG_SECONDS = env_int("REPLICA_MAX_LAG_SECONDS", 3, minimum=1)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Cache (throttling counters) -----------------------------------------------------------------

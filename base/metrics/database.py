@@ -4,7 +4,7 @@ replica lags.
 
 ``spider_database_connections`` rises when the project's PostgreSQL backend opens a
 connection (or takes one from the pool, with DATABASE_POOL) and falls when it closes it
-(or gives it back): spider_api/postgresql/base.py. On SQLite (`make run`) it is not kept.
+(or gives it back): base/postgresql/base.py. On SQLite (`make run`) it is not kept.
 
 The replica's two figures are defined here for the router that sends reads to a replica:
 it calls ``read_served(alias)`` for each read it routes and ``replica_lag(alias, seconds)``

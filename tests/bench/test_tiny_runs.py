@@ -60,7 +60,9 @@ RUNS: dict[str, Run] = {
         "load",
         # A player ends a game after 120 to 180 actions; at this machine's 100+ actions a
         # second, two seconds play three games: four deals, so the pool never runs dry.
-        ("--users", "1", "--seconds", "2", "--ramp", "0", "--deals", "4", "--db", _db("load")),
+        # With --idempotent: every action keyed (the rehearsal's players send them so).
+        ("--users", "1", "--seconds", "2", "--ramp", "0", "--deals", "4", "--idempotent")
+        + ("--db", _db("load")),
         postgres=True,
         redis=True,
         env={"WEB_CONCURRENCY": "1"},
@@ -350,6 +352,7 @@ def test_load(tiny_runs) -> None:
         "p50_ms",
         "p99_ms",
         "errors",
+        "retries",
         "lost",
     }
     assert figures["users"] == 1 and figures["errors"] == 0 and figures["lost"] == 0

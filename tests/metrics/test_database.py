@@ -1,4 +1,4 @@
-"""The connections a process holds (spider_api/postgresql/base.py counts them): one more
+"""The connections a process holds (base/postgresql/base.py counts them): one more
 while a thread's connection is open, one fewer once it is closed."""
 
 from __future__ import annotations

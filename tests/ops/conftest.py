@@ -15,12 +15,15 @@ import pytest
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if os.environ.get("SPIDER_FAULTS") == "1":
-        return
-    skip = pytest.mark.skip(reason="a failure test: run it with `make faults`")
+    faults = os.environ.get("SPIDER_FAULTS") == "1"
+    rehearsal = os.environ.get("SPIDER_REHEARSAL") == "1"
+    skip_fault = pytest.mark.skip(reason="a failure test: run it with `make faults`")
+    skip_rehearsal = pytest.mark.skip(reason="the topology's rehearsal: `make rehearsal`")
     for item in items:
-        if "faults" in item.keywords:
-            item.add_marker(skip)
+        if "faults" in item.keywords and not faults:
+            item.add_marker(skip_fault)
+        if "rehearsal" in item.keywords and not rehearsal:
+            item.add_marker(skip_rehearsal)
 
 
 # The failure tests talk to their servers with httpx; its INFO line per request drowns what

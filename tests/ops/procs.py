@@ -20,11 +20,13 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
+
+from deploy.topology import wait_for  # noqa: F401  (the failure tests' waiting, one helper)
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -41,22 +43,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def wait_for(what: str, check: Callable[[], Any], timeout: float, interval: float = 0.2) -> Any:
-    """Call ``check`` until it returns something truthy; fail after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    last_error: BaseException | None = None
-    while time.monotonic() < deadline:
-        try:
-            result = check()
-        except Exception as exc:  # the thing is not up yet
-            last_error = exc
-        else:
-            if result:
-                return result
-        time.sleep(interval)
-    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what} ({last_error!r})")
 
 
 # -- processes ------------------------------------------------------------------------------

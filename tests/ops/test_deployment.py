@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import runpy
 import tomllib
+from pathlib import Path
 
 import pytest
 import yaml
@@ -19,7 +20,9 @@ def compose() -> dict:
 
 
 def test_compose_has_every_role(compose):
-    assert set(compose["services"]) == {
+    services = compose["services"]
+    started = {name for name, service in services.items() if "profiles" not in service}
+    assert started == {
         "postgres",
         "redis",
         "migrate",
@@ -29,6 +32,15 @@ def test_compose_has_every_role(compose):
         "analysis",
         "beat",
     }
+    # The monitoring profile (`--profile monitoring`): Prometheus and its exporters.
+    assert {name for name in services if name not in started} == {
+        "prometheus",
+        "postgres-exporter",
+        "redis-exporter",
+    }
+    assert all(
+        services[name]["profiles"] == ["monitoring"] for name in services if name not in started
+    )
 
 
 def test_postgres_keeps_its_data_and_reports_health(compose):
@@ -137,3 +149,109 @@ def test_the_image_copies_every_project_app():
     packages = [name.rstrip("*") for name in found["packages"]["find"]["include"]]
     for app in (*apps, *packages):
         assert f"COPY {app} ./{app}" in dockerfile, f"the Dockerfile does not copy {app}/"
+
+
+# -- the high-availability topology: deploy/ and docker-compose.ha.yml ------------------------
+DEPLOY = ROOT / "deploy"
+LAID_OUT = {"ETCD_NAME", "ETCD_DATA_DIR", "PGBOUNCER_RUN_DIR"}  # set where the files are laid out
+
+
+def _hosts_env() -> dict[str, str]:
+    pairs = (
+        line.split("=", 1)
+        for line in (DEPLOY / "hosts.env").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    )
+    return dict(pairs)
+
+
+def _variables(path) -> set[str]:
+    import re
+
+    return set(re.findall(r"\$\{([A-Z0-9_]+)\}", path.read_text()))
+
+
+@pytest.fixture(scope="module")
+def ha_compose() -> dict:
+    return yaml.safe_load((ROOT / "docker-compose.ha.yml").read_text())
+
+
+def test_every_variable_of_the_topologys_files_is_given_on_one_machine_and_in_compose(ha_compose):
+    files = [
+        DEPLOY / "haproxy" / "haproxy.cfg",
+        DEPLOY / "pgbouncer" / "pgbouncer.ini",
+        DEPLOY / "etcd" / "etcd.yml",
+    ]
+    used = set().union(*(_variables(f) for f in files)) - LAID_OUT
+    assert used - set(_hosts_env()) == set()
+    compose_hosts = set(ha_compose["x-hosts"])
+    per_service = {"HAPROXY_SOURCE", "SPIDER_DB_PASSWORD"}
+    assert used - compose_hosts - per_service == set()
+    assert ha_compose["services"]["haproxy"]["environment"]["HAPROXY_SOURCE"] == "0.0.0.0"
+
+
+def test_the_one_machine_layout_uses_its_own_loopback_block():
+    hosts = _hosts_env()
+    addresses = {k: v for k, v in hosts.items() if k.endswith(("_ADDR", "_SOURCE"))}
+    assert all(v.startswith("127.0.0.2") and v != "127.0.0.2" for v in addresses.values())
+    for path in DEPLOY.rglob("*"):
+        if path.is_file() and path.suffix in (".cfg", ".ini", ".yml", ".env", ".sh", ".py"):
+            lines = path.read_text().splitlines()
+            text = "\n".join(x for x in lines if not x.lstrip().startswith(("#", ";")))
+            assert "localhost" not in text and "127.0.0.1" not in text, path
+
+
+def test_haproxy_reads_its_configuration_in_both_layouts(ha_compose):
+    import shutil
+    import subprocess
+
+    haproxy = shutil.which("haproxy") or "/usr/sbin/haproxy"
+    if not Path(haproxy).exists():
+        pytest.skip("no haproxy here (make topology-install)")
+    compose_env = {
+        **ha_compose["x-hosts"],
+        **ha_compose["services"]["haproxy"]["environment"],
+    }
+    compose_env = {k: str(v) for k, v in compose_env.items() if not k.startswith("<<")}
+    for env in (_hosts_env(), compose_env):
+        result = subprocess.run(
+            [haproxy, "-c", "-f", str(DEPLOY / "haproxy" / "haproxy.cfg")],
+            env={"PATH": "/usr/bin:/bin", **env},
+            capture_output=True,
+            text=True,
+        )
+        assert result.returncode == 0, result.stderr
+
+
+def test_patroni_promises_what_the_rehearsal_tests():
+    patroni = yaml.safe_load((DEPLOY / "patroni" / "patroni.yml").read_text())
+    dcs = patroni["bootstrap"]["dcs"]
+    assert dcs["synchronous_mode"] is True and dcs["synchronous_mode_strict"] is False
+    assert dcs["failsafe_mode"] is True
+    assert dcs["ttl"] >= dcs["loop_wait"] + 2 * dcs["retry_timeout"]
+    parameters = dcs["postgresql"]["parameters"]
+    assert parameters["synchronous_commit"] == "on" and parameters["timezone"] == "UTC"
+    assert patroni["postgresql"]["parameters"]["unix_socket_directories"] == ""
+
+
+def test_pgbouncer_pools_transactions_in_front_of_haproxy():
+    ini = (DEPLOY / "pgbouncer" / "pgbouncer.ini").read_text()
+    assert "pool_mode = transaction" in ini
+    assert "host=${HAPROXY_ADDR} port=${PG_PRIMARY_PORT}" in ini
+    assert "${PGBOUNCER_DB}_replica = host=${HAPROXY_ADDR} port=${PG_REPLICA_PORT}" in ini
+
+
+def test_ha_compose_runs_the_app_through_pgbouncer(ha_compose):
+    services = ha_compose["services"]
+    assert {"etcd", "pg1", "pg2", "haproxy", "pgbouncer", "web1", "web2"} <= set(services)
+    for name in ("web1", "web2", "stream1", "stream2", "worker", "analysis", "beat"):
+        env = services[name]["environment"]
+        assert "@pgbouncer:6432/spider" in env["DATABASE_URL"], name
+        assert env["DATABASE_REPLICA_URL"].endswith("@pgbouncer:6432/spider_replica"), name
+        assert env["DATABASE_TRANSACTION_POOLING"] == "1", name
+    migrate = services["migrate"]["environment"]
+    assert "@haproxy:5000/" in migrate["DATABASE_URL"]  # migrations: a session of their own
+    assert migrate["DATABASE_TRANSACTION_POOLING"] == "0"
+    for member in ("pg1", "pg2"):
+        assert services[member]["command"] == ["patroni"]
+        assert services[member]["environment"]["PATRONI_NAME"] == member

@@ -9,7 +9,12 @@ Prints one JSON object (the last line):
   deal, or whose version is not the length of a gap-free log (a half-applied action);
 - ``missing_accepted``: accepted (2xx) actions that are not in the log as answered;
 - ``deals``: pool deals by state; ``bad_deals``: pooled or dealt pool deals without a
-  verified winning line (a half-written deal); ``duplicate_seeds``: seeds stored twice.
+  verified winning line (a half-written deal); ``duplicate_seeds``: seeds stored twice;
+- ``ranked_wins``: ranked games won; ``wins_without_entry``: those with no leaderboard entry
+  (an entry is one per game by its constraint, so "once" holds when this is empty);
+  ``entry_problems``: entries whose game does not replay to them (leaderboard.verify);
+  ``coin_problems``: the ledger against the games (every rewarding win paid, once; the daily
+  cap; each day's tally its entries' sum: games.rewards.coins_problems).
 """
 
 from __future__ import annotations
@@ -24,11 +29,24 @@ def main() -> None:
     import django
 
     django.setup()
+    from django.db import connection, transaction
+
+    # One snapshot of the whole database: players may still be playing while it is read.
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        _report()
+
+
+def _report() -> None:
     from django.db.models import Count
 
     from games.engine import Action as EngineAction
     from games.engine import EngineError, dump, replay
     from games.models import Action, Deal, Game
+    from games.rewards import coins_problems
+    from leaderboard.verify import verify_entries
 
     accepted: list[dict[str, Any]] = []
     if not sys.stdin.isatty():
@@ -79,6 +97,13 @@ def main() -> None:
         .count()
     )
     states = Counter(Deal.objects.values_list("state", flat=True))
+    ranked_wins = Game.objects.filter(status=Game.Status.WON, ranked=True)
+    without_entry = [
+        str(g)
+        for g in ranked_wins.filter(leaderboard_entry__isnull=True).values_list("id", flat=True)
+    ]
+    entry_problems = [f"{m.game_id}: {m.problem}" for m in verify_entries()]
+    coin_issues = list(coins_problems())
 
     print(
         json.dumps(
@@ -92,6 +117,10 @@ def main() -> None:
                 "deals": dict(states),
                 "bad_deals": bad_deals,
                 "duplicate_seeds": duplicates,
+                "ranked_wins": ranked_wins.count(),
+                "wins_without_entry": without_entry[:20],
+                "entry_problems": entry_problems[:20],
+                "coin_problems": coin_issues[:20],
             }
         )
     )
