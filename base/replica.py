@@ -6,9 +6,12 @@ standby, behind HAProxy's replica port and PgBouncer), and ``ReplicaRouter`` sen
 reads of the views that declare ``reads_from_standby = True`` (public boards, player pages,
 finished games' logs and replays) when three things hold:
 
-- **The client wrote nothing lately.** Every answer to a POST, PATCH, PUT or DELETE sets a
-  signed cookie, ``PIN_COOKIE``, for ``REPLICA_MAX_LAG_SECONDS``; a request that carries a
-  valid one reads the primary: a player reads back what they just wrote (read-your-writes).
+- **The client wrote nothing lately.** Every answer to a POST, PATCH, PUT or DELETE pins
+  its client to the primary for ``REPLICA_MAX_LAG_SECONDS``, twice over: a signed cookie,
+  ``PIN_COOKIE`` (a browser, on whichever web host), and a key in the shared cache named by
+  a hash of the request's credentials (a program with a token and no cookie jar). A request
+  that carries either reads the primary: a player reads back what they just wrote
+  (read-your-writes).
 - **The standby is fresh enough.** Once a second, per process and only while such reads
   have come in the last minute, a background thread reads the primary's WAL position, then
   the standby's replay position, and keeps the times of the primary's positions: the standby
@@ -22,12 +25,14 @@ A request that read the standby and met a database error there (the standby died
 checks) is answered again from the primary before anyone sees it: these views write nothing.
 Without ``DATABASE_REPLICA_URL`` (``make run``, the tests) every read is the primary's.
 
-``read_report`` says which database served a request's reads and the last lag measured.
+Which database served a request's reads is left on it for the access log, and counted with the
+standby's lag in the metrics (base/metrics/database.py).
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import math
 import threading
@@ -40,14 +45,18 @@ from typing import Any
 
 from django.conf import settings
 from django.core import signing
+from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.http import HttpRequest, HttpResponse
+
+from base.metrics import database as database_metrics
 
 logger = logging.getLogger(__name__)
 
 PRIMARY = DEFAULT_DB_ALIAS
 REPLICA = "replica"
 PIN_COOKIE = "spider_primary"
+_PIN_KEY = "replica-pin:"  # + a hash of the credentials, in the cache shared by the web hosts
 _PIN_SALT = "spider_api.replica.pin"
 _WRITE_METHODS = frozenset({"POST", "PATCH", "PUT", "DELETE"})
 # How often a process checks the standby at most, and how far back it keeps the primary's
@@ -149,6 +158,7 @@ class _Checker:
                 replayed = cursor.fetchone()[0]
         except Exception as exc:  # noqa: BLE001  (down, restarting, a pooler's refusal, ...)
             self.freshness.down()
+            database_metrics.replica_lag(REPLICA, math.inf)  # unknown: as far behind as can be
             for alias in (PRIMARY, REPLICA):
                 with contextlib.suppress(Exception):
                     connections[alias].close()
@@ -160,6 +170,8 @@ class _Checker:
             replay_lsn=lsn(replayed) if replayed else None,
             now=time.monotonic(),
         )
+        if self.freshness.lag is not None:
+            database_metrics.replica_lag(REPLICA, self.freshness.lag)
 
 
 CHECKER = _Checker()
@@ -220,17 +232,43 @@ class ReplicaRouter:
 
 
 # -- the middleware ---------------------------------------------------------------------------
+def _pin_key(request: HttpRequest) -> str | None:
+    """The cache key pinning the credentials ``request`` carries (None: it carries none)."""
+    credentials = request.META.get("HTTP_AUTHORIZATION")
+    if not credentials:
+        return None
+    return _PIN_KEY + hashlib.sha256(credentials.encode()).hexdigest()[:32]
+
+
+def _pin(request: HttpRequest, response: HttpResponse) -> None:
+    response.set_cookie(
+        PIN_COOKIE,
+        signing.TimestampSigner(salt=_PIN_SALT).sign("1"),
+        max_age=settings.REPLICA_MAX_LAG_SECONDS,
+        path="/",
+        secure=request.is_secure(),
+        httponly=True,
+        samesite="Lax",
+    )
+    key = _pin_key(request)
+    if key is not None:
+        # The cache is fail-soft: with Redis down a program's reads may be the bound behind.
+        cache.set(key, 1, timeout=settings.REPLICA_MAX_LAG_SECONDS)
+
+
 def _pinned(request: HttpRequest) -> bool:
     value = request.COOKIES.get(PIN_COOKIE)
-    if not value:
-        return False
-    try:
-        signing.TimestampSigner(salt=_PIN_SALT).unsign(
-            value, max_age=settings.REPLICA_MAX_LAG_SECONDS
-        )
-    except signing.BadSignature:  # expired (SignatureExpired) or not ours
-        return False
-    return True
+    if value:
+        try:
+            signing.TimestampSigner(salt=_PIN_SALT).unsign(
+                value, max_age=settings.REPLICA_MAX_LAG_SECONDS
+            )
+        except signing.BadSignature:  # expired (SignatureExpired) or not ours
+            pass
+        else:
+            return True
+    key = _pin_key(request)
+    return key is not None and cache.get(key) is not None
 
 
 class ReplicaMiddleware:
@@ -259,18 +297,11 @@ class ReplicaMiddleware:
             if state is not None and state.used:
                 # Where the answer's reads ended (a game found in play was read again).
                 request.database = state.alias  # type: ignore[attr-defined]
+                database_metrics.read_served(state.alias or PRIMARY)
         finally:
             _route.reset(token)
         if request.method in _WRITE_METHODS:
-            response.set_cookie(
-                PIN_COOKIE,
-                signing.TimestampSigner(salt=_PIN_SALT).sign("1"),
-                max_age=settings.REPLICA_MAX_LAG_SECONDS,
-                path="/",
-                secure=request.is_secure(),
-                httponly=True,
-                samesite="Lax",
-            )
+            _pin(request, response)
         return response
 
     def process_view(
@@ -297,18 +328,6 @@ def _standby_failed() -> bool:
     with contextlib.suppress(Exception):
         wrapper.close()
     return True
-
-
-# -- what metrics read ------------------------------------------------------------------------
-@dataclass(frozen=True)
-class ReadReport:
-    database: str | None  # the alias that served the request's reads (None: it read nothing)
-    lag_seconds: float | None  # the standby's lag at this process's last check (None: unknown)
-
-
-def read_report(request: HttpRequest) -> ReadReport:
-    """Which database served ``request``'s reads, and the standby's lag as last measured."""
-    return ReadReport(getattr(request, "database", None), CHECKER.freshness.lag)
 
 
 @contextlib.contextmanager

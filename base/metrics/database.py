@@ -6,11 +6,13 @@ replica lags.
 connection (or takes one from the pool, with DATABASE_POOL) and falls when it closes it
 (or gives it back): base/postgresql/base.py. On SQLite (`make run`) it is not kept.
 
-The replica's two figures are defined here for the router that sends reads to a replica:
-it calls ``read_served(alias)`` for each read it routes and ``replica_lag(alias, seconds)``
-when it measures a replica's lag (``now() - pg_last_xact_replay_timestamp()`` on the
-replica). Until a router exists neither has a series, and the alert on the lag
-(SpiderReplicaLagging, deploy/prometheus/rules) waits for them.
+The replica's two figures come from the router that sends reads to the standby
+(base/replica.py): ``read_served(alias)`` once for each request whose reads it routed, by
+the database that served them, and ``replica_lag(alias, seconds)`` at each check of the
+standby that finds it replaying (how long ago the primary was where the standby's replay
+now is; +Inf when the check fails: a standby down or unreachable is as far behind as can
+be). Without a standby neither has a series, and the alert on the lag
+(SpiderReplicaLagging, deploy/prometheus/rules) has nothing to fire on.
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ CONNECTIONS = Children(
 READS = Children(
     Counter(
         "spider_database_reads_total",
-        "Reads the router sent, by the database alias that served them (the primary or a replica).",
+        "Requests whose reads the router sent, by the database alias that served them (the "
+        "primary or a replica).",
         ["database"],
     )
 )
