@@ -24,6 +24,7 @@ from spider_api.openapi import (
     error_response,
     etag_parameters,
     invalid_example,
+    not_modified,
 )
 from spider_api.pagination import PAGE_PARAMETERS
 
@@ -35,7 +36,7 @@ BOARD_PARAMETERS = [
     *etag_parameters("the board", "`public, max-age=N`: the board may be cached that long."),
 ]
 
-NOT_MODIFIED = OpenApiResponse(description="Not modified: the board is the one you hold.")
+NOT_MODIFIED = not_modified("the board")
 
 NO_CHALLENGE = error_response(
     "No challenge that day (`no_challenge`), or not published yet (`future_date`).",

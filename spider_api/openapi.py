@@ -574,15 +574,16 @@ def _error_contents(result: dict[str, Any]) -> Any:
 
 
 def etag_parameters(what: str, cache_control: str) -> list[OpenApiParameter]:
-    """The conditional-GET headers of a cached read: ``If-None-Match`` in, ``ETag`` and
-    ``Cache-Control`` out (``what`` names the thing the ETag versions)."""
+    """The conditional-GET headers of a cached read (spider_api.conditional): ``If-None-Match``
+    in, ``ETag`` and ``Cache-Control`` out (``what`` names the thing the ETag versions)."""
     return [
         OpenApiParameter(
             "If-None-Match",
             str,
             OpenApiParameter.HEADER,
             required=False,
-            description=f"The `ETag` of {what} you hold: 304 with no body if it is unchanged.",
+            description=f"The `ETag` of {what} you hold (or a list of them, or `*`; `W/` is "
+            "ignored, RFC 9110's weak comparison): 304 with no body if it is unchanged.",
         ),
         OpenApiParameter(
             "ETag",
@@ -601,3 +602,8 @@ def etag_parameters(what: str, cache_control: str) -> list[OpenApiParameter]:
             description=cache_control,
         ),
     ]
+
+
+def not_modified(what: str) -> OpenApiResponse:
+    """The 304 of a cached read whose ``If-None-Match`` matched: no body, the same headers."""
+    return OpenApiResponse(description=f"Not modified: {what} is the one you hold.")
