@@ -108,9 +108,9 @@ def _url(path: str, world: dict[str, Any]) -> str:
 
 def _example(method: str, path: str) -> dict[str, Any]:
     """The operation's first request example, if it has one (a body it would take)."""
-    examples = _request_schema(method, path).get("examples", {})
-    value = next(iter(examples.values()), {}).get("value", {})
-    return dict(value)
+    examples: dict[str, dict[str, Any]] = _request_schema(method, path).get("examples", {})
+    first: dict[str, Any] = next(iter(examples.values()), {"value": {}})
+    return dict(first["value"])
 
 
 @pytest.mark.parametrize(("method", "path"), OPERATIONS)
