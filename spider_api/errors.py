@@ -171,9 +171,7 @@ def unknown_fields_detail(flat: dict[str, list[str]]) -> str:
         path, messages = next(iter(flat.items()))
         hint = messages[0].removeprefix("Unknown field: ")
         return f"Unknown field: {path}. {hint[:1].upper()}{hint[1:]}"
-    names = list(flat)
-    more = f" and {len(names) - 5} more" if len(names) > 5 else ""
-    return f"Unknown fields: {', '.join(names[:5])}{more}."
+    return f"Unknown fields: {', '.join(flat)}."
 
 
 def _codes(codes: Any) -> set[str]:

@@ -11,8 +11,9 @@ A whole float (`3.0`) is the one spelling taken for an integer besides `3`: JSON
 well send one); it is the same number, so it is taken as that integer.
 
 A field the body does not take is refused too, by name (400 `unknown_field`, before any value
-is looked at): a misspelt `deal_over_gaps` would otherwise be dropped and the request done
-without it. The schema says the same (`additionalProperties: false` on every request body,
+is looked at; the first UNKNOWN_NAMED of them, so a body of thousands costs no more than one
+of ten): a misspelt `deal_over_gaps` would otherwise be dropped and the request done without
+it. The schema says the same (`additionalProperties: false` on every request body,
 spider_api.openapi.AutoSchema).
 """
 
@@ -27,6 +28,7 @@ from rest_framework.exceptions import ErrorDetail
 from rest_framework.fields import empty
 
 UNKNOWN_FIELD = "unknown_field"  # the code of a field the body does not take
+UNKNOWN_NAMED = 10  # at most this many are named (and their likely meaning looked for)
 
 # A field's kind -> the JSON types its value may have (bool is refused where int is allowed:
 # it is one in Python). The first match wins: subclasses before their bases.
@@ -103,7 +105,7 @@ class JsonInputSerializer(serializers.Serializer):
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, Mapping):
             known = [field.field_name or "" for field in self._writable_fields]
-            unknown = [name for name in data if name not in known]
+            unknown = [name for name in data if name not in known][:UNKNOWN_NAMED]
             if unknown:
                 raise serializers.ValidationError(
                     {

@@ -17,8 +17,7 @@ from rest_framework import serializers
 
 from accounts.models import User
 from games.models import Game
-from spider_api.errors import unknown_fields_detail
-from spider_api.serializers import JsonInputSerializer, unknown_field_message
+from spider_api.serializers import UNKNOWN_NAMED, JsonInputSerializer, unknown_field_message
 from tests.conftest import PASSWORD
 from tests.games.conftest import pooled_deal
 from tests.oauth.helpers import (
@@ -190,10 +189,16 @@ def test_an_unknown_field_is_refused_before_any_value_is_read(api_client):
     assert list(answer.json()["errors"]) == ["usrname"]
 
 
-def test_a_long_detail_names_the_first_five():
-    flat = {name: ["Unknown field."] for name in "abcdefg"}
+def test_a_body_of_many_unknown_fields_names_the_first_ten(api_client):
+    """Each named field is looked up for what it may mean: a body of thousands costs no more
+    than one of ten."""
+    body = {f"username{n}": 1 for n in range(3000)}  # under the 64 KiB limit
 
-    assert unknown_fields_detail(flat) == "Unknown fields: a, b, c, d, e and 2 more."
+    answer = api_client.post(f"{API}/auth/register", body, format="json")
+
+    assert answer.status_code == 400
+    assert list(answer.json()["errors"]) == [f"username{n}" for n in range(UNKNOWN_NAMED)]
+    assert answer.json()["detail"].startswith("Unknown fields: username0, username1, ")
     assert unknown_field_message("x" * 65, ["xs"]).endswith("this body takes xs.")
 
 
