@@ -45,8 +45,9 @@ READS: dict[str, Callable[[Any], str]] = {
 
 
 @pytest.fixture(autouse=True)
-def _fresh_board_cache() -> None:
-    cache.clear()
+def _quiet(settings) -> None:
+    cache.clear()  # boards are cached for a few seconds
+    settings.POOL_AUTOFILL = False  # no filler vets deals beside the test
 
 
 def test_the_reads_here_are_the_schemas_conditional_ones():

@@ -80,6 +80,13 @@ def _rows() -> dict[str, int]:
     }
 
 
+@pytest.fixture(autouse=True)
+def _no_autofill(settings) -> None:
+    """No pool filler vets deals in the background while a test counts the rows."""
+    settings.POOL_AUTOFILL = False
+    settings.POOL_SYNC_VET_SECONDS = 0
+
+
 @pytest.fixture
 def world(auth_client, user) -> dict[str, Any]:
     """A signed-in player with a game in progress, a race table and an app to approve: every
