@@ -26,12 +26,13 @@ WORKDIR /app
 # Dependencies first, so a code change does not reinstall them (without setup.py this
 # installs no native core: the core stage built it).
 COPY pyproject.toml README.md ./
-RUN mkdir -p spider_api accounts coins games leaderboard races \
+RUN mkdir -p spider_api base accounts coins games leaderboard races \
     && pip install . \
     && pip uninstall -y spider-api
 
 COPY manage.py gunicorn.conf.py ./
 COPY spider_api ./spider_api
+COPY base ./base
 COPY accounts ./accounts
 COPY games ./games
 COPY --from=core /src/games/solver/_core*.so ./games/solver/

@@ -73,16 +73,17 @@ test: install browser axe
 	$(BIN)/pytest
 
 # The native core with AddressSanitizer and UndefinedBehaviorSanitizer, every error fatal;
-# the tests that drive it (the step held to the engine, garbage thrown at every bound
-# function, the searches: solve, exhaust, goals, shorten, the pass against its slow
-# reference) run against that build. The interpreter is not instrumented, so the
-# sanitizer's runtime is preloaded and leak checks are off; pytest captures sys.stderr
-# only, so a sanitizer's report (written to fd 2) reaches the terminal.
+# the tests that drive it (the step held to the engine beside the Python model's, garbage
+# thrown at every bound function, the searches: solve, exhaust, goals, shorten, the pass
+# against its slow reference, the rollouts) run against that build. The interpreter is not
+# instrumented, so the sanitizer's runtime is preloaded and leak checks are off; pytest
+# captures sys.stderr only, so a sanitizer's report (written to fd 2) reaches the terminal.
 SANITIZE_DIR := var/sanitize
 SANITIZE_FLAGS := -std=c++17 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
   -fno-sanitize-recover=all -shared -fPIC
-SANITIZE_TESTS ?= tests/solver/test_core.py tests/solver/test_solver.py tests/solver/test_goals.py \
-  tests/solver/test_shorten.py tests/solver/test_reference_search.py tests/solver/test_rollouts.py
+SANITIZE_TESTS ?= tests/solver/test_step.py tests/solver/test_core.py tests/solver/test_solver.py \
+  tests/solver/test_goals.py tests/solver/test_shorten.py tests/solver/test_reference_search.py \
+  tests/solver/test_rollouts.py
 
 sanitize: install
 	mkdir -p $(SANITIZE_DIR)

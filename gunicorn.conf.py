@@ -80,12 +80,12 @@ logconfig_dict = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
-        "json": {"()": "spider_api.logging.JsonFormatter"},
+        "json": {"()": "base.logging.JsonFormatter"},
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s]: %(message)s"},
     },
     "filters": {
-        "request_id": {"()": "spider_api.logging.RequestIdFilter"},
-        "redact": {"()": "spider_api.logging.RedactSecretsFilter"},
+        "request_id": {"()": "base.logging.RequestIdFilter"},
+        "redact": {"()": "base.logging.RedactSecretsFilter"},
     },
     "handlers": {
         "console": {

@@ -12,10 +12,10 @@ class AccountsConfig(AppConfig):
         from django.db.models.signals import post_delete, post_save
 
         from accounts.models import NOT_CHANGED, ApiToken, User
-        from spider_api.authentication import forget_user
+        from base.authentication import forget_user
 
         # A cached token must not outlive a change to it or to its user (logout, a revoked
-        # token, deactivation, a new password): see spider_api.authentication. Forgotten at
+        # token, deactivation, a new password): see base.authentication. Forgotten at
         # once and again at the commit (a request in between reads the rows as they were).
         def forget(user_id: Any) -> None:
             forget_user(user_id)

@@ -5,7 +5,7 @@ keeps its face-down cards, stock order and seed to itself, as ``GET /games/{id}`
 
 The lines, in order: ``export`` (what this is), ``profile``, every ``game`` oldest first
 with its whole ``log``, every ``coins`` ledger entry, then what the apps above accounts add
-through ``spider_api.account_signals.account_export`` (the leaderboard's ``leaderboard``
+through ``base.account_signals.account_export`` (the leaderboard's ``leaderboard``
 entries with their daily places, the races' ``race`` results, the ``settings`` if any).
 """
 
@@ -19,6 +19,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
+from base.account_signals import account_export
 from coins.models import CoinEntry
 from coins.presenters import summary_json
 from coins.selectors import coins_summary
@@ -26,7 +27,6 @@ from games.models import Action, Game
 from games.presenters import action_json, game_state, iso
 from games.selectors import player_stats
 from games.visibility import game_visibility
-from spider_api.account_signals import account_export
 
 FORMAT = 1  # the export's shape; a change that drops or renames a field bumps it
 GAMES_CHUNK = 50  # games (and their logs) read per query: with one log, the bound on memory

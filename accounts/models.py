@@ -11,7 +11,7 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from spider_api.scopes import SCOPES
+from base.scopes import SCOPES
 
 NOT_CHANGED: Any = object()  # User._password_changed_keeping when the password is as it was
 
@@ -93,7 +93,7 @@ class ApiToken(models.Model):
     ``device`` tokens are first-party sign-ins (`POST /auth/token`, register, guest): one per
     device name, every scope, an expiry that slides with use. ``personal`` tokens (PATs) are
     made by the player for a script or an app, with the scopes and the expiry chosen then.
-    Only the secret's SHA-256 is kept (spider_api.tokens). Revoking is deleting the row.
+    Only the secret's SHA-256 is kept (base.tokens). Revoking is deleting the row.
 
     ``scope``, ``is_valid``, ``allow_scopes`` and ``is_expired`` read as django-oauth-toolkit's
     AccessToken does, so a permission built on DOT's ``TokenHasScope`` treats both alike.

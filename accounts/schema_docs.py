@@ -13,17 +13,17 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 
-from accounts.renderers import NdjsonRenderer, OctetStreamRenderer
-from accounts.serializers import TokenSerializer
-from accounts.services import (
-    PERSONAL_TOKEN_MAX_DAYS,
+from accounts.errors import (
     NotAGuest,
     ResetLinkInvalid,
     TooManyTokens,
     UsernameTaken,
     WrongPassword,
 )
-from spider_api.openapi import (
+from accounts.limits import PERSONAL_TOKEN_MAX_DAYS
+from accounts.renderers import NdjsonRenderer, OctetStreamRenderer
+from accounts.serializers import TokenSerializer
+from base.openapi import (
     NOT_FOUND,
     View,
     bad_request,

@@ -7,9 +7,9 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from accounts.limits import DEVICE_NAME_MAX_LENGTH
 from accounts.models import ApiToken
-from accounts.services import DEVICE_NAME_MAX_LENGTH
-from spider_api.scopes import SCOPES
+from base.scopes import SCOPES
 
 _DEVICE_HELP = (
     "A name for this device (1 to 64 characters, e.g. `alice-phone`): signing in again with "
@@ -49,7 +49,7 @@ class DeviceField(serializers.CharField):
     }
 )
 class ScopesField(serializers.ListField):
-    # Scope names of spider_api.scopes.SCOPES, at least one; an unknown one is named in one
+    # Scope names of base.scopes.SCOPES, at least one; an unknown one is named in one
     # message (a list's per-item errors would not be a list of messages).
 
     def __init__(self, **kwargs: Any) -> None:

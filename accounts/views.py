@@ -4,7 +4,7 @@ serializers only validate input and shape output.
 
 Managing the account (tokens, password, email, signing out everywhere) is for first-party
 sign-ins only: such a view declares `required_scopes = FIRST_PARTY`, and the scope permission
-(spider_api.permissions) refuses a personal access token or an app's token with 403
+(base.permissions) refuses a personal access token or an app's token with 403
 `first_party_only` before the handler runs.
 """
 
@@ -25,13 +25,13 @@ from rest_framework.views import APIView
 
 from accounts import schema_docs, services
 from accounts.export import export_lines, ndjson_chunks
+from accounts.limits import PERSONAL_TOKEN_MAX_DAYS
 from accounts.models import ApiToken, username_validator
 from accounts.presenters import profile_json, signed_in_json, token_json
 from accounts.renderers import NdjsonRenderer, OctetStreamRenderer
 from accounts.selectors import api_tokens_of, user_profile
 from accounts.serializers import DeviceField, DeviceTokenSerializer, ScopesField, TokenSerializer
 from accounts.services import (
-    PERSONAL_TOKEN_MAX_DAYS,
     account_delete,
     guest_rename,
     token_obtain,
@@ -40,13 +40,13 @@ from accounts.services import (
     user_guest_create_playing,
     user_register,
 )
+from base.permissions import FIRST_PARTY
+from base.players import player_of
+from base.scopes import PROFILE_READ, SCOPES
+from base.serializers import JsonInputSerializer
 from coins.serializers import CoinSummarySerializer
 from games.presenters import game_state
 from games.serializers import GameStateSerializer, ModeStatsSerializer, SuitsField
-from spider_api.permissions import FIRST_PARTY
-from spider_api.players import player_of
-from spider_api.scopes import PROFILE_READ, SCOPES
-from spider_api.serializers import JsonInputSerializer
 
 
 def _user_agent(request: Request) -> str:

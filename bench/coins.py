@@ -69,13 +69,14 @@ def main() -> None:
     from games import services
     from games.engine import DEAL_VERSION
     from games.models import Deal, Game, PlayerStats
+    from games.services import endings
     from leaderboard.models import LeaderboardEntry
 
     for model in (CoinEntry, CoinDay, LeaderboardEntry, PlayerStats, Game):
         model.objects.all().delete()
     Deal.objects.all().delete()  # this database is the bench's own
     players = [User.objects.get_or_create(username=f"coinbench{i}")[0] for i in range(10)]
-    real_reward = services.game_reward
+    real_reward = endings.game_reward
 
     def no_reward(**kwargs: object) -> None:
         return None
@@ -92,14 +93,14 @@ def main() -> None:
             vetted=True,
         )
         game = services.game_create(player=player, suits=1)
-        services.game_reward = real_reward if with_coins else no_reward  # type: ignore[assignment]
+        endings.game_reward = real_reward if with_coins else no_reward  # type: ignore[assignment]
         try:
             with CaptureQueriesContext(connection) as queries:
                 start = time.perf_counter()
                 result = services.game_act(player=player, game_id=str(game.pk), action=win)
                 elapsed = time.perf_counter() - start
         finally:
-            services.game_reward = real_reward
+            endings.game_reward = real_reward
         assert result.game.status == Game.Status.WON
         assert (result.coins is not None) == with_coins
         return elapsed * 1000, len(queries)

@@ -126,7 +126,7 @@ class ServicePath:
         from games import services
 
         call_command("migrate", verbosity=0)
-        from spider_api.heap import freeze_startup_objects
+        from base.heap import freeze_startup_objects
 
         freeze_startup_objects()  # as the web, stream and worker processes do at start
         self.services = services

@@ -1,6 +1,6 @@
 """What the token behind a request costs a web process: a cache hit, and a miss (the lookup).
 
-Every API request authenticates (spider_api/authentication.py). A web process keeps a checked
+Every API request authenticates (base/authentication.py). A web process keeps a checked
 token for ``TOKEN_CACHE_SECONDS``; a player acting every few seconds across several web
 processes is often not in the cache of the one serving them, and then the token and its user
 are read from the database. This bench measures, in one process on a scratch PostgreSQL
@@ -54,7 +54,7 @@ def measure(calls: int, rounds: int) -> dict[str, Any]:
 
     from accounts.models import ApiToken, User
     from accounts.services import device_token_issue
-    from spider_api import authentication
+    from base import authentication
 
     user = User.objects.create_user("token-bench", password=None)
     with transaction.atomic():

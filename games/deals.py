@@ -10,12 +10,12 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from base.errors import DomainError
 from games.engine import DEAL_VERSION, Action, Board, Layout, LayoutError
 from games.errors import StaffOnly, rule_error
 from games.models import Deal, seed_to_db
 from games.pool import pool_take, pool_vet_if_empty
 from games.solver import improve
-from spider_api.errors import DomainError
 
 if TYPE_CHECKING:
     from accounts.models import User

@@ -1,12 +1,16 @@
-"""The game service's errors, in the API's one error shape (spider_api.errors.DomainError)."""
+"""The game service's errors, in the API's one error shape (base.errors.DomainError)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
+from base.errors import DomainError
 from games.engine import EngineError
 from games.engine import errors as engine_errors
-from spider_api.errors import DomainError
+from games.presenters import game_state
+
+if TYPE_CHECKING:
+    from games.models import Game
 
 
 class GameNotFound(DomainError):
@@ -34,13 +38,16 @@ class DayClosed(CommittedRefusal):
 
 
 class VersionConflict(DomainError):
+    """The request's ``version`` is not the game's: answered with the game's state, as its
+    player sees it (the presenter's), to decide again from."""
+
     code, status = "version_conflict", 409
 
-    def __init__(self, expected: int, state: dict[str, Any]) -> None:
+    def __init__(self, expected: int, game: Game) -> None:
         super().__init__(
-            detail=f"The game is at version {state['version']}, not {expected}: "
+            detail=f"The game is at version {game.version}, not {expected}: "
             "refresh the state and decide again.",
-            extra={"game": state},
+            extra={"game": game_state(game)},
         )
 
 

@@ -7,10 +7,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from base.pagination import page_json, page_request
 from games import schema_docs, selectors
 from games.presenters import game_summary
 from games.serializers import GamePageSerializer
-from spider_api.pagination import page_json, page_request
 
 
 @schema_docs.player_games
@@ -18,7 +18,7 @@ class PlayerGamesApi(APIView):
     """Public, like the player's statistics: only what anyone may replay is listed."""
 
     permission_classes = (AllowAny,)
-    required_scopes = ()  # public data: no scope (spider_api/scopes.py)
+    required_scopes = ()  # public data: no scope (base/scopes.py)
     OutputSerializer = GamePageSerializer
 
     def get(self, request: Request, username: str) -> Response:

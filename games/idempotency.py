@@ -24,9 +24,9 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from base.errors import DomainError
 from games.errors import CommittedRefusal, IdempotencyKeyReused
 from games.models import IdempotentRequest
-from spider_api.errors import DomainError
 
 if TYPE_CHECKING:
     from accounts.models import User

@@ -31,18 +31,25 @@ class KindTurn(Protocol):
         """The action is applied and saved; same transaction."""
 
 
-class KindPolicy(Protocol):
-    def lock_for_act(self, *, game_id: Any, player_id: int) -> tuple[Game, object] | None:
-        """Lock the player's game row, and what the kind's rules read, in one statement
-        (asked once this process knows the game's kind): the game, and that read, which the
-        game service hands back to ``before_act`` unopened; None: not found that way."""
+class KindRead(Protocol):
+    """What a kind's policy read with the game row lock (``KindPolicy.lock_for_act``; races:
+    a RaceTurn, its table, race and racer, not yet checked). The game service asks it to
+    check the action, as the policy's ``before_act`` would, without reading them again."""
 
-    def before_act(
-        self, *, game: Game, action_type: str, now: datetime, read: object = None
-    ) -> KindTurn:
-        """Check the action against the kind's rules (``read``: what ``lock_for_act`` read,
-        or None to read it now); raise a DomainError to refuse it (nothing is written), else
-        return the turn that carries the action's later steps."""
+    def before_act(self, *, game: Game, action_type: str, now: datetime) -> KindTurn:
+        """As ``KindPolicy.before_act``, on what was read with the lock."""
+
+
+class KindPolicy(Protocol):
+    def lock_for_act(self, *, game_id: Any, player_id: int) -> tuple[Game, KindRead] | None:
+        """Lock the player's game row, and what the kind's rules read, in one statement
+        (asked once this process knows the game's kind): the game, and that read, which
+        checks the action itself (``KindRead.before_act``); None: not found that way."""
+
+    def before_act(self, *, game: Game, action_type: str, now: datetime) -> KindTurn:
+        """Check the action against the kind's rules, reading what they need; raise a
+        DomainError to refuse it (nothing is written), else return the turn that carries the
+        action's later steps."""
 
     def before_hint(self, *, game: Game) -> None:
         """Raise a DomainError to refuse the hint."""

@@ -17,7 +17,7 @@
   refills the pool: seconds of solver CPU are then never spent on a request.
 
 Every request that takes a pool deal (a new casual game, a race's start and ``again``) is
-counted in the throttle scope ``pool`` (spider_api.throttling.PoolThrottle), so one player
+counted in the throttle scope ``pool`` (base.throttling.PoolThrottle), so one player
 drains the pool no faster than its rate whichever way the deals are taken.
 """
 
@@ -35,10 +35,10 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count
 
+from base.errors import DomainError
 from games.engine import DEAL_VERSION, SUIT_MODES, deal_layout
 from games.models import Deal, seed_to_db
 from games.solver import improve, solve
-from spider_api.errors import DomainError
 
 log = logging.getLogger(__name__)
 

@@ -19,10 +19,10 @@ from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
 
+from base import rows
 from games.models import Action, Game
-from spider_api import rows
 
-# What a move, deal, undo or hint changes on the game row (see services._store).
+# What a move, deal, undo or hint changes on the game row (see services.lookups.game_store).
 ACT_FIELDS = (
     "snapshot",
     "version",

@@ -16,6 +16,18 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 
+from base.openapi import (
+    NOT_FOUND,
+    ErrorSerializer,
+    RetryErrorSerializer,
+    View,
+    bad_request,
+    code_examples,
+    error_example,
+    error_response,
+    invalid_example,
+)
+from base.pagination import PAGE_PARAMETERS
 from games.errors import (
     LAYOUT_CODES,
     RACE_RULE_CODES,
@@ -27,18 +39,6 @@ from games.errors import (
 )
 from games.idempotency import HEADER, MAX_KEY_LENGTH
 from games.serializers import POOL_EMPTY, VersionConflictErrorSerializer
-from spider_api.openapi import (
-    NOT_FOUND,
-    ErrorSerializer,
-    RetryErrorSerializer,
-    View,
-    bad_request,
-    code_examples,
-    error_example,
-    error_response,
-    invalid_example,
-)
-from spider_api.pagination import PAGE_PARAMETERS
 
 IDEMPOTENCY_PARAM = OpenApiParameter(
     HEADER,

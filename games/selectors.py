@@ -10,6 +10,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from base.errors import DomainError
 from games.engine import Action as EngineAction
 from games.engine import Board, apply_action, public_view
 from games.errors import GameNotFound, NoAnalysis
@@ -17,7 +18,6 @@ from games.models import Action, Analysis, Game, PlayerStats
 from games.presenters import action_json as presenters_action_json
 from games.presenters import elapsed_ms, iso
 from games.visibility import deal_out, game_visibility
-from spider_api.errors import DomainError
 
 if TYPE_CHECKING:
     from accounts.models import User

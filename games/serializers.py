@@ -14,18 +14,18 @@ from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import OpenApiResponse, extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
-from coins.serializers import CoinAwardSerializer, CoinSummarySerializer
-from games.engine import MAX_SEED, SUIT_MODES
-from games.engine.layout import COLUMNS
-from games.models import Game
-from spider_api.openapi import (
+from base.openapi import (
     DATABASE_UNAVAILABLE_DETAIL,
     ErrorSerializer,
     RetryErrorSerializer,
     error_example,
 )
-from spider_api.pagination import page_serializer
-from spider_api.serializers import JsonInputSerializer
+from base.pagination import page_serializer
+from base.serializers import JsonInputSerializer
+from coins.serializers import CoinAwardSerializer, CoinSummarySerializer
+from games.engine import MAX_SEED, SUIT_MODES
+from games.engine.layout import COLUMNS
+from games.models import Game
 
 MAX_COUNT = 104
 DEAL_OVER_GAP_HELP = (
@@ -80,7 +80,7 @@ class SeedField(serializers.Field):
         if isinstance(data, str) and data.isascii() and data.isdigit():
             data = int(data)
         if isinstance(data, float) and data.is_integer():
-            data = int(data)  # JSON Schema's integer, as spider_api.serializers takes it
+            data = int(data)  # JSON Schema's integer, as base.serializers takes it
         if isinstance(data, bool) or not isinstance(data, int) or not 0 <= data <= MAX_SEED:
             self.fail("invalid")
         return data
@@ -156,7 +156,7 @@ class GameCreateSerializer(JsonInputSerializer):
 
 
 class GameFilterSerializer(serializers.Serializer):
-    """GET /games's query string (the page is spider_api.pagination's)."""
+    """GET /games's query string (the page is base.pagination's)."""
 
     status = serializers.ChoiceField(
         choices=Game.Status.values,

@@ -55,7 +55,7 @@ def top_up_pools() -> dict[int, int]:
 
 
 @shared_task(
-    name=services.ANALYSE_TASK,  # services.queue_analysis queues it by name, on ANALYSIS_QUEUE
+    name=services.ANALYSE_TASK,  # services.analyses queues it by name, on ANALYSIS_QUEUE
     acks_late=True,
     reject_on_worker_lost=True,  # a worker killed mid-search: the analysis is run again
     soft_time_limit=settings.ANALYSIS_TIME_LIMIT_SECONDS,

@@ -12,6 +12,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from base.errors import DomainError
+from base.pagination import page_json, page_request
+from base.permissions import READ_METHODS
+from base.players import player_of
+from base.scopes import GAME_PLAY
 from coins.presenters import award_json, summary_json
 from coins.selectors import coins_summary
 from games import schema_docs, selectors, services
@@ -41,11 +46,6 @@ from games.serializers import (
     PositionSerializer,
     action_input_fast,
 )
-from spider_api.errors import DomainError
-from spider_api.pagination import page_json, page_request
-from spider_api.permissions import READ_METHODS
-from spider_api.players import player_of
-from spider_api.scopes import GAME_PLAY
 
 
 def _answer(request: Request, produce: Any) -> Response:

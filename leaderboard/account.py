@@ -1,5 +1,5 @@
 """The leaderboard's part of a player's export and of deleting an account (receivers of
-``spider_api.account_signals``, connected in ``LeaderboardConfig.ready``)."""
+``base.account_signals``, connected in ``LeaderboardConfig.ready``)."""
 
 from __future__ import annotations
 

@@ -8,13 +8,13 @@ class LeaderboardConfig(AppConfig):
     def ready(self) -> None:
         # The leaderboard subscribes to the games app (which never imports it): a ranked
         # win is entered in the transaction that wins the game.
+        from base.account_signals import account_erasing, account_export
         from games.signals import game_won
         from leaderboard import (
             account,
             freshness,  # noqa: F401  # connects its receivers
         )
         from leaderboard.ranking import on_game_won
-        from spider_api.account_signals import account_erasing, account_export
 
         game_won.connect(on_game_won, dispatch_uid="leaderboard.entry_record")
         # A player's export and the deletion of an account (accounts cannot import us).

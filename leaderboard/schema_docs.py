@@ -12,9 +12,7 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 
-from leaderboard import selectors, services
-from leaderboard.serializers import STANDARD_RULES_ONLY
-from spider_api.openapi import (
+from base.openapi import (
     NOT_FOUND,
     RetryErrorSerializer,
     ValidationErrorSerializer,
@@ -26,7 +24,9 @@ from spider_api.openapi import (
     invalid_example,
     not_modified,
 )
-from spider_api.pagination import PAGE_PARAMETERS
+from base.pagination import PAGE_PARAMETERS
+from leaderboard import selectors, services
+from leaderboard.serializers import STANDARD_RULES_ONLY
 
 DAILY_RETRY_AFTER = services.DAILY_RETRY_AFTER_SECONDS
 

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Any, Final
 
 from django.db.models import Count, Max, Q, QuerySet
 
+from base.pagination import PageRequest, page_json
 from games.daily import daily_closed, day_closes_at
 from games.models import Game
 from games.presenters import iso
 from leaderboard.models import DailyChallenge, LeaderboardEntry
-from spider_api.pagination import PageRequest, page_json
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser

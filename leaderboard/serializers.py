@@ -9,12 +9,12 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from base.errors import DomainError
+from base.pagination import page_serializer
 from games.engine import SUIT_MODES
 from games.models import Game
 from games.serializers import SuitsField
 from leaderboard import selectors
-from spider_api.errors import DomainError
-from spider_api.pagination import page_serializer
 
 
 # -- input ----------------------------------------------------------------------------------
@@ -44,7 +44,7 @@ def _one_of(values: str) -> dict[str, Any]:
 
 
 class BoardFilterSerializer(serializers.Serializer):
-    """The leaderboard's query string (the page is spider_api.pagination's)."""
+    """The leaderboard's query string (the page is base.pagination's)."""
 
     suits = serializers.ChoiceField(
         choices=SUIT_MODES, error_messages=_one_of(", ".join(map(str, SUIT_MODES)))
@@ -62,7 +62,7 @@ class DailyFilterSerializer(serializers.Serializer):
 
 
 class DailyDaysFilterSerializer(serializers.Serializer):
-    """GET /daily/days's query string (the page is spider_api.pagination's)."""
+    """GET /daily/days's query string (the page is base.pagination's)."""
 
     before = DayField(required=False, help_text="Only days before this one (YYYY-MM-DD).")
     after = DayField(required=False, help_text="Only days after this one (YYYY-MM-DD).")

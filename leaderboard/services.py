@@ -16,6 +16,7 @@ from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from base.errors import DomainError
 from games.daily import daily_closed
 from games.deals import deal_improve_line
 from games.models import Game
@@ -24,7 +25,6 @@ from games.services import game_create_practice, game_start
 from leaderboard.commitment import commit, new_nonce
 from leaderboard.models import DailyChallenge
 from leaderboard.selectors import challenge_on
-from spider_api.errors import DomainError
 
 DAILY_SUITS = 2
 DAILY_LOCK_SPACE = 0x5D41  # advisory-lock namespace of daily challenge creation

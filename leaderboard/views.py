@@ -14,6 +14,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from base.conditional import conditional_answer, strong_etag
+from base.errors import DomainError
+from base.pagination import page_request
+from base.players import player_of
+from base.scopes import DAILY_PLAY
+from base.serializers import JsonInputSerializer
 from games.daily import daily_closed
 from games.presenters import game_state
 from games.selectors import player_by_username
@@ -32,12 +38,6 @@ from leaderboard.serializers import (
     GamePlacesSerializer,
     PlayerPlacesSerializer,
 )
-from spider_api.conditional import conditional_answer, strong_etag
-from spider_api.errors import DomainError
-from spider_api.pagination import page_request
-from spider_api.players import player_of
-from spider_api.scopes import DAILY_PLAY
-from spider_api.serializers import JsonInputSerializer
 
 BOARD_CACHE_SECONDS = 5
 CLOSED_BOARD_CACHE_SECONDS = 3600

@@ -1,4 +1,4 @@
-"""A player's apps when their account is deleted (spider_api.account_signals)."""
+"""A player's apps when their account is deleted (base.account_signals)."""
 
 from __future__ import annotations
 

@@ -15,13 +15,13 @@ class OAuthConfig(AppConfig):
         from django.db.models.signals import post_delete, post_save
         from oauth2_provider.models import AccessToken
 
+        from base.account_signals import account_erasing
+        from base.oauth import forget_access_tokens_of, forget_token
         from oauth import account
-        from spider_api.account_signals import account_erasing
-        from spider_api.oauth import forget_access_tokens_of, forget_token
 
         # A cached access token must not outlive its revocation (deleted: the revocation
         # endpoint, a reused refresh token's family, the app deleted) or a change to its
-        # user: see spider_api.oauth.
+        # user: see base.oauth.
         def on_token(sender: Any, instance: Any, **kwargs: Any) -> None:
             forget_token(instance.pk)
 

@@ -28,7 +28,7 @@ from oauth2_provider import views as dot
 from oauth2_provider.models import get_grant_model
 from oauth2_provider.settings import oauth2_settings
 
-from spider_api.throttling import throttle_wait
+from base.throttling import throttle_wait
 
 MAX_CLIENT_ID = 100  # DOT's client_id column; anything longer names no client
 

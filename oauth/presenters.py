@@ -6,8 +6,8 @@ from typing import Any
 
 from oauth2_provider.models import Application
 
+from base.scopes import SCOPES
 from oauth.selectors import Approval
-from spider_api.scopes import SCOPES
 
 
 def app_json(app: Application) -> dict[str, Any]:

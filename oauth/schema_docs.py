@@ -14,6 +14,14 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 
+from base.openapi import (
+    ErrorSerializer,
+    View,
+    bad_request,
+    error_example,
+    invalid_example,
+)
+from base.pagination import PAGE_PARAMETERS
 from oauth import services
 from oauth.errors import AuthorizationRefused
 from oauth.serializers import (
@@ -21,14 +29,6 @@ from oauth.serializers import (
     AuthorizationErrorSerializer,
     AuthorizationQuerySerializer,
 )
-from spider_api.openapi import (
-    ErrorSerializer,
-    View,
-    bad_request,
-    error_example,
-    invalid_example,
-)
-from spider_api.pagination import PAGE_PARAMETERS
 
 TAGS = ["apps"]
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 from oauth2_provider.models import AccessToken, Application
 from oauth2_provider.settings import oauth2_settings
 
-from spider_api.scopes import SCOPES
+from base.scopes import SCOPES
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -58,7 +58,7 @@ def live_tokens_of(*, user: User, now: datetime | None = None) -> QuerySet[Acces
 def approvals_of(*, user: User) -> list[Approval]:
     """The apps ``user`` approved that hold a live token, most recently used first. ``last
     used``: the latest of their tokens' ``updated`` (written at issue, and on use at most once
-    a minute: spider_api.oauth)."""
+    a minute: base.oauth)."""
     by_app: dict[Application, list[AccessToken]] = {}
     for token in live_tokens_of(user=user).select_related("application__user"):
         if token.application is not None:  # always, by the filter: said for the type checker
@@ -76,6 +76,6 @@ def approvals_of(*, user: User) -> list[Approval]:
 
 
 def _scope_order(scope: str) -> tuple[int, str]:
-    """The order spider_api.scopes lists them (the approval page's), unknown ones last."""
+    """The order base.scopes lists them (the approval page's), unknown ones last."""
     order = list(SCOPES)
     return (order.index(scope) if scope in order else len(order), scope)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from spider_api.openapi import ValidationErrorSerializer
+from base.openapi import ValidationErrorSerializer
 
 
 class AppSerializer(serializers.Serializer):

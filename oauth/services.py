@@ -17,9 +17,9 @@ from django.utils import timezone
 from oauth2_provider.generators import generate_client_secret
 from oauth2_provider.models import AccessToken, Application, RefreshToken, get_grant_model
 
+from base.errors import DomainError
 from oauth import selectors
 from oauth.models import IssuedCode
-from spider_api.errors import DomainError
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -90,7 +90,7 @@ def app_register(
 @transaction.atomic
 def app_delete(*, user: User, client_id: str) -> None:
     """Delete one of the player's apps with its grants and tokens (each token's deletion
-    drops it from the token caches: spider_api.oauth)."""
+    drops it from the token caches: base.oauth)."""
     app = Application.objects.filter(user=user, client_id=client_id).first()
     if app is None:
         raise AppNotFound()
@@ -102,7 +102,7 @@ def approval_revoke(*, user: User, client_id: str) -> None:
     """End what the app ``client_id`` may do for ``user``, at once: its refresh tokens are
     revoked (kept, marked, so a replay of one is still recognised), its access tokens and
     unexchanged codes deleted (each deletion drops the token from this process's cache,
-    spider_api.oauth; the others within TOKEN_CACHE_SECONDS). ApprovalNotFound when the app
+    base.oauth; the others within TOKEN_CACHE_SECONDS). ApprovalNotFound when the app
     holds no live token of the player's (another player's approval is never theirs)."""
     if not selectors.live_tokens_of(user=user).filter(application__client_id=client_id).exists():
         raise ApprovalNotFound()

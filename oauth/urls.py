@@ -34,7 +34,7 @@ _provider = [
     path("oauth/authorize", index, name="authorize"),  # the web client's page
     path("oauth/token", endpoints.TokenView.as_view(), name="token"),
     path("oauth/revoke", endpoints.RevokeTokenView.as_view(), name="revoke-token"),
-    # RFC 7591/7592 dynamic registration (DCR_ENABLED; spider_api.oauth.FirstPartyRegistration)
+    # RFC 7591/7592 dynamic registration (DCR_ENABLED; base.oauth.FirstPartyRegistration)
     path("oauth/register", endpoints.RegistrationView.as_view(), name="dcr-register"),
     path(
         "oauth/register/<str:client_id>",

@@ -22,6 +22,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from base.pagination import page_json, page_request, page_serializer
+from base.permissions import FIRST_PARTY
+from base.players import player_of
+from base.serializers import JsonInputSerializer
 from oauth import schema_docs, selectors, services
 from oauth.errors import AuthorizationRefused
 from oauth.presenters import app_json, approval_json, authorization_json
@@ -32,10 +36,6 @@ from oauth.serializers import (
     ScopeSerializer,
 )
 from oauth.validator import REDIRECT_NAMED
-from spider_api.pagination import page_json, page_request, page_serializer
-from spider_api.permissions import FIRST_PARTY
-from spider_api.players import player_of
-from spider_api.serializers import JsonInputSerializer
 
 MAX_REDIRECT_URIS = 10
 

@@ -1,5 +1,5 @@
 """The settings' part of a player's export and of deleting an account (receivers of
-``spider_api.account_signals``, connected in ``PreferencesConfig.ready``)."""
+``base.account_signals``, connected in ``PreferencesConfig.ready``)."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
 
-from spider_api.openapi import View, bad_request, invalid_example
+from base.openapi import View, bad_request, invalid_example
 
 
 def player_settings(view: View) -> View:

@@ -9,13 +9,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from base import scopes
+from base.players import player_of
+from base.serializers import JsonInputSerializer
 from preferences import schema_docs
 from preferences.models import PlayerSettings
 from preferences.selectors import player_settings
 from preferences.services import player_settings_update
-from spider_api import scopes
-from spider_api.players import player_of
-from spider_api.serializers import JsonInputSerializer
 
 _FOUR = "Four suit colours (spades black, hearts red, diamonds blue, clubs green); off: two "
 _FOUR += "colours, spades and clubs black, hearts and diamonds red (the classic deck)."
@@ -38,7 +38,7 @@ class PlayerSettingsSerializer(serializers.Serializer):
 class PlayerSettingsApi(APIView):
     """GET: OutputSerializer; PATCH: InputSerializer (any of the settings), OutputSerializer."""
 
-    # OAuth2 and personal access tokens (spider_api/scopes.py): reading needs profile:read,
+    # OAuth2 and personal access tokens (base/scopes.py): reading needs profile:read,
     # changing profile:write; the web client's own tokens carry every scope.
     required_scopes: ClassVar[dict[str, tuple[str, ...]]] = {
         "GET": (scopes.PROFILE_READ,),
@@ -56,7 +56,7 @@ class PlayerSettingsApi(APIView):
         deal_over_gap = serializers.BooleanField(required=False, help_text=_GAP)
 
         # What validate() says: one setting at least (an unknown one is 400 unknown_field, as
-        # for every body: spider_api.serializers).
+        # for every body: base.serializers).
         schema_rules: ClassVar[dict[str, Any]] = {"minProperties": 1}
 
         def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:

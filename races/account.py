@@ -1,5 +1,5 @@
 """The races' part of a player's export and of deleting an account (receivers of
-``spider_api.account_signals``, connected in ``RacesConfig.ready``)."""
+``base.account_signals``, connected in ``RacesConfig.ready``)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import TextField
 from django.db.models.functions import Cast
 
+from base.errors import DomainError
 from games.presenters import iso
 from races.models import Racer, Seat, StreamTicket, TableEvent
 from races.services import RUNNING, race_resign, seat_stand
-from spider_api.errors import DomainError
 
 if TYPE_CHECKING:
     from accounts.models import User

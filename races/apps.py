@@ -7,11 +7,11 @@ class RacesConfig(AppConfig):
 
     def ready(self) -> None:
         # The game service asks this policy about every game of kind `race` (games.kinds).
+        from base.account_signals import account_erasing, account_export
         from games.kinds import register_policy
         from games.models import Game
         from races import account
         from races.policy import RacePolicy
-        from spider_api.account_signals import account_erasing, account_export
 
         register_policy(Game.Kind.RACE, RacePolicy())
         # A player's export and the deletion of an account (accounts cannot import races).

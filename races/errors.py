@@ -1,8 +1,8 @@
-"""The races service's errors, in the API's one error shape (spider_api.errors.DomainError)."""
+"""The races service's errors, in the API's one error shape (base.errors.DomainError)."""
 
 from __future__ import annotations
 
-from spider_api.errors import DomainError
+from base.errors import DomainError
 
 
 class TableNotFound(DomainError):

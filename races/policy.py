@@ -5,10 +5,10 @@ lock next (Game -> Table, the one lock order; see races.services).
 
 A racer's action, step by step: ``lock_for_act`` locks the game and the table and reads the
 race and the racer in one statement (races/rows.py; once this process knows the game is a
-race's); ``before_act`` refuses what the race forbids and returns a ``RaceTurn``, the table,
-race and racer it checked; the game service applies the action, then calls the turn's
-``before_write`` (the ``progress`` event, written with the action) and ``after_act`` (a win
-ends the race).
+race's) into a ``RaceTurn``; its ``before_act`` (or the policy's, which reads them itself)
+refuses what the race forbids and returns the turn checked; the game service applies the
+action, then calls the turn's ``before_write`` (the ``progress`` event, written with the
+action) and ``after_act`` (a win ends the race).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from base.errors import DomainError
 from games.engine import Board
 from games.models import Game
 from games.rows import Statement
@@ -27,17 +28,22 @@ from races.events import EventKind, event_statements
 from races.models import Race, Racer, Table
 from races.services.endings import draw_decline, race_finish, racer_out
 from races.services.timers import run_due
-from spider_api.errors import DomainError
 
 
 @dataclass(frozen=True, slots=True)
 class RaceTurn:
-    """One action of a racer, allowed: its table (row locked), race and racer, as read with
-    the lock and checked. The game service holds it for the action's later steps."""
+    """One action of a racer: its table (row locked), race and racer. As ``lock_for_act``
+    reads them it is not yet checked (its ``before_act`` checks it and returns it, allowed);
+    the game service holds the checked turn for the action's later steps."""
 
     table: Table
     race: Race
     racer: Racer
+
+    def before_act(self, *, game: Game, action_type: str, now: datetime) -> RaceTurn:
+        """As ``RacePolicy.before_act``, on the table, race and racer read with the game row
+        (``lock_for_act``): no second read."""
+        return _before_act(game, action_type, now, self)
 
     def before_write(self, *, game: Game, board: Board, now: datetime) -> Sequence[Statement]:
         """Just before the action is written: a draw on offer is turned down (its event
@@ -54,24 +60,15 @@ class RaceTurn:
 
 
 class RacePolicy:
-    def lock_for_act(self, *, game_id: Any, player_id: int) -> tuple[Game, object] | None:
+    def lock_for_act(self, *, game_id: Any, player_id: int) -> tuple[Game, RaceTurn] | None:
         found = rows.game_for_act(game_id=game_id, player_id=player_id)
         if found is None:
             return None
         game, (table, race, racer) = found
-        return game, RaceTurn(table, race, racer)  # not yet checked: before_act does
+        return game, RaceTurn(table, race, racer)  # not yet checked: its before_act does
 
-    def before_act(
-        self, *, game: Game, action_type: str, now: datetime, read: object = None
-    ) -> RaceTurn:
-        if action_type == "undo":
-            raise UndoNotAllowed()
-        if game.started_at is not None and now < game.started_at:
-            raise _refused(RaceNotStarted())
-        try:  # read with the game row (lock_for_act): no second read
-            return _turn_checked(game, now, read if isinstance(read, RaceTurn) else None)
-        except DomainError as exc:
-            raise _refused(exc) from None
+    def before_act(self, *, game: Game, action_type: str, now: datetime) -> RaceTurn:
+        return _before_act(game, action_type, now, None)
 
     def before_hint(self, *, game: Game) -> None:
         raise HintsNotAllowed()
@@ -86,6 +83,19 @@ class RacePolicy:
         if turn.race.status == Race.Status.COUNTDOWN:
             raise RaceNotStarted()
         racer_out(turn.table, turn.race, turn.racer, Racer.OutReason.RESIGNED, now)
+
+
+def _before_act(game: Game, action_type: str, now: datetime, read: RaceTurn | None) -> RaceTurn:
+    """What the race forbids refused (an undo, an action before the cards turn over, or as
+    ``_turn_checked`` refuses), as a rule refusal (422); else the racer's turn."""
+    if action_type == "undo":
+        raise UndoNotAllowed()
+    if game.started_at is not None and now < game.started_at:
+        raise _refused(RaceNotStarted())
+    try:
+        return _turn_checked(game, now, read)
+    except DomainError as exc:
+        raise _refused(exc) from None
 
 
 def _turn_checked(game: Game, now: datetime, read: RaceTurn | None) -> RaceTurn:

@@ -22,9 +22,9 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connections
 
+from base import rows
 from games.models import Game
 from races.models import Race, Racer, Table
-from spider_api import rows
 
 _MODELS = (Table, Race, Racer)
 _ALIASES = {Game: "g", Table: "t", Race: "ra", Racer: "r"}

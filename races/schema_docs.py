@@ -11,12 +11,8 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 
-from games.errors import LAYOUT_CODES
-from games.serializers import POOL_EMPTY
-from races.errors import NoRace, NotRacing, NotReady, RaceNotStarted, TableBusy
-from races.serializers import RaceEventSerializer, TableSerializer
-from spider_api.errors import DomainError
-from spider_api.openapi import (
+from base.errors import DomainError
+from base.openapi import (
     NOT_FOUND,
     ErrorSerializer,
     RetryErrorSerializer,
@@ -26,6 +22,10 @@ from spider_api.openapi import (
     error_example,
     invalid_example,
 )
+from games.errors import LAYOUT_CODES
+from games.serializers import POOL_EMPTY
+from races.errors import NoRace, NotRacing, NotReady, RaceNotStarted, TableBusy
+from races.serializers import RaceEventSerializer, TableSerializer
 
 TAGS = ["races"]
 

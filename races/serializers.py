@@ -8,9 +8,9 @@ from typing import Any, ClassVar
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
+from base.serializers import JsonInputSerializer
 from games.serializers import DEAL_OVER_GAP_HELP, SeedField, StrictIntegerField, SuitsField
 from races.events import EventKind
-from spider_api.serializers import JsonInputSerializer
 
 MAX_TIME_LIMIT_S = 3600
 # Choice sets named once (SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]).

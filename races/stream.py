@@ -45,17 +45,17 @@ from django.views.decorators.csrf import csrf_exempt
 from rest_framework.exceptions import AuthenticationFailed
 
 from accounts.models import User
+from base.authentication import BEARER_CHALLENGE, BearerTokenAuthentication
+from base.errors import DomainError
+from base.oauth import OAuthTokenAuthentication
+from base.permissions import InsufficientScope, token_allows
+from base.scopes import RACE_PLAY
+from base.throttling import throttle_wait
 from games.presenters import iso
 from races import selectors, services
 from races.errors import BadTicket, TooManyStreams
 from races.events import EventKind
 from races.hub import HUB, SLOTS
-from spider_api.authentication import BEARER_CHALLENGE, BearerTokenAuthentication
-from spider_api.errors import DomainError
-from spider_api.oauth import OAuthTokenAuthentication
-from spider_api.permissions import InsufficientScope, token_allows
-from spider_api.scopes import RACE_PLAY
-from spider_api.throttling import throttle_wait
 
 log = logging.getLogger(__name__)
 
@@ -266,9 +266,13 @@ class Background:
     """Per ASGI process, from its start (spider_api.asgi): the timer sweep (so the
     countdown, the time limit, the 60 s to come back and the daily close fire with nobody
     acting or connected, also under `make run` without Celery) and the presence heartbeat
-    of the streams open here."""
+    of the streams open here.
+
+    The sweep is the project's (``sweep``: every app's timers, spider_api.sweeps), set by the
+    ASGI entry point that names the apps; this app does not import it."""
 
     def __init__(self) -> None:
+        self.sweep: Callable[[], object] | None = None  # run every RACE_TICK_SECONDS once set
         self.presences: dict[int, int] = {}
         self.slots: set[tuple[int, str]] = set()  # (player id, stream id) open here
         self._tasks: list[asyncio.Task[None]] = []
@@ -289,12 +293,12 @@ class Background:
         self._tasks = []
 
     async def _tick(self) -> None:
-        from spider_api.sweeps import sweep_due  # the race timers and the daily close
-
         while True:
             await asyncio.sleep(settings.RACE_TICK_SECONDS)
+            if self.sweep is None:
+                continue
             try:
-                await db(sweep_due)
+                await db(self.sweep)
             except Exception:  # the database restarting: try again next tick
                 log.exception("races tick failed")
 

@@ -11,6 +11,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from base.players import player_of
+from base.scopes import RACE_PLAY
 from games.presenters import iso
 from races import schema_docs, selectors, services
 from races.presenters import table_json
@@ -24,8 +26,6 @@ from races.serializers import (
     TicketSerializer,
 )
 from races.stream import STREAM_SCOPES
-from spider_api.players import player_of
-from spider_api.scopes import RACE_PLAY
 
 
 def _answer(table_code: str, code: int = status.HTTP_200_OK) -> Response:

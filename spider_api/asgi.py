@@ -15,9 +15,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "spider_api.settings")
 
 django_application = get_asgi_application()
 
-from races.stream import BACKGROUND  # noqa: E402  (the apps are loaded above)
-from spider_api.heap import freeze_startup_objects  # noqa: E402
+from base.heap import freeze_startup_objects  # noqa: E402  (the apps are loaded above)
+from races.stream import BACKGROUND  # noqa: E402
+from spider_api.sweeps import sweep_due  # noqa: E402
 
+BACKGROUND.sweep = sweep_due  # the race timers, the daily close, the housekeeping
 freeze_startup_objects()
 
 

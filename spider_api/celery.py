@@ -19,7 +19,7 @@ app.autodiscover_tasks()
 
 @worker_process_init.connect
 def _freeze_startup_objects(**_: Any) -> None:
-    """Each pool process: the start-up objects out of the collector's way (spider_api.heap)."""
-    from spider_api.heap import freeze_startup_objects
+    """Each pool process: the start-up objects out of the collector's way (base.heap)."""
+    from base.heap import freeze_startup_objects
 
     freeze_startup_objects(import_urls=False)

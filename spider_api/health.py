@@ -36,8 +36,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from base.errors import DATABASE_ERRORS
+from games.pool import pool_levels  # the project names the apps; none of them imports it
 from spider_api import schema_docs
-from spider_api.errors import DATABASE_ERRORS
 
 HEARTBEAT_KEY = "spider_api:beat:heartbeat"
 BROKER_TIMEOUT_SECONDS = 1.0
@@ -105,8 +106,6 @@ def check_pool(database_up: bool) -> dict[str, Any]:
     check: dict[str, Any] = {"status": "unknown", "low_water": low_water, "target": target}
     if not database_up:
         return check
-    from games.pool import pool_levels  # the games app depends on this project, not the reverse
-
     try:
         levels = pool_levels()
     except DATABASE_ERRORS as exc:

@@ -13,7 +13,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers
 
-from spider_api.openapi import View
+from base.openapi import View
 
 # The values of the `status` fields (named enums in the schema: SPECTACULAR_SETTINGS).
 HEALTH_STATES = ("ok", "degraded")

@@ -12,8 +12,8 @@ from corsheaders.defaults import default_headers as cors_default_headers
 from django.conf import global_settings
 from django.core.exceptions import ImproperlyConfigured
 
-from spider_api.converters import SCHEMAS as PATH_CONVERTER_SCHEMAS
-from spider_api.env import (
+from base.converters import SCHEMAS as PATH_CONVERTER_SCHEMAS
+from base.env import (
     env_bool,
     env_choice,
     env_email,
@@ -23,7 +23,7 @@ from spider_api.env import (
     env_rate,
     env_str,
 )
-from spider_api.scopes import PROFILE_READ, SCOPES
+from base.scopes import PROFILE_READ, SCOPES
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -61,8 +61,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "spider_api.middleware.RequestIdMiddleware",  # first: every log line has the request id
-    "spider_api.cors.CorsMiddleware",  # before anything that answers (preflights, redirects)
+    "base.middleware.RequestIdMiddleware",  # first: every log line has the request id
+    "base.cors.CorsMiddleware",  # before anything that answers (preflights, redirects)
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # static files (the docs) without DEBUG
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -71,7 +71,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "spider_api.middleware.DatabaseUnavailableMiddleware",
+    "base.middleware.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "spider_api.urls"
@@ -107,10 +107,10 @@ except ValueError as exc:
 
 if _database["ENGINE"] == "django.db.backends.postgresql":
     # Django's backend with the health check once per DATABASE_HEALTH_CHECK_DELAY seconds per
-    # connection, not before every request (spider_api/postgresql/base.py).
-    _database["ENGINE"] = "spider_api.postgresql"
+    # connection, not before every request (base/postgresql/base.py).
+    _database["ENGINE"] = "base.postgresql"
 DATABASE_HEALTH_CHECK_DELAY = env_int("DATABASE_HEALTH_CHECK_DELAY", 1, minimum=0)
-# The action path's statements prepared once per connection (spider_api/postgresql/base.py).
+# The action path's statements prepared once per connection (base/postgresql/base.py).
 DATABASE_PREPARED_STATEMENTS = env_bool("DATABASE_PREPARED_STATEMENTS", default=True)
 
 if _database["ENGINE"] == "django.db.backends.sqlite3":
@@ -141,7 +141,7 @@ if CACHE_URL and not CACHE_URL.startswith(("redis://", "rediss://")):
 CACHES = {
     "default": (
         # Fails soft: with Redis down the cache is empty (throttling lets requests through).
-        {"BACKEND": "spider_api.cache.FailSoftRedisCache", "LOCATION": CACHE_URL}
+        {"BACKEND": "base.cache.FailSoftRedisCache", "LOCATION": CACHE_URL}
         if CACHE_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
@@ -150,7 +150,7 @@ CACHES = {
 # --- Accounts ----------------------------------------------------------------------------------
 
 AUTH_USER_MODEL = "accounts.User"
-# How long a web process may answer from its cache of API tokens (spider_api.authentication);
+# How long a web process may answer from its cache of API tokens (base.authentication);
 # a change to a token or its user clears it in that process at once. 0: no cache.
 TOKEN_CACHE_SECONDS = env_int("TOKEN_CACHE_SECONDS", 10, minimum=0)
 # A first-party sign-in token (POST /auth/token, register, guest) expires this long after it
@@ -164,10 +164,10 @@ WEB_CLIENT_URL = env_str("WEB_CLIENT_URL", "http://127.0.0.1:8000").rstrip("/")
 if not WEB_CLIENT_URL.startswith(("http://", "https://")):
     raise ImproperlyConfigured("WEB_CLIENT_URL must be an http:// or https:// URL.")
 # Passwords: Django's hashers (PBKDF2 first). Apps' client secrets: a fast one, as strong for
-# a secret the server made (spider_api/hashers.py); listed last, it hashes no password.
+# a secret the server made (base/hashers.py); listed last, it hashes no password.
 PASSWORD_HASHERS = [
     *global_settings.PASSWORD_HASHERS,
-    "spider_api.hashers.ClientSecretHasher",
+    "base.hashers.ClientSecretHasher",
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -206,13 +206,13 @@ OAUTH2_PROVIDER = {
     "ROTATE_REFRESH_TOKEN": True,
     "REFRESH_TOKEN_REUSE_PROTECTION": True,
     "REFRESH_TOKEN_GRACE_PERIOD_SECONDS": 0,
-    "ACCESS_TOKEN_GENERATOR": "spider_api.oauth.access_token",
-    "REFRESH_TOKEN_GENERATOR": "spider_api.oauth.refresh_token",
+    "ACCESS_TOKEN_GENERATOR": "base.oauth.access_token",
+    "REFRESH_TOKEN_GENERATOR": "base.oauth.refresh_token",
     # Every approval is asked for (the player sees the scopes each time).
     "REQUEST_APPROVAL_PROMPT": "force",
     # RFC 7591 dynamic registration, for signed-in players (first-party token) only.
     "DCR_ENABLED": True,
-    "DCR_REGISTRATION_PERMISSION_CLASSES": ("spider_api.oauth.FirstPartyRegistration",),
+    "DCR_REGISTRATION_PERMISSION_CLASSES": ("base.oauth.FirstPartyRegistration",),
     # A registration access token (RFC 7592) lasts this long, and dies sooner with the
     # player's other tokens (signing out everywhere, a new password, the account deleted).
     "DCR_REGISTRATION_TOKEN_EXPIRE_SECONDS": env_int(
@@ -270,7 +270,7 @@ if env_bool("TRUST_X_FORWARDED_PROTO", default=False):
     # Only behind a proxy that sets X-Forwarded-Proto itself and strips it from clients.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
-# --- Browsers on other origins (CORS, spider_api/cors.py) --------------------------------------
+# --- Browsers on other origins (CORS, base/cors.py) --------------------------------------
 
 # Public reads answer any origin; everything else the origins listed here ("*": any, which is
 # safe because the API authenticates with Bearer tokens, never cookies).
@@ -285,7 +285,7 @@ CORS_EXPOSE_HEADERS = (
     "ETag",
     "Idempotent-Replayed",
     "X-Request-ID",
-    # draft-ietf-httpapi-ratelimit-headers-06, on throttled answers (spider_api/throttling.py)
+    # draft-ietf-httpapi-ratelimit-headers-06, on throttled answers (base/throttling.py)
     "RateLimit-Limit",
     "RateLimit-Remaining",
     "RateLimit-Reset",
@@ -300,21 +300,21 @@ REST_FRAMEWORK = {
         *(["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
     ],
     # An unknown ?format= is 406 with the formats there are, not DRF's 404.
-    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "spider_api.negotiation.ContentNegotiation",
-    # JSON only, read through the body guard (spider_api/parsers.py: size and depth limits).
-    "DEFAULT_PARSER_CLASSES": ["spider_api.parsers.JSONParser"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "base.negotiation.ContentNegotiation",
+    # JSON only, read through the body guard (base/parsers.py: size and depth limits).
+    "DEFAULT_PARSER_CLASSES": ["base.parsers.JSONParser"],
     # An OAuth2 access token (its prefix tells it apart at no cost), else a first-party token.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "spider_api.oauth.OAuthTokenAuthentication",
-        "spider_api.authentication.BearerTokenAuthentication",
+        "base.oauth.OAuthTokenAuthentication",
+        "base.authentication.BearerTokenAuthentication",
     ],
     # A signed-in player whose token allows the view's `required_scopes` (public views say
-    # AllowAny instead): spider_api/permissions.py.
-    "DEFAULT_PERMISSION_CLASSES": ["spider_api.permissions.HasRequiredScopes"],
+    # AllowAny instead): base/permissions.py.
+    "DEFAULT_PERMISSION_CLASSES": ["base.permissions.HasRequiredScopes"],
     # The view's scope, and `pool` on every view that takes a deal from the vetted pool.
     "DEFAULT_THROTTLE_CLASSES": [
-        "spider_api.throttling.ScopedRateThrottle",
-        "spider_api.throttling.PoolThrottle",
+        "base.throttling.ScopedRateThrottle",
+        "base.throttling.PoolThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "auth": env_rate("THROTTLE_RATE_AUTH", "20/min"),
@@ -339,8 +339,8 @@ REST_FRAMEWORK = {
     # Proxies in front of the app that append to X-Forwarded-For. With 0 the client address
     # is REMOTE_ADDR, so a client cannot dodge throttling by sending its own X-Forwarded-For.
     "NUM_PROXIES": env_int("NUM_PROXIES", 0, minimum=0),
-    "EXCEPTION_HANDLER": "spider_api.errors.exception_handler",
-    "DEFAULT_SCHEMA_CLASS": "spider_api.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "base.errors.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "base.openapi.AutoSchema",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 
@@ -394,13 +394,13 @@ SPECTACULAR_SETTINGS = {
         "OutReasonEnum": "races.serializers.OUT_REASONS",
         "DrawDeclinedReasonEnum": "races.serializers.DRAW_DECLINED_REASONS",
     },
-    # The path converters' patterns (spider_api/converters.py), documented as they match.
+    # The path converters' patterns (base/converters.py), documented as they match.
     "PATH_CONVERTER_OVERRIDES": PATH_CONVERTER_SCHEMAS,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "spider_api.openapi.postprocess",
+        "base.openapi.postprocess",
     ],
-    # The `oauth2` security scheme (spider_api.openapi.OAuthScheme).
+    # The `oauth2` security scheme (base.openapi.OAuthScheme).
     "OAUTH2_FLOWS": ["authorizationCode"],
     "OAUTH2_AUTHORIZATION_URL": "/oauth/authorize",
     "OAUTH2_TOKEN_URL": "/oauth/token",
@@ -443,7 +443,7 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # long tasks, acks_late: take one at a time
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # keep LOGGING below (JSON, request ids)
 # The heartbeat task (health.py) and the task-failure logging (logging.py) live here.
-CELERY_IMPORTS = ("spider_api.health", "spider_api.logging")
+CELERY_IMPORTS = ("spider_api.health", "base.logging")
 CELERY_TIMEZONE = TIME_ZONE
 # Beat's heartbeat: /health calls beat stale when the last one is older than this.
 BEAT_HEARTBEAT_SECONDS = env_int("BEAT_HEARTBEAT_SECONDS", 30, minimum=1)
@@ -607,18 +607,18 @@ RACE_STREAM_URL = env_str("RACE_STREAM_URL", "").rstrip("/")
 # --- Logging -------------------------------------------------------------------------------
 
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
-# JSON lines (spider_api/logging.py) unless DEBUG; each line carries the request id.
+# JSON lines (base/logging.py) unless DEBUG; each line carries the request id.
 LOG_FORMAT = env_choice("LOG_FORMAT", "plain" if DEBUG else "json", ("json", "plain"))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {
-        "request_id": {"()": "spider_api.logging.RequestIdFilter"},
-        "redact": {"()": "spider_api.logging.RedactSecretsFilter"},
+        "request_id": {"()": "base.logging.RequestIdFilter"},
+        "redact": {"()": "base.logging.RedactSecretsFilter"},
     },
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s]: %(message)s"},
-        "json": {"()": "spider_api.logging.JsonFormatter"},
+        "json": {"()": "base.logging.JsonFormatter"},
     },
     "handlers": {
         "console": {

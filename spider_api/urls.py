@@ -9,8 +9,8 @@ from django.urls import include, path, re_path
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from base.errors import page_not_found
 from oauth.urls import PROVIDER
-from spider_api.errors import page_not_found
 from spider_api.health import HealthApi, LivenessApi
 
 urlpatterns = [
@@ -34,7 +34,7 @@ urlpatterns = [
 ]
 
 # Outside DRF views (unknown paths, crashes) Django answers with these: JSON, never HTML.
-handler400 = "spider_api.errors.handle_bad_request"
-handler403 = "spider_api.errors.permission_denied"
-handler404 = "spider_api.errors.page_not_found"
-handler500 = "spider_api.errors.server_error"
+handler400 = "base.errors.handle_bad_request"
+handler403 = "base.errors.permission_denied"
+handler404 = "base.errors.page_not_found"
+handler500 = "base.errors.server_error"

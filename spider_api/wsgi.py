@@ -8,6 +8,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "spider_api.settings")
 
 application = get_wsgi_application()
 
-from spider_api.heap import freeze_startup_objects  # noqa: E402  (the apps are loaded above)
+from base.heap import freeze_startup_objects  # noqa: E402  (the apps are loaded above)
 
 freeze_startup_objects()

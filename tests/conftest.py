@@ -25,8 +25,8 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from accounts.services import device_token_issue
-from spider_api import oauth
-from spider_api.authentication import forget_all
+from base import oauth
+from base.authentication import forget_all
 from tests import schema_check
 
 pytest_plugins = ["tests.browser_plugin"]
@@ -86,7 +86,7 @@ def _responses_match_the_schema() -> Iterator[None]:
 def _fast_password_hashing(settings) -> None:
     settings.PASSWORD_HASHERS = [
         "django.contrib.auth.hashers.MD5PasswordHasher",
-        "spider_api.hashers.ClientSecretHasher",  # apps' client secrets, as in production
+        "base.hashers.ClientSecretHasher",  # apps' client secrets, as in production
     ]
 
 
@@ -102,8 +102,8 @@ def _no_throttling(settings) -> None:
 
 @pytest.fixture(autouse=True)
 def _fresh_token_cache() -> None:
-    """Each test starts with an empty token cache (spider_api.authentication): a test's rolled
-    back users and tokens must not answer for the next test's (OAuth2 ones: spider_api.oauth)."""
+    """Each test starts with an empty token cache (base.authentication): a test's rolled
+    back users and tokens must not answer for the next test's (OAuth2 ones: base.oauth)."""
     forget_all()
     oauth.forget_all_access_tokens()
     _secrets.clear()

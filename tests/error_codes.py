@@ -26,6 +26,7 @@ PACKAGES = (
     "preferences",
     "races",
     "spider_api",
+    "base",
     "web",
 )
 SKIPPED = ("migrations", "management", "engine", "solver")
@@ -34,13 +35,14 @@ SKIPPED = ("migrations", "management", "engine", "solver")
 # registry (games.kinds); serializers run their fields' methods; the engine refuses with the
 # codes games.errors.rule_error passes on.
 DYNAMIC: dict[str, tuple[str, ...]] = {
-    "games.services:game_act": (
+    "games.services.playing:game_act": (
         "races.policy:RacePolicy.before_act",
+        "races.policy:RaceTurn.before_act",
         "races.policy:RaceTurn.before_write",
         "races.policy:RaceTurn.after_act",
     ),
-    "games.services:game_hint": ("races.policy:RacePolicy.before_hint",),
-    "games.services:game_resign": ("races.policy:RacePolicy.resign",),
+    "games.services.hints:game_hint": ("races.policy:RacePolicy.before_hint",),
+    "games.services.playing:game_resign": ("races.policy:RacePolicy.resign",),
     "leaderboard.views:DailyApi.get": ("leaderboard.serializers:DayField.to_internal_value",),
     "leaderboard.views:DailyLeaderboardApi.get": (
         "leaderboard.serializers:DayField.to_internal_value",
@@ -133,7 +135,7 @@ def _resolve(module: Module, name: str) -> str | None:
 @cache
 def domain_errors() -> dict[str, tuple[str, int]]:
     """Every DomainError subclass of the project: "module:Class" -> (code, status)."""
-    found: dict[str, tuple[str, int]] = {"spider_api.errors:DomainError": ("refused", 400)}
+    found: dict[str, tuple[str, int]] = {"base.errors:DomainError": ("refused", 400)}
     changed = True
     while changed:
         changed = False
@@ -211,7 +213,7 @@ def _catching_trys(module: Module, node: ast.AST) -> dict[int, set[tuple[int, st
             kinds = kind.elts if isinstance(kind, ast.Tuple) else [kind] if kind else []
             for one in kinds:
                 resolved = _resolve(module, one.id) if isinstance(one, ast.Name) else None
-                if resolved and resolved in known and resolved != "spider_api.errors:DomainError":
+                if resolved and resolved in known and resolved != "base.errors:DomainError":
                     code, status = known[resolved]
                     errors.add((status, code))
         if errors:
@@ -244,7 +246,7 @@ def _direct(key: str) -> tuple[set[tuple[int, str]], set[Edge]]:
             raised = sub.exc.func if isinstance(sub.exc, ast.Call) else sub.exc
             name = raised.id if isinstance(raised, ast.Name) else getattr(raised, "attr", None)
             resolved = _resolve(module, name) if isinstance(raised, ast.Name) and name else None
-            if resolved in known and resolved != "spider_api.errors:DomainError":
+            if resolved in known and resolved != "base.errors:DomainError":
                 code, status = known[resolved]
                 first = sub.exc.args[0] if isinstance(sub.exc, ast.Call) and sub.exc.args else None
                 if code == "refused" and isinstance(first, ast.Constant):
@@ -268,7 +270,7 @@ def _direct(key: str) -> tuple[set[tuple[int, str]], set[Edge]]:
         func = sub.func
         if isinstance(func, ast.Name):
             resolved = _resolve(module, func.id)
-            if resolved == "spider_api.errors:DomainError":
+            if resolved == "base.errors:DomainError":
                 literal = _literal_domain_error(sub)
                 if literal:
                     errors.add(literal)

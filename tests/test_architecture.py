@@ -1,5 +1,6 @@
 """The import contracts in pyproject.toml ([tool.importlinter]) hold: the rules engine and the
-solver import nothing from Django, DRF, Celery or the web apps; dependencies run one way
+solver import nothing from Django, DRF, Celery or the web apps; the base library imports no
+app and no app imports the project (spider_api, which names them); dependencies run one way
 (races above leaderboard and accounts, above games, above the coin ledger; the games app
 above its solver, the solver above its engine); and inside games the Celery tasks call the
 services, which never import the tasks. And the views are handlers (docs/architecture.md,
@@ -17,10 +18,16 @@ from tests.conftest import ROOT
 
 CONTRACTS = (
     "The rules engine and the solver know nothing of Django or the apps",
+    "The base library imports no app and not the project",
+    "No app imports the project: it names them",
     "One way: races > leaderboard | accounts | oauth > games > coins",
     "The games app uses its solver, the solver uses the engine, never the reverse",
     "Within games: tasks call services, services deal, deals come from the pool",
+    "Within games.services: the rooms apart, over the endings, over the lookups",
+    "The game services build no answer: no presenter",
     "Within leaderboard: tasks call services, never the reverse",
+    "Within accounts: tasks call services, never the reverse",
+    "Within accounts.services: registration over deletion and passwords, over tokens",
     "Within races: the policy calls the services, never the reverse",
 )
 
@@ -94,7 +101,7 @@ def _outermost_expression(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> ast
 
 def test_query_strings_and_bodies_go_through_the_views_serializers():
     """A view reads ``request.query_params`` only to hand it to its FilterSerializer (or the
-    page to spider_api.pagination), and validates with its own ``self.<X>Serializer``."""
+    page to base.pagination), and validates with its own ``self.<X>Serializer``."""
     allowed_query_uses = {
         "self.FilterSerializer(data=request.query_params.dict())",
         "page_request(request.query_params)",
@@ -135,7 +142,7 @@ def test_a_view_module_holds_no_schema_text():
             if isinstance(n, ast.ImportFrom) and n.module is not None
         }
         assert not any(m.startswith("drf_spectacular") for m in imported), name
-        assert not imported & {"spider_api.openapi"}, name  # its error answers and examples
+        assert not imported & {"base.openapi"}, name  # its error answers and examples
 
     for view in _api_views():
         app = view.__module__.split(".")[0]
@@ -249,7 +256,7 @@ def test_no_player_or_game_is_typed_any():
     names = {"player", "user", "viewer", "owner", "game"}
     apps = ("accounts", "coins", "games", "leaderboard", "oauth", "preferences", "races")
     found = []
-    for app in (*apps, "spider_api", "web"):
+    for app in (*apps, "spider_api", "base", "web"):
         for path in (ROOT / app).rglob("*.py"):
             if "migrations" in path.parts:
                 continue

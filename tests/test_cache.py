@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from spider_api.cache import FailSoftRedisCache
+from base.cache import FailSoftRedisCache
 from tests.redis_server import REDIS_URL, redis_up
 
 pytestmark = pytest.mark.skipif(not redis_up(), reason="needs Redis: set CELERY_BROKER_URL")

@@ -11,7 +11,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpResponseBase
 from django.test import Client
 
-from spider_api.env import env_origins
+from base.env import env_origins
 from tests.conftest import ROOT, token_of
 
 pytestmark = pytest.mark.django_db

@@ -1,11 +1,11 @@
-"""The PostgreSQL backend's health check (spider_api/postgresql): once per
+"""The PostgreSQL backend's health check (base/postgresql): once per
 DATABASE_HEALTH_CHECK_DELAY seconds per connection, not before every request, and always
 again on a new connection."""
 
 import pytest
 from django.db import connection, connections
 
-from spider_api.postgresql import base
+from base.postgresql import base
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 
@@ -77,5 +77,5 @@ def test_a_new_connection_is_checked_whatever_the_delay(checks, settings):
 
 
 def test_the_project_backend_is_in_use(settings):
-    assert settings.DATABASES["default"]["ENGINE"] == "spider_api.postgresql"
+    assert settings.DATABASES["default"]["ENGINE"] == "base.postgresql"
     assert isinstance(connections["default"], base.DatabaseWrapper)

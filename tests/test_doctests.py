@@ -11,7 +11,7 @@ import pytest
 from tests.conftest import ROOT
 
 APPS = ("accounts", "coins", "games", "leaderboard", "oauth", "preferences", "races")
-PACKAGES = (*APPS, "spider_api", "web")
+PACKAGES = (*APPS, "spider_api", "base", "web")
 
 
 def _modules_with_examples() -> list[str]:

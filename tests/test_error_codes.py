@@ -12,7 +12,7 @@ from drf_spectacular.generators import SchemaGenerator
 from tests.error_codes import DYNAMIC, REFUSED, RULE_ERROR, project, raised_by
 from tests.schema_check import published_schema
 
-# Answered by the framework or for every operation of a kind (spider_api.openapi adds them):
+# Answered by the framework or for every operation of a kind (base.openapi adds them):
 # no view raises them itself.
 IMPLICIT = {
     400: {"malformed_json", "json_too_deep", "invalid", "unknown_field"},
@@ -21,7 +21,7 @@ IMPLICIT = {
         "permission_denied",
         "insufficient_scope",
         "first_party_only",
-    },  # the scope check: spider_api.permissions
+    },  # the scope check: base.permissions
     406: {"not_acceptable"},
     413: {"body_too_large"},
     415: {"unsupported_media_type"},

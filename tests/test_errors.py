@@ -15,7 +15,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from spider_api.errors import DomainError
+from base.errors import DomainError
 from spider_api.urls import urlpatterns as api_urlpatterns
 
 pytestmark = pytest.mark.django_db
@@ -62,8 +62,8 @@ urlpatterns = [
     path("t/crash", CrashApi.as_view()),
     path("t/echo", EchoApi.as_view()),
 ]
-handler404 = "spider_api.errors.page_not_found"
-handler500 = "spider_api.errors.server_error"
+handler404 = "base.errors.page_not_found"
+handler500 = "base.errors.server_error"
 
 local_urls = pytest.mark.urls(__name__)
 

@@ -1,6 +1,6 @@
 """Managing the account is for the account's own sign-ins, decided in one place: a view
 declares `required_scopes = FIRST_PARTY` (the scope `account`) and the scope permission
-(spider_api/permissions.py) refuses every other token with 403 `first_party_only`, before the
+(base/permissions.py) refuses every other token with 403 `first_party_only`, before the
 handler runs. Held here once over every operation that declares it."""
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from rest_framework.test import APIRequestFactory
 
 from accounts.models import ApiToken, User
 from accounts.services import personal_token_create
-from spider_api.permissions import ACCOUNT, FIRST_PARTY, HasRequiredScopes, declared_scopes
-from spider_api.scopes import SCOPES
+from base.permissions import ACCOUNT, FIRST_PARTY, HasRequiredScopes, declared_scopes
+from base.scopes import SCOPES
 from tests.conftest import ROOT, token_of
 from tests.test_scopes import TABLE
 
@@ -135,16 +135,16 @@ def test_a_sign_in_passes_the_check(api_client, user, method, path):
 
 def test_no_handler_decides_it_again():
     """The token's kind is read by the permission alone (and by the sign-in's expiry, which
-    slides with use: spider_api/authentication.py); no view or service asks it."""
+    slides with use: base/authentication.py); no view or service asks it."""
     allowed = {
         "accounts/models.py",  # defines it
-        "spider_api/permissions.py",  # decides access by it
-        "spider_api/authentication.py",  # a sign-in's expiry slides with use
+        "base/permissions.py",  # decides access by it
+        "base/authentication.py",  # a sign-in's expiry slides with use
     }
     apps = ("accounts", "coins", "games", "leaderboard", "oauth", "preferences", "races", "web")
     readers = {
         str(path.relative_to(ROOT))
-        for package in ("spider_api", *apps)
+        for package in ("base", "spider_api", *apps)
         for path in (ROOT / package).rglob("*.py")
         if "is_first_party" in path.read_text()
     }

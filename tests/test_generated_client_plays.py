@@ -12,9 +12,9 @@ import sys
 import pytest
 
 from accounts.services import personal_token_create
+from base.scopes import GAME_PLAY, PROFILE_READ, RACE_PLAY
 from games.models import Game
 from races.models import Table
-from spider_api.scopes import GAME_PLAY, PROFILE_READ, RACE_PLAY
 from tests.games.api.helpers import NEAR_WIN, pooled_layout_deal
 from tests.generated_client import generate_client
 

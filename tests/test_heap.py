@@ -1,4 +1,4 @@
-"""The web and stream processes freeze their start-up objects (spider_api/heap.py), the views
+"""The web and stream processes freeze their start-up objects (base/heap.py), the views
 included, so a full collection in a request walks only what requests made."""
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ has_next, results}` out."""
 import pytest
 from rest_framework.exceptions import ValidationError
 
-from spider_api.pagination import page_json, page_request
+from base.pagination import page_json, page_request
 
 ROWS = list(range(250))
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIRequestFactory
 
-from spider_api.throttling import ScopedRateThrottle
+from base.throttling import ScopedRateThrottle
 from tests.games.api.helpers import act, new_game, pooled_layout_deal, refused
 from tests.schema_check import published_schema
 

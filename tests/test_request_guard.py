@@ -1,6 +1,6 @@
 """Bad requests answer a JSON 4xx before any view or query runs: bodies past the size and
-nesting limits (spider_api/parsers.py), path segments that cannot be a username or a race code
-(spider_api/converters.py: a NUL byte reached PostgreSQL and was a 500), a stream ticket or a
+nesting limits (base/parsers.py), path segments that cannot be a username or a race code
+(base/converters.py: a NUL byte reached PostgreSQL and was a 500), a stream ticket or a
 token that cannot be one, and a method the race stream does not take (CSRF's HTML 403 before).
 
 Run on PostgreSQL too: `DATABASE_URL=postgres://... pytest tests/test_request_guard.py`.
@@ -14,9 +14,9 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
+from base import converters
+from base.parsers import holds_nul, too_deep
 from races.models import Table
-from spider_api import converters
-from spider_api.parsers import holds_nul, too_deep
 from tests.conftest import token_of
 from tests.games.api.helpers import NEAR_WIN, layout_json
 

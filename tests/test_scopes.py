@@ -1,5 +1,5 @@
 """Every view of the API says what a token must allow for each of its methods, or that the
-method is public (spider_api/permissions.py); and the table of what each operation needs is
+method is public (base/permissions.py); and the table of what each operation needs is
 the one the API guide (docs/api.md) and the schema promise."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from rest_framework.permissions import AllowAny
 from rest_framework.test import APIRequestFactory
 from rest_framework.views import APIView
 
-from spider_api.permissions import ACCOUNT, HasRequiredScopes, declared_scopes
-from spider_api.scopes import SCOPES
+from base.permissions import ACCOUNT, HasRequiredScopes, declared_scopes
+from base.scopes import SCOPES
 from tests.schema_check import published_schema
 from tests.test_architecture import _api_views
 
@@ -162,8 +162,8 @@ def test_a_token_without_the_scope_is_refused(api_client, user, method, path, sc
     if path.endswith("/events"):  # the stream is an async view of its own
         from django.test import RequestFactory
 
+        from base.errors import DomainError
         from races.stream import _authenticate
-        from spider_api.errors import DomainError
 
         request = RequestFactory().get(concrete, HTTP_AUTHORIZATION=f"Bearer {token.secret}")
         with pytest.raises(DomainError) as refused:

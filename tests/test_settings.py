@@ -8,7 +8,7 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 
-from spider_api.env import env_bool, env_choice, env_int, env_list, env_rate, env_str
+from base.env import env_bool, env_choice, env_int, env_list, env_rate, env_str
 from tests.conftest import ROOT
 
 

@@ -1,4 +1,4 @@
-"""A JSON body's values must have the JSON types the schema says (spider_api/serializers.py):
+"""A JSON body's values must have the JSON types the schema says (base/serializers.py):
 no 0/1/"true" for a boolean, no "3" for an integer (3.0 is JSON Schema's integer 3), no number
 for a string. Each operation's request body goes through that one check."""
 
@@ -8,7 +8,7 @@ import pytest
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework import serializers
 
-from spider_api.serializers import JsonInputSerializer, json_types
+from base.serializers import JsonInputSerializer, json_types
 
 pytestmark = pytest.mark.django_db
 

@@ -63,7 +63,7 @@ def throttle_at(monkeypatch, set_throttle_rate):
     """A throttle of the "auth" scope at `rate`, on a clock the test moves."""
     from rest_framework.test import APIRequestFactory
 
-    from spider_api.throttling import ScopedRateThrottle
+    from base.throttling import ScopedRateThrottle
 
     clock = _Clock(6_000_000.0)  # the start of a window
     monkeypatch.setattr(ScopedRateThrottle, "timer", clock)

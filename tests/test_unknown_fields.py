@@ -1,6 +1,6 @@
 """A body's unknown fields are refused on every write that reads a body: 400 `unknown_field`
-naming each (spider_api.serializers.JsonInputSerializer), nothing changed; and the schema
-says so (`additionalProperties: false` on every request body, spider_api.openapi). A client's
+naming each (base.serializers.JsonInputSerializer), nothing changed; and the schema
+says so (`additionalProperties: false` on every request body, base.openapi). A client's
 typo no longer passes silently: `{"suits": 2, "deal_over_gaps": true}` was a standard game.
 
 Query strings keep their own rules (a FilterSerializer reads the parameters it knows), and the
@@ -16,8 +16,8 @@ from django.apps import apps
 from rest_framework import serializers
 
 from accounts.models import User
+from base.serializers import UNKNOWN_NAMED, JsonInputSerializer, unknown_field_message
 from games.models import Game
-from spider_api.serializers import UNKNOWN_NAMED, JsonInputSerializer, unknown_field_message
 from tests.conftest import PASSWORD
 from tests.games.conftest import pooled_deal
 from tests.oauth.helpers import (
@@ -221,7 +221,7 @@ class _Nested(JsonInputSerializer):
 
 
 def test_a_nested_bodys_unknown_field_is_named_by_its_path():
-    from spider_api.errors import exception_handler
+    from base.errors import exception_handler
 
     data = {"name": "t", "seats": [{"seat": 1}, {"seat": 2, "set": 3}], "first": {"seat": 1}}
     serializer = _Nested(data=data)

@@ -8,7 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from spider_api.conditional import conditional_answer
+from base.conditional import conditional_answer
 from web import schema_docs
 from web.rulebook import CACHE_SECONDS, rulebook, rulebook_json
 
@@ -25,7 +25,7 @@ class RulebookApi(APIView):
 
     authentication_classes = ()  # a stale token sent along is ignored, as on the auth calls
     permission_classes = (AllowAny,)
-    required_scopes = ()  # public data: no scope (spider_api/scopes.py)
+    required_scopes = ()  # public data: no scope (base/scopes.py)
 
     class OutputSerializer(serializers.Serializer):
         title = serializers.CharField()

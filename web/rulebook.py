@@ -17,7 +17,7 @@ from typing import Any
 from django.conf import settings
 from markdown_it import MarkdownIt
 
-from spider_api.conditional import strong_etag
+from base.conditional import strong_etag
 
 RULEBOOK = Path(settings.BASE_DIR) / "docs" / "rules.md"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema, extend_schema_view
 
-from spider_api.openapi import View, etag_parameters, not_modified
+from base.openapi import View, etag_parameters, not_modified
 from web.rulebook import CACHE_SECONDS
 
 RULEBOOK_PARAMETERS = etag_parameters("the rulebook", f"`public, max-age={CACHE_SECONDS}`.")

@@ -76,7 +76,4 @@ def rollouts(
     max_seconds: float,
     *,
     deal_over_gap: bool = False,
-    search_width: int = 0,
-    weights: Sequence[int] = (0, 0, 0, 0, 0, 0, 0),
-    search_nodes: int = 0,
 ) -> tuple[int, int, bool, list[tuple[int, int, int]]]: ...

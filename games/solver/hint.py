@@ -98,7 +98,6 @@ from .model import (
     visible_move,
     visible_step,
 )
-from .search import DEFAULT_WEIGHTS
 
 Cols = Columns
 Hid = tuple[int, ...]  # face-down counts, per column
@@ -181,21 +180,6 @@ ROLLOUT_MAX_SECONDS: Final = 0.5
 # The rollouts reorder only the moves whose look-ahead value is within this of the best's
 # (a join in suit's worth): where the look-ahead hardly tells them apart.
 ROLLOUT_MARGIN: Final = W_SUIT
-# Search playouts, in place of the quick player when ``ROLLOUT_SEARCH_WIDTH`` is above 0
-# (it is not: measured, they won no more games than the look-ahead alone, bench/NOTES.md):
-# in each of ``ROLLOUT_SEARCH_WORLDS`` worlds (the same for every candidate, so the
-# candidates are compared world by world), the candidate, then one beam pass of the solver
-# (``DEFAULT_WEIGHTS``) at that width and at most ``ROLLOUT_SEARCH_NODES`` positions: a drawn
-# world is of perfect information, so a small search plays it far better than the quick
-# player. A world it does not win scores the most progress the pass made (runs, cards
-# turned over). They run only where two or more moves are within ``ROLLOUT_MARGIN``. The
-# bound: ``ROLLOUT_SEARCH_MAX_STEPS`` positions a hint (about 0.17 us each, 25 ms; no new
-# world past it), and the CPU net above. Too few worlds to say a chance.
-ROLLOUT_SEARCH_WIDTH: Final = 0
-ROLLOUT_SEARCH_NODES: Final = 6000
-ROLLOUT_SEARCH_WORLDS: Final = 8
-ROLLOUT_SEARCH_MAX_STEPS: Final = 150_000
-ROLLOUT_SEARCH_CLEAR: Final = 500  # half a world won more, or five cards more a world
 # The chance to win is said only from this many worlds, every playout played to its end.
 CHANCE_MIN_WORLDS: Final = 20
 CHANCE_SCALE: Final = 10  # a chance is said in tenths: "about 3 in 10"
@@ -354,25 +338,16 @@ def no_hint_reason(
 # -- the rollouts -----------------------------------------------------------------------
 def _rollouts(visible: VisiblePosition, found: list[Hint], over_gap: bool) -> list[Hint]:
     """The look-ahead's first hints played out by the native core (games/solver/native/
-    rollout.cpp; the quick player, or the search playouts of ``ROLLOUT_SEARCH_WIDTH``) in
-    worlds drawn from the cards not in view, with a seed taken from the visible position:
-    the moves among them ranked by their mean outcome (runs completed, cards turned over,
-    won), ties in the look-ahead's order; the deal stays after the moves. Each gets its
-    chance to win where the sample supports it."""
+    rollout.cpp) in worlds drawn from the cards not in view, with a seed taken from the
+    visible position: the moves among them ranked by their mean outcome (runs completed,
+    cards turned over, won), ties in the look-ahead's order; the deal stays after the moves.
+    Each gets its chance to win where the sample supports it."""
     top = found[:ROLLOUT_CANDIDATES]
     removed = visible.removed
     if visible.suits == 1 and len(removed) != visible.runs_removed:
         removed = (0,) * visible.runs_removed
     if not top or len(removed) != visible.runs_removed or not _dealt_from_a_deck(visible, removed):
         return found  # the cards not in view are unknown: the look-ahead's ranking stands
-    near = [
-        i
-        for i, h in enumerate(top)
-        if h.action["type"] != "deal" and top[0].score - h.score <= ROLLOUT_MARGIN
-    ]
-    search = ROLLOUT_SEARCH_WIDTH > 0
-    if search and len(near) < 2:
-        return found  # nothing for the search playouts to choose between (they say no chance)
     worlds, _, timed_out, outcomes = _core.rollouts(
         visible.cards,
         visible.hidden,
@@ -380,14 +355,11 @@ def _rollouts(visible: VisiblePosition, found: list[Hint], over_gap: bool) -> li
         visible.suits,
         removed,
         [h.move for h in top],
-        ROLLOUT_SEARCH_WORLDS if search else ROLLOUT_WORLDS,
+        ROLLOUT_WORLDS,
         ROLLOUT_PLAYOUT_MOVES,
-        ROLLOUT_SEARCH_MAX_STEPS if search else ROLLOUT_MAX_STEPS,
+        ROLLOUT_MAX_STEPS,
         ROLLOUT_MAX_SECONDS,
         deal_over_gap=over_gap,
-        search_width=ROLLOUT_SEARCH_WIDTH,
-        weights=DEFAULT_WEIGHTS,
-        search_nodes=ROLLOUT_SEARCH_NODES,
     )
     if not worlds:
         return found
@@ -404,11 +376,13 @@ def _rollouts(visible: VisiblePosition, found: list[Hint], over_gap: bool) -> li
     ]
     # The moves the look-ahead can hardly tell from its best (within ROLLOUT_MARGIN): the
     # rollouts rank those. A clear lead of the look-ahead's stands: followed blindly, the
-    # quick player's outcomes alone lost games the look-ahead wins (bench/NOTES.md). The
-    # search playouts put another move first only when its worlds beat the look-ahead's
-    # choice by ROLLOUT_SEARCH_CLEAR in all.
-    lead = ROLLOUT_SEARCH_CLEAR if search else 0
-    best = sorted(near, key=lambda i: (-outcomes[i][2] - (lead if i == near[0] else 0), i))
+    # quick player's outcomes alone lost games the look-ahead wins (bench/NOTES.md).
+    near = [
+        i
+        for i, h in enumerate(top)
+        if h.action["type"] != "deal" and top[0].score - h.score <= ROLLOUT_MARGIN
+    ]
+    best = sorted(near, key=lambda i: (-outcomes[i][2], i))
     order = best + [i for i in range(len(top)) if i not in near]
     return [rated[i] for i in order] + found[len(top) :]
 

@@ -5,8 +5,8 @@ the hints need them on immutable tuples they can hash and share, so this module 
 once more in that form (``shorten``, ``transplant`` and ``hint`` step through it). The beam
 search's passes run in the native core (``games/solver/native``), whose position says them
 in C++. Tests hold both to the engine: every step agrees with ``Board.push`` (the resulting
-position, the cards turned over, the runs removed; tests/solver/test_model.py and
-tests/solver/test_core.py).
+position, the cards turned over, the runs removed; tests/solver/test_step.py, one test
+over both).
 
 A column is a tuple of card ints, bottom to top; ``down`` counts its face-down cards (the
 index of its first face-up card). A full-information position (the solver's) is

@@ -2,7 +2,7 @@
 
 The search sees every card (face-down ones and the stock order included). Its passes run
 in the solver's native core (``games/solver/native``: search.cpp, on the compact position
-of position.cpp, held to ``Board.push`` by tests/solver/test_core.py); this module says
+of position.cpp, held to ``Board.push`` by tests/solver/test_step.py); this module says
 what a pass is asked and gives back. The engine is used to read the start and to replay
 every line found (``api.py``), so a bug in the core can cost a win, never fake one.
 

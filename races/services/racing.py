@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from base.errors import DomainError
 from games.models import Game
 from games.services import game_conclude
 from races.errors import NoRace, RaceNotStarted
@@ -23,7 +24,6 @@ from races.services.lookups import (
     seat_data,
 )
 from races.services.timers import run_due
-from spider_api.errors import DomainError
 
 
 @transaction.atomic

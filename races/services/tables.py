@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from base.errors import DomainError
 from games.deals import deal_choice_check, deal_layout_parse
 from games.models import seed_to_db
 from races.errors import AlreadySeated, TableBusy, TableFull
@@ -22,7 +23,6 @@ from races.services.lookups import (
     refuse_while_racing,
     seat_data,
 )
-from spider_api.errors import DomainError
 
 SEATS = 4
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud, typed

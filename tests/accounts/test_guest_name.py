@@ -82,7 +82,7 @@ def test_a_claimed_account_keeps_its_name(auth_client, user):
 
 def test_an_apps_token_may_not_rename(user):
     from accounts.services import personal_token_create
-    from spider_api.scopes import SCOPES
+    from base.scopes import SCOPES
 
     pat = personal_token_create(user=user, name="t", scopes=list(SCOPES), expires_in_days=1)
     client = APIClient()

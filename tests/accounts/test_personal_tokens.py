@@ -7,10 +7,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.limits import MAX_PERSONAL_TOKENS
 from accounts.models import ApiToken
-from accounts.services import MAX_PERSONAL_TOKENS, device_token_issue, personal_token_create
-from spider_api.scopes import SCOPES
-from spider_api.tokens import secret_hash
+from accounts.services import device_token_issue, personal_token_create
+from base.scopes import SCOPES
+from base.tokens import secret_hash
 
 pytestmark = pytest.mark.django_db
 

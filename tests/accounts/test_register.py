@@ -2,7 +2,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import ApiToken, User
-from spider_api.tokens import secret_hash
+from base.tokens import secret_hash
 
 pytestmark = pytest.mark.django_db
 

@@ -8,10 +8,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.limits import MAX_DEVICE_TOKENS
 from accounts.models import ApiToken
-from accounts.services import MAX_DEVICE_TOKENS
-from spider_api import authentication
-from spider_api.tokens import looks_like_a_token, secret_hash
+from base import authentication
+from base.tokens import looks_like_a_token, secret_hash
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""The per-process token cache (spider_api.authentication): a known token costs no query, and
+"""The per-process token cache (base.authentication): a known token costs no query, and
 any change to the token or its user is seen by the very next request."""
 
 import pytest
@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from accounts.models import ApiToken
 from accounts.services import device_token_issue
-from spider_api import authentication
+from base import authentication
 from tests.conftest import token_of
 
 pytestmark = pytest.mark.django_db
@@ -125,7 +125,7 @@ CHECKER = """
 import sys, django
 django.setup()
 from rest_framework.exceptions import AuthenticationFailed
-from spider_api.authentication import BearerTokenAuthentication
+from base.authentication import BearerTokenAuthentication
 auth = BearerTokenAuthentication()
 for line in sys.stdin:
     try:
@@ -193,7 +193,7 @@ def test_another_process_refuses_a_revoked_token_within_the_bound(user):
 
 
 def test_a_lookup_reads_what_the_orm_reads_in_one_statement(user):
-    """The cache's lookup is a statement of its own (spider_api.rows): it builds the token
+    """The cache's lookup is a statement of its own (base.rows): it builds the token
     and its user as the ORM would, every field, with the user loaded."""
     issued = device_token_issue(user=user, device="lookup")
     authentication.forget_all()

@@ -7,8 +7,9 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from accounts.limits import MAX_PERSONAL_TOKENS
 from accounts.models import ApiToken
-from accounts.services import MAX_PERSONAL_TOKENS, personal_token_create
+from accounts.services import personal_token_create
 from tests.conftest import PASSWORD, token_of
 from tests.games.api.test_concurrency import together
 

@@ -9,7 +9,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from accounts.devices import device_label
-from spider_api.scopes import SCOPES
+from base.scopes import SCOPES
 from tests.browser.web import DEVICES, axe_serious, open_page, screenshot, sign_in
 from tests.browser_plugin import assert_no_console_errors
 from tests.conftest import PASSWORD, token_of

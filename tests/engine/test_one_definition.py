@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("games", "leaderboard", "accounts", "spider_api")
+PACKAGES = ("games", "leaderboard", "accounts", "spider_api", "base")
 
 # name -> the one module that defines it
 CONSTANTS = {

@@ -11,6 +11,7 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
+from base.errors import DomainError
 from games.daily import day_closes_at
 from games.engine import DEAL_VERSION, deal_layout
 from games.models import Deal, Game
@@ -19,7 +20,6 @@ from games.services import game_start
 from leaderboard.models import DailyChallenge, LeaderboardEntry
 from leaderboard.services import daily_ensure
 from leaderboard.tasks import create_daily_challenges
-from spider_api.errors import DomainError
 from tests.leaderboard.helpers import (
     BOARD,
     DAILY,

@@ -10,7 +10,7 @@ from django.utils import timezone
 from oauth2_provider.models import AccessToken, Grant, RefreshToken
 from rest_framework.test import APIClient
 
-from spider_api.scopes import SCOPES
+from base.scopes import SCOPES
 from tests.oauth.helpers import (
     approve,
     authorization_query,

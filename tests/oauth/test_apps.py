@@ -8,7 +8,7 @@ import json
 import pytest
 from oauth2_provider.models import AccessToken, Application
 
-from spider_api.scopes import SCOPES
+from base.scopes import SCOPES
 from tests.conftest import token_of
 from tests.oauth.helpers import REDIRECT, register_app, tokens_for
 

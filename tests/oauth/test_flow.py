@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from oauth2_provider.models import AccessToken, Application
 
-from spider_api import oauth
+from base import oauth
 from tests.games.conftest import pooled_deal
 from tests.oauth.helpers import (
     REDIRECT,

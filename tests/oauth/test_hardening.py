@@ -15,9 +15,9 @@ from django.utils import timezone
 from oauth2_provider.models import AccessToken, Application, Grant, RefreshToken
 
 from accounts.services import device_token_issue, personal_token_create
+from base.errors import DomainError
 from races import services as race_services
 from races.stream import _authenticate
-from spider_api.errors import DomainError
 from tests.conftest import PASSWORD, token_of
 from tests.oauth.helpers import (
     REDIRECT,
@@ -430,7 +430,7 @@ def test_spent_codes_are_pruned_by_beat_and_by_the_serving_process(player, api_c
 
 def test_a_client_secret_is_kept_with_a_fast_hash_and_still_checked(player, api_client):
     """A secret the server made cannot be guessed, so a slow hash only makes each wrong
-    secret cost the server (spider_api/hashers.py): it is kept salted SHA-256, and checked."""
+    secret cost the server (base/hashers.py): it is kept salted SHA-256, and checked."""
     app = register_app(player, confidential=True)
     stored = Application.objects.get(client_id=app["client_id"]).client_secret
     assert stored.startswith("sha256_secret$") and app["client_secret"] not in stored

@@ -1,4 +1,4 @@
-"""The two token caches (spider_api.authentication, spider_api.oauth) driven with every kind of
+"""The two token caches (base.authentication, base.oauth) driven with every kind of
 token a request can carry, interleaved with saves of users and revocations: every request gets
 the answer its token deserves, and nothing one request leaves in a cache breaks another
 player's request or a save of any user."""
@@ -19,7 +19,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import ApiToken, User
 from accounts.services import device_token_issue, personal_token_create
-from spider_api import authentication, oauth
+from base import authentication, oauth
 
 pytestmark = pytest.mark.django_db
 

@@ -5,6 +5,7 @@ the Procfile's processes, gunicorn's settings from the environment. (CI also run
 from __future__ import annotations
 
 import runpy
+import tomllib
 
 import pytest
 import yaml
@@ -125,12 +126,14 @@ def test_gunicorn_reads_its_settings_from_the_environment(monkeypatch):
 
 
 def test_the_image_copies_every_project_app():
-    # An app left out of the image imports nowhere: the container fails at start-up, which no
-    # test here would see without Docker.
+    # An app or package left out of the image imports nowhere: the container fails at
+    # start-up, which no test here would see without Docker.
     from django.conf import settings
 
     dockerfile = (ROOT / "Dockerfile").read_text()
     apps = [app for app in settings.INSTALLED_APPS if (ROOT / app / "apps.py").exists()]
     assert apps, "no project app found"
-    for app in apps:
+    found = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    packages = [name.rstrip("*") for name in found["packages"]["find"]["include"]]
+    for app in (*apps, *packages):
         assert f"COPY {app} ./{app}" in dockerfile, f"the Dockerfile does not copy {app}/"

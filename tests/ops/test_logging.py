@@ -10,14 +10,14 @@ import sys
 
 import pytest
 
-from spider_api import celery_app
-from spider_api.logging import (
+from base.logging import (
     HEADER,
     JsonFormatter,
     RequestIdFilter,
     _stamp_request_id,
     request_id_var,
 )
+from spider_api import celery_app
 from tests.conftest import ROOT, token_of
 
 

@@ -15,11 +15,11 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import path
 from kombu.exceptions import OperationalError as KombuOperationalError
 
+from base.authentication import BearerTokenAuthentication
+from base.cache import FailSoftRedisCache
 from games import pool
 from games.engine import DEAL_VERSION
 from games.models import Deal, Game
-from spider_api.authentication import BearerTokenAuthentication
-from spider_api.cache import FailSoftRedisCache
 
 
 def closed_port() -> int:
@@ -75,7 +75,7 @@ def test_a_page_outside_drf_with_the_database_down_is_503(client, caplog):
 def dead_cache(settings):
     settings.CACHES = {
         "default": {
-            "BACKEND": "spider_api.cache.FailSoftRedisCache",
+            "BACKEND": "base.cache.FailSoftRedisCache",
             "LOCATION": f"redis://127.0.0.1:{closed_port()}/1",
         }
     }

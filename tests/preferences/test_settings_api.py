@@ -8,9 +8,9 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
+from base import scopes
 from preferences.models import PlayerSettings
 from preferences.views import PlayerSettingsApi
-from spider_api import scopes
 from tests.conftest import PASSWORD, token_of
 
 URL = "/api/v1/me/settings"

@@ -78,7 +78,7 @@ def test_the_race_turn_is_handed_over_and_nothing_rides_on_the_game(racers):
         assert locked is not None
         game, read = locked
         fields = set(vars(game))
-        turn = policy.before_act(game=game, action_type="deal", now=timezone.now(), read=read)
+        turn = read.before_act(game=game, action_type="deal", now=timezone.now())
 
     assert isinstance(turn, RaceTurn) and turn is read  # checked, not read a second time
     assert turn.table.code == table["code"] and turn.table.status == Table.Status.RACING

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+import types
 
 import pytest
 
@@ -26,8 +27,17 @@ def main(argv: list[str]) -> int:
     code = pytest.main(args)
     from games.solver import _core
 
-    if _core is not module:  # the run must have used the sanitized build, nothing else
-        raise SystemExit("the tests did not use the sanitized core")
+    # The run must have used the sanitized build, nothing else: the package's core, and the
+    # one every test module bound (``from games.solver import _core``).
+    stray = sorted(
+        name
+        for name, loaded in list(sys.modules.items())
+        if name.startswith(("games.", "tests."))
+        and isinstance(getattr(loaded, "__dict__", {}).get("_core"), types.ModuleType)
+        and vars(loaded)["_core"] is not module
+    )
+    if _core is not module or stray:
+        raise SystemExit(f"the tests did not use the sanitized core: {stray or 'games.solver'}")
     return int(code)
 
 

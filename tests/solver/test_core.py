@@ -1,9 +1,8 @@
-"""The solver's native core (games/solver/native, ``games.solver._core``) is held to the
-engine as the Python model is (tests/solver/test_model.py): every step gives the position
-``Board.push`` gives, turns over the same cards and removes the same runs; the checked step
-refuses exactly what the engine refuses; its move list is ``pruned_moves``' and the deal.
-Anything malformed handed to it raises ValueError, never a crash (the fuzz tests below; make
-sanitize runs this file against a build with AddressSanitizer and UBSan)."""
+"""The native core's own API (games/solver/native, ``games.solver._core``): its position
+key, the deal over a gap and a search under it, and its answer to anything malformed
+handed to it: ValueError with a message, never a crash (the fuzz tests below; make
+sanitize runs this file against a build with AddressSanitizer and UBSan). Its step and
+move list are held to the engine beside the Python model's in tests/solver/test_step.py."""
 
 from __future__ import annotations
 
@@ -12,115 +11,12 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.engine import DEAL, Board, IllegalAction, Layout, Move
+from games.engine import DEAL, Board, Layout
 from games.engine.cards import make_card
 from games.engine.deal import deal_layout
-from games.solver import _core, model
-from games.solver.model import Position
+from games.solver import _core
 from tests.engine.test_properties import starts
-from tests.solver.test_model import SETTINGS, compact, gap_endgames, near_runs, pick
-
-
-def core_step(pos: Position, move: Move, stock: tuple[int, ...]) -> Any:
-    cols, down, dealt = pos
-    gap = type(stock) is model.GapStock  # the table rule rides on the stock
-    return _core.step(cols, down, dealt, tuple(stock), move, deal_over_gap=gap)
-
-
-def core_moves(pos: Position, stock: tuple[int, ...]) -> list[Move]:
-    cols, down, dealt = pos
-    gap = type(stock) is model.GapStock
-    return _core.moves(cols, down, dealt, tuple(stock), deal_over_gap=gap)
-
-
-def play_agreeing(start: str, picks: list[int]) -> Board:
-    """Play ``picks`` from ``start`` on a Board and in the core, checking every step and
-    every move list."""
-    board = Board(Layout.parse(start))
-    stock = model.stock_of(board)
-    for choice in picks:
-        before = compact(board)
-        assert core_moves(before, stock) == model.search_moves(*before, stock)
-        move = pick(board, choice)
-        if move is None:
-            break
-        stepped = core_step(before, move, stock)
-        outcome = board.play(move)
-        assert stepped is not None, f"{board.notation()} refused {move}"
-        cols, down, dealt, turned, removed = stepped
-        assert (cols, down, dealt) == compact(board), f"{board.notation()} after {move}"
-        assert sorted(turned) == sorted(outcome.turned)
-        assert removed == len(outcome.runs_removed)
-        assert _core.won(cols, down, dealt, tuple(stock)) == board.won
-    return board
-
-
-@SETTINGS
-@given(start=gap_endgames(), picks=st.lists(st.integers(0, 2**16), max_size=30))
-def test_every_step_under_deal_over_gap_agrees_with_the_engine(
-    start: str, picks: list[int]
-) -> None:
-    """The engine's table rule deal_over_gap: the same steps, and the same move list as the
-    Python model's (every legal move where the deal may go over the gaps)."""
-    assert Board(Layout.parse(start)).deal_over_gap
-    board = play_agreeing(start, picks)
-    pos = compact(board)
-    stock = model.stock_of(board)
-    assert (core_step(pos, DEAL, stock) is not None) == board.can_deal()
-
-
-@SETTINGS
-@given(start=starts(), picks=st.lists(st.integers(0, 2**16), min_size=10, max_size=80))
-def test_every_step_agrees_with_the_engine(start: str, picks: list[int]) -> None:
-    play_agreeing(start, picks)
-
-
-@SETTINGS
-@given(start=near_runs(), picks=st.lists(st.integers(0, 2**16), max_size=40))
-def test_runs_completed_by_a_deal_agree_with_the_engine(start: str, picks: list[int]) -> None:
-    board = Board(Layout.parse(start))
-    before = compact(board)
-    stepped = core_step(before, DEAL, tuple(board.stock))
-    outcome = board.play(DEAL)
-    assert stepped is not None
-    cols, down, dealt, turned, removed = stepped
-    assert removed == len(outcome.runs_removed) >= 1
-    assert (cols, down, dealt) == compact(board)
-    assert sorted(turned) == sorted(outcome.turned)
-    play_agreeing(board.layout().notation(), picks)
-
-
-@SETTINGS
-@given(
-    start=starts(),
-    picks=st.lists(st.integers(0, 2**16), max_size=40),
-    tries=st.lists(st.tuples(st.integers(-1, 10), st.integers(-1, 10), st.integers(0, 14))),
-)
-def test_the_checked_step_refuses_what_the_engine_refuses(
-    start: str, picks: list[int], tries: list[Move]
-) -> None:
-    board = play_agreeing(start, picks)
-    if board.won:
-        return
-    pos = compact(board)
-    stock = model.stock_of(board)
-    for move in [*tries, DEAL]:
-        if move[0] < 0 and move != DEAL:
-            continue  # not an action the model names
-        try:
-            if move == DEAL:
-                board.check_deal()
-            else:
-                board.check_move(*move)
-        except IllegalAction:
-            legal = False
-        else:
-            legal = True
-        try:
-            accepted = core_step(pos, move, stock) is not None
-        except ValueError:  # a column 10, a count 0: not even a move
-            accepted = False
-        assert accepted == legal, move
+from tests.solver.oracle import SETTINGS, played
 
 
 # -- the key --------------------------------------------------------------------------------
@@ -148,7 +44,7 @@ def test_a_column_swap_changes_the_key_while_cards_remain_in_the_stock(
 ) -> None:
     """Every swap, not most: a key summed from column hashes that mix the index in weakly
     (Python's tuple hash) calls about a quarter of such swaps the same position."""
-    board = play_agreeing(start, picks)
+    board = played(start, picks)
     i, j = pair
     cols = [tuple(c) for c in board.cols]
     down = list(board.down)

@@ -11,11 +11,12 @@ import games.solver.api as api
 from games.engine import Board, Layout, deal_layout
 from games.solver import search
 from tests.solver import reference_search
+from tests.solver.oracle import compact
 
 
 def both(board: Board, width: int, w: search.Weights, max_nodes: int, **kw: object):
     stock = tuple(board.stock)
-    start = (tuple(map(tuple, board.cols)), tuple(board.down), board.dealt)
+    start = compact(board)
     removed = len(board.removed)
     ref = reference_search.beam_pass(start, removed, stock, width, w, max_nodes, **kw)  # type: ignore[arg-type]
     budget = search.Budget(max_nodes, 600.0)

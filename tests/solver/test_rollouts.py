@@ -22,16 +22,12 @@ from games.solver.hint import (
     ROLLOUT_CANDIDATES,
     ROLLOUT_MAX_STEPS,
     ROLLOUT_PLAYOUT_MOVES,
-    ROLLOUT_SEARCH_MAX_STEPS,
-    ROLLOUT_SEARCH_NODES,
-    ROLLOUT_SEARCH_WORLDS,
     ROLLOUT_WORLDS,
     Hint,
     VisiblePosition,
     board_hints,
     hints,
 )
-from games.solver.search import DEFAULT_WEIGHTS
 from tests.solver.test_hint import _random_play, _remasked, positions
 
 
@@ -54,11 +50,10 @@ def rollouts(v: VisiblePosition, candidates: list, **kw: Any) -> Any:
         v.suits,
         v.removed,
         candidates,
-        args.pop("worlds"),
-        args.pop("playout_moves"),
-        args.pop("max_steps"),
-        args.pop("max_seconds"),
-        **args,  # the search playouts' settings, if any
+        args["worlds"],
+        args["playout_moves"],
+        args["max_steps"],
+        args["max_seconds"],
     )
 
 
@@ -156,143 +151,6 @@ def test_the_cpu_time_net_stops_new_worlds() -> None:
     cands = [h.move for h in hints(v, level="default")[:3]]
     worlds, _, timed_out, _ = rollouts(v, cands, worlds=10_000, max_seconds=0.0)
     assert worlds == 1 and timed_out
-
-
-# -- search playouts: one beam pass of the solver per world and candidate -------------------
-SEARCH = {"search_width": 4, "weights": tuple(DEFAULT_WEIGHTS), "search_nodes": 3000}
-
-
-def searched(v: VisiblePosition, candidates: list, **kw: Any) -> Any:
-    return rollouts(v, candidates, **{"worlds": 6, "playout_moves": 0, **SEARCH, **kw})
-
-
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(positions)
-def test_hidden_cards_cannot_change_a_search_playout(pos: tuple[int, int, int, int]) -> None:
-    suits, seed, steps, r = pos
-    rng = random.Random(r)
-    b = _random_play(suits, seed, steps, rng)
-    v, w = visible(b), visible(_remasked(b, rng))
-    assert v == w
-    cands = [h.move for h in hints(v, level="default")[:3]]
-    if not cands:
-        return
-    mine = searched(v, cands)
-    assert mine == searched(w, cands)  # the same worlds, the same outcomes
-    assert mine == searched(v, cands)  # and again: deterministic
-
-
-def test_search_playouts_see_more_than_the_quick_player() -> None:
-    """From a 2-suit deal's start the quick player wins no world; a width-4 pass of a few
-    thousand positions, playing the drawn world with every card known, wins some."""
-    v = visible(Board(deal_layout(2, 3)))
-    cands = [h.move for h in hints(v, level="default")[:2]]
-    quick = rollouts(v, cands, worlds=6, playout_moves=400)
-    search = searched(v, cands, search_nodes=30_000)
-    assert sum(o[0] for o in quick[3]) == 0
-    assert sum(o[0] for o in search[3]) > 0
-    assert all(score > 0 for _, _, score in search[3])
-
-
-def test_a_won_endgame_is_won_in_every_searched_world() -> None:
-    cols = ["|KsQsJsTs9s8s7s6s5s4s3s", "2s|As", "|KsQsJsTs9s8s7s6s5s4s3s2s", "|As"] + ["|"] * 6
-    v = visible(Board(Layout.parse(f"1 {'/'.join(cols)} - ssssss")))
-    cands = [h.move for h in hints(v, level="default")[:1]]
-    worlds, _, _, outcomes = searched(v, cands)
-    assert worlds == 6 and outcomes == [(6, 6, outcomes[0][2])] and outcomes[0][2] > 1000 * 6
-
-
-def test_search_playouts_stop_at_their_positions() -> None:
-    """Each pass stops within one move list of ``search_nodes``; no world is started once
-    ``max_steps`` positions are spent."""
-    v = visible(_random_play(4, 9, 60, random.Random(9)))
-    cands = [h.move for h in hints(v, level="default")[:3]]
-    assert cands
-    one = searched(v, cands, worlds=1, search_nodes=500)
-    assert one[0] == 1 and one[1] <= len(cands) * (500 + 200 + 1)
-    full = searched(v, cands, worlds=20, search_nodes=500)
-    bounded = searched(v, cands, worlds=20, search_nodes=500, max_steps=full[1] // 3)
-    assert bounded[0] < full[0]
-    assert bounded[1] <= full[1] // 3 + len(cands) * (500 + 200 + 1)
-
-
-def search_on(monkeypatch) -> None:
-    monkeypatch.setattr(hint, "ROLLOUT_SEARCH_WIDTH", 4)
-    monkeypatch.setattr(hint, "ROLLOUT_SEARCH_NODES", 2000)
-
-
-@pytest.mark.parametrize(
-    ("suits", "seed", "steps"), [(1, 4, 40), (2, 7, 0), (2, 21, 90), (4, 12, 60), (4, 3, 150)]
-)
-def test_search_playout_hints_are_fair_and_deterministic(
-    monkeypatch, suits: int, seed: int, steps: int
-) -> None:
-    search_on(monkeypatch)
-    rng = random.Random(seed)
-    b = _random_play(suits, seed, steps, rng)
-    v, w = visible(b), visible(_remasked(b, rng))
-    mine = hints(v, last_move=b.last_move, level="rollout")
-    assert mine == hints(w, last_move=b.last_move, level="rollout")
-    assert mine == hints(v, last_move=b.last_move, level="rollout")
-    plain = hints(v, last_move=b.last_move, level="default")
-    k = ROLLOUT_CANDIDATES
-    assert sorted(h.move for h in mine[:k]) == sorted(h.move for h in plain[:k])
-    assert mine[k:] == plain[k:]
-    assert all(h.chance is None for h in mine)  # too few worlds to say one
-
-
-def test_search_playouts_rank_only_where_the_look_ahead_hesitates(monkeypatch) -> None:
-    """With one move clearly first the look-ahead's ranking stands, and no world is drawn."""
-    search_on(monkeypatch)
-    calls: list[int] = []
-    real = _core.rollouts
-
-    def counted(*a: Any, **kw: Any) -> Any:
-        calls.append(1)
-        return real(*a, **kw)
-
-    monkeypatch.setattr(_core, "rollouts", counted)
-    for suits, seed, steps in ((2, 7, 0), (4, 12, 60), (1, 4, 40), (2, 21, 90)):
-        v = visible(_random_play(suits, seed, steps, random.Random(seed)))
-        plain = hints(v, level="default")
-        near = [
-            h
-            for h in plain[:ROLLOUT_CANDIDATES]
-            if h.action["type"] != "deal" and plain[0].score - h.score <= hint.ROLLOUT_MARGIN
-        ]
-        before = len(calls)
-        rolled = hints(v, level="rollout")
-        assert len(calls) - before == (len(near) >= 2)
-        if len(near) < 2:
-            assert rolled == plain
-
-
-def test_a_hints_search_playouts_stay_within_their_bound() -> None:
-    """At the hint's own settings, every hint's passes stop within
-    ROLLOUT_SEARCH_MAX_STEPS positions and one world more."""
-    per_world = ROLLOUT_CANDIDATES * (ROLLOUT_SEARCH_NODES + 200 + 1)
-    for suits, seed, steps in ((1, 3, 0), (2, 4, 60), (4, 9, 100)):
-        v = visible(_random_play(suits, seed, steps, random.Random(seed)))
-        cands = [h.move for h in hints(v, level="default")[:ROLLOUT_CANDIDATES]]
-        worlds, played, timed_out, _ = searched(
-            v,
-            cands,
-            worlds=ROLLOUT_SEARCH_WORLDS,
-            search_width=4,
-            search_nodes=ROLLOUT_SEARCH_NODES,
-            max_steps=ROLLOUT_SEARCH_MAX_STEPS,
-        )
-        assert played <= ROLLOUT_SEARCH_MAX_STEPS + per_world
-        assert 1 <= worlds <= ROLLOUT_SEARCH_WORLDS and not timed_out
-
-
-def test_search_playout_arguments_are_checked() -> None:
-    with pytest.raises(ValueError, match="search_width"):
-        _core.rollouts(*GOOD_ARGS, search_width=-1)
-    with pytest.raises(ValueError, match="weights"):
-        _core.rollouts(*GOOD_ARGS, search_width=4, weights=(1, 2), search_nodes=10)
-    with pytest.raises(ValueError, match="search_nodes"):
-        _core.rollouts(*GOOD_ARGS, search_width=4, weights=tuple(DEFAULT_WEIGHTS), search_nodes=-1)
 
 
 # -- the chance in words --------------------------------------------------------------------

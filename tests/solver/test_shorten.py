@@ -20,10 +20,11 @@ from games.solver.shorten import (
     step,
     won,
 )
+from tests.solver.oracle import compact
 
 
 def start_of(board: Board) -> tuple[Pos, tuple[int, ...]]:
-    return (tuple(map(tuple, board.cols)), tuple(board.down), board.dealt), tuple(board.stock)
+    return compact(board), tuple(board.stock)
 
 
 @cache
@@ -51,7 +52,7 @@ def test_the_compact_model_agrees_with_the_engine_on_a_whole_line() -> None:
     assert trail is not None and won(trail[-1], stock)
     for move, pos in zip(line, trail[1:], strict=True):
         board.push(move)
-        assert pos == (tuple(map(tuple, board.cols)), tuple(board.down), board.dealt)
+        assert pos == compact(board)
 
 
 def test_the_model_refuses_what_the_engine_refuses() -> None:

@@ -11,7 +11,7 @@ import games.solver.search as search
 from games.engine import Action, Board, Layout, deal_layout, replay
 from games.solver import SolverBug, solve
 from tests.engine.test_properties import starts
-from tests.solver.test_model import pick
+from tests.solver.oracle import pick
 
 
 def layout(suits: int, cols: dict[int, str], stock: str = "-", removed: str = "-") -> Layout:

@@ -268,12 +268,8 @@ namespace {
 // (worlds played, actions played, timed out, [(wins, ended, score) per candidate]).
 py::tuple rollout(py::handle cols_h, py::handle down_h, py::handle stock_left, py::handle suits,
                   py::handle removed_h, py::handle candidates_h, py::handle worlds, py::handle playout_moves,
-                  py::handle max_steps, py::handle seconds_h, bool deal_over_gap, py::handle search_width,
-                  py::handle weights_h, py::handle search_nodes) {
+                  py::handle max_steps, py::handle seconds_h, bool deal_over_gap) {
     RolloutRequest req;
-    req.search_width = static_cast<int>(as_int(search_width, 0, 100000, "search_width"));
-    req.search_nodes = as_int(search_nodes, 0, LLONG_MAX / 2, "search_nodes");
-    if (req.search_width > 0) req.weights = read_weights(weights_h);
     req.suits = static_cast<int>(as_int(suits, 1, 4, "suits"));
     req.stock_left = static_cast<int>(as_int(stock_left, 0, DECK_SIZE - DEAL_SIZE * 5, "stock_left"));
     if (req.stock_left % DEAL_SIZE != 0) bad("stock_left must be a multiple of 10");
@@ -371,8 +367,6 @@ PYBIND11_MODULE(_core, m) {
     m.def("rollouts", &rollout, py::arg("cols"), py::arg("down"), py::arg("stock_left"), py::arg("suits"),
           py::arg("removed_suits"), py::arg("candidates"), py::arg("worlds"), py::arg("playout_moves"),
           py::arg("max_steps"), py::arg("max_seconds"), py::kw_only(), py::arg("deal_over_gap") = false,
-          py::arg("search_width") = 0, py::arg("weights") = py::make_tuple(0, 0, 0, 0, 0, 0, 0),
-          py::arg("search_nodes") = 0,
           "Each candidate played out in worlds drawn from the cards not in view: (worlds, actions, "
           "timed out, [(wins, ended, score)]).");
 }

@@ -1,7 +1,7 @@
 // The solver's native core: the compact position and the rules of play on it.
 //
 // The rules are games/engine's (Board.push); this is the search's fast copy of them, held
-// to the engine by tests/solver/test_core.py (every move, deal, completed run, card turned).
+// to the engine by tests/solver/test_step.py (every move, deal, completed run, card turned).
 // Nothing here knows Python: binding.cpp is the only file that does.
 //
 // A card is `suit << 4 | rank` (rank 1 Ace .. 13 King, suit 0..3), as in games.engine.cards.

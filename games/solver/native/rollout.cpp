@@ -124,10 +124,7 @@ struct Playout {
     bool won = false;
     bool ended = false;
     int steps = 0;
-    int progress = 0;  // a search playout's best progress past the candidate (ROLLOUT_*)
 };
-
-constexpr int ALL_RUNS = DECK_SIZE / RUN_LENGTH;
 
 Playout play_out(Position p, const Stock& stock, const Rules& rules, Move first, int max_moves,
                  std::vector<Move>& moves, std::unordered_set<std::uint64_t>& seen) {
@@ -217,49 +214,6 @@ Playout play_out(Position p, const Stock& stock, const Rules& rules, Move first,
     return out;
 }
 
-// A search playout (RolloutRequest::search_width): the candidate, then one beam pass from
-// the world it leads to.
-Playout search_out(Position p, const Stock& stock, const RolloutRequest& req, Move first) {
-    Playout out;
-    const int runs0 = p.removed;
-    int down0 = 0;
-    for (int i = 0; i < COLUMNS; ++i) down0 += p.down[i];
-    push(p, first, stock, nullptr);
-    int down1 = 0;
-    for (int i = 0; i < COLUMNS; ++i) down1 += p.down[i];
-    out.steps = 1;
-    if (won(p, stock)) {
-        out.won = out.ended = true;
-        out.runs = p.removed - runs0;
-        out.turned = down0;
-        return out;
-    }
-    PassRequest pass;
-    pass.root = p;
-    pass.stock = stock;
-    pass.rules = req.rules;
-    pass.width = req.search_width;
-    pass.weights = req.weights;
-    pass.progress_run = ROLLOUT_RUN;
-    pass.progress_turn = ROLLOUT_TURN;
-    Budget budget;
-    budget.max_nodes = req.search_nodes;
-    budget.seconds = 1e9;  // bounded by its positions alone: the same answer on any machine
-    const PassResult r = beam_pass(pass, budget);
-    out.steps += static_cast<int>(budget.nodes);
-    if (r.status == PassResult::WON) {
-        out.won = out.ended = true;
-        out.runs = ALL_RUNS - runs0;
-        out.turned = down0;
-        return out;
-    }
-    out.ended = budget.nodes < budget.max_nodes;  // the beam ran out of positions
-    out.runs = p.removed - runs0;
-    out.turned = down0 - down1;
-    out.progress = r.best_progress;
-    return out;
-}
-
 }  // namespace
 
 std::string unseen_cards(const RolloutRequest& req, std::vector<Card>& out) {
@@ -329,14 +283,12 @@ RolloutResult rollouts(const RolloutRequest& req) {
         for (std::size_t c = 0; c < req.candidates.size(); ++c) {
             const Move m = req.candidates[c];
             if (!legal(world, m, stock, req.rules)) continue;  // the caller passes legal ones
-            const Playout po = req.search_width > 0
-                                   ? search_out(world, stock, req, m)
-                                   : play_out(world, stock, req.rules, m, req.playout_moves, moves, seen);
+            const Playout po = play_out(world, stock, req.rules, m, req.playout_moves, moves, seen);
             CandidateOutcome& o = result.outcomes[c];
             o.wins += po.won;
             o.ended += po.ended;
             o.score += static_cast<std::int64_t>(po.won) * ROLLOUT_WON + po.runs * ROLLOUT_RUN +
-                       po.turned * ROLLOUT_TURN + po.joins * ROLLOUT_JOIN + po.progress;
+                       po.turned * ROLLOUT_TURN + po.joins * ROLLOUT_JOIN;
             result.steps += po.steps;
         }
         ++result.worlds;

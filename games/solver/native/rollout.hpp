@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "position.hpp"
-#include "search.hpp"
 
 namespace spider {
 
@@ -36,15 +35,6 @@ struct RolloutRequest {
     int playout_moves = 0;  // actions a playout makes at most after its candidate
     std::int64_t max_steps = 0;  // actions over every playout: no new world past it
     double max_seconds = 0.0;  // a safety net in CPU seconds (bound above all by max_steps)
-    // search_width > 0: a playout is not the quick player but one beam pass of the solver
-    // (search.hpp) at that width and `weights`, of at most search_nodes positions, from the
-    // world after the candidate: the world is of perfect information once drawn, so a small
-    // search plays it far better than one-move greedy play. A world it does not win is
-    // scored by the most progress (runs, cards turned) any position of the pass made.
-    // max_steps then counts the passes' positions.
-    int search_width = 0;
-    Weights weights{};
-    std::int64_t search_nodes = 0;
 };
 
 struct CandidateOutcome {

@@ -279,15 +279,6 @@ PassResult Pass::run() {
             return result_;
         }
     }
-    const bool track_progress = req_.progress_run != 0 || req_.progress_turn != 0;
-    int root_down = 0;
-    for (int i = 0; i < COLUMNS; ++i) root_down += root.pos.down[i];
-    auto note_progress = [&](const Position& p) {
-        int down = 0;
-        for (int i = 0; i < COLUMNS; ++i) down += p.down[i];
-        const int v = req_.progress_run * (p.removed - root.pos.removed) + req_.progress_turn * (root_down - down);
-        result_.best_progress = std::max(result_.best_progress, v);
-    };
     KeySet seen;
     for (std::uint64_t key : req_.lost) seen.insert(key);
     seen.insert(root_key);
@@ -401,7 +392,6 @@ PassResult Pass::run() {
                 const Node& parent = beam[static_cast<std::size_t>(c.parent)];
                 next.emplace_back();
                 child(parent, c.move, next.back());
-                if (track_progress) note_progress(next.back().pos);
                 history_.push_back({parent.hist, c.move});
                 next.back().hist = static_cast<int>(history_.size()) - 1;
             }

@@ -46,11 +46,6 @@ struct PassRequest {
     // as if seen already, so a pass over everything does not search them again.
     std::vector<std::uint64_t> lost;
     bool collect_seen = false;  // fill PassResult::seen when the pass runs out of positions
-    // The most progress any position of the pass makes over the root: progress_run a run
-    // removed, progress_turn a card turned face up (both 0: not tracked). The rollouts'
-    // search playouts score a world they do not win by it.
-    int progress_run = 0;
-    int progress_turn = 0;
 };
 
 struct PassResult {
@@ -66,7 +61,6 @@ struct PassResult {
     // collect_seen: the keys of every position met (those of `lost` included), when the pass
     // ended for want of positions to expand (not at its budget, a win or a goal).
     std::vector<std::uint64_t> seen;
-    int best_progress = 0;  // PassRequest::progress_run / progress_turn: the most reached
 };
 
 // One beam pass at `width` per deal group (search.beam_pass).

@@ -8,6 +8,7 @@ import pytest
 from games import services
 from games.engine import Action, Board, Layout, apply_action, public_view, replay
 from games.models import Analysis, Deal, Game
+from games.services import analyses
 from games.solver import SolverBug
 from tests.games.api.helpers import CARD_TOKEN, act, game_url, layout_json, new_game, ok, refused
 from tests.leaderboard.helpers import DAILY_PLAY, line_of, play_api
@@ -192,7 +193,7 @@ def test_a_solver_bug_fails_the_analysis_and_stores_no_line(
     def broken(**_):
         raise SolverBug("solver line replays but does not win")
 
-    monkeypatch.setattr(services, "analysis_compute", broken)
+    monkeypatch.setattr(analyses, "analysis_compute", broken)
     game_id = lost_trap_game(staff_client)
     with django_capture_on_commit_callbacks(execute=True):
         ok(staff_client.post(analysis_url(game_id)), 202)

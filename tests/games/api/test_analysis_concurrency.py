@@ -37,7 +37,7 @@ def lost_trap_game(client) -> str:
 def test_eight_players_asking_at_once_make_one_analysis(make_user, settings, monkeypatch) -> None:
     settings.ANALYSIS_QUEUE_MAX = 100
     queued: list[int] = []
-    monkeypatch.setattr("games.services.queue_analysis", queued.append)  # nothing runs
+    monkeypatch.setattr("games.services.analyses.queue_analysis", queued.append)  # nothing runs
     owner = make_user(is_staff=True)
     game_id = lost_trap_game(client_for(owner))
     players = [owner] + [make_user() for _ in range(7)]

@@ -15,6 +15,7 @@ import pytest
 from coins.models import CoinDay, CoinEntry
 from games import services
 from games.models import Game
+from games.services import endings
 from leaderboard.models import DailyChallenge
 from tests.games.api.helpers import (
     ME_URL,
@@ -276,7 +277,7 @@ def test_the_reward_commits_with_the_win_or_not_at_all(player, player_client, mo
     def broken(**kwargs):
         raise RuntimeError("the ledger write failed")
 
-    monkeypatch.setattr(services, "game_reward", broken)
+    monkeypatch.setattr(endings, "game_reward", broken)
     player_client.raise_request_exception = False
     response = act(player_client, game["id"], "move", from_=1, to=0)
 

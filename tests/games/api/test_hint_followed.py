@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.core.cache import cache
 
-from games import services
 from games.engine import load
 from games.models import Game
+from games.services import hints
 from tests.redis_server import REDIS_URL, redis_up
 from tests.solver.test_hint_seen import cycle_layout_json
 
@@ -56,13 +56,13 @@ def test_a_client_playing_hint_0_never_goes_round_in_circles(staff_client):
 
 def test_a_position_is_searched_once_whatever_is_asked_about_it(staff_client, monkeypatch):
     searches = []
-    search = services.board_hints
+    search = hints.board_hints
 
     def counted(board, **kwargs):
         searches.append(board.actions)
         return search(board, **kwargs)
 
-    monkeypatch.setattr(services, "board_hints", counted)
+    monkeypatch.setattr(hints, "board_hints", counted)
     game = cycle_game(staff_client)
 
     first = ok(ask(staff_client, game["id"], 0))
@@ -96,7 +96,7 @@ class _StillClock:
 
 
 def test_hints_have_a_throttle_scope_of_their_own(staff_client, set_throttle_rate, monkeypatch):
-    from spider_api.throttling import ScopedRateThrottle
+    from base.throttling import ScopedRateThrottle
 
     monkeypatch.setattr(ScopedRateThrottle, "timer", _StillClock())
     game = cycle_game(staff_client)
@@ -127,13 +127,13 @@ def test_hints_do_not_use_up_the_actions_allowance(staff_client, set_throttle_ra
 def test_the_hint_cache_works_through_the_production_cache(staff_client, monkeypatch):
     """Production's cache (FailSoftRedisCache on Redis, CACHE_URL): what one web process
     searched, another finds."""
-    from spider_api.cache import FailSoftRedisCache
+    from base.cache import FailSoftRedisCache
 
     redis_cache = FailSoftRedisCache(REDIS_URL, {})
     searches = []
-    search = services.board_hints
-    monkeypatch.setattr(services, "board_hints", lambda b, **kw: searches.append(1) or search(b))
-    monkeypatch.setattr(services, "cache", redis_cache)
+    search = hints.board_hints
+    monkeypatch.setattr(hints, "board_hints", lambda b, **kw: searches.append(1) or search(b))
+    monkeypatch.setattr(hints, "cache", redis_cache)
     game = cycle_game(staff_client)
     try:
         first = ok(ask(staff_client, game["id"], 1))

@@ -204,7 +204,7 @@ def test_statistics_change_in_the_transaction_that_ends_the_game(
     def broken(*, game):
         raise RuntimeError("stats store down")
 
-    monkeypatch.setattr("games.services.player_stats_record", broken)
+    monkeypatch.setattr("games.services.endings.player_stats_record", broken)
     player_client.raise_request_exception = False
 
     assert player_client.post(resign_url(gid)).status_code == 500

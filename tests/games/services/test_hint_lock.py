@@ -10,7 +10,7 @@ from django.db import connection
 
 from games import services
 from games.models import Action
-from games.services import ActionRequest
+from games.services import ActionRequest, hints
 from tests.games.api.helpers import layout_json
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
@@ -24,7 +24,7 @@ def test_an_action_goes_through_while_a_hint_is_searched(make_user, monkeypatch)
     game = services.game_create(player=staff, suits=4, layout=layout_json(TEACHING))
     searching, go = threading.Event(), threading.Event()
     searched = []
-    real_hints = services.board_hints
+    real_hints = hints.board_hints
 
     def slow_hints(*args, **kwargs):
         searched.append(True)
@@ -33,7 +33,7 @@ def test_an_action_goes_through_while_a_hint_is_searched(make_user, monkeypatch)
             assert go.wait(10)
         return real_hints(*args, **kwargs)
 
-    monkeypatch.setattr(services, "board_hints", slow_hints)
+    monkeypatch.setattr(hints, "board_hints", slow_hints)
     answers = []
 
     def ask() -> None:

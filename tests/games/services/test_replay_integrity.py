@@ -6,7 +6,7 @@ import random
 import pytest
 
 from games import services
-from games.engine import DEAL, Action, LayoutError, dump, replay
+from games.engine import DEAL, Action, LayoutError, dump, load, replay
 from games.engine.errors import IllegalAction
 from games.models import Game
 from games.services import ActionRequest
@@ -52,7 +52,7 @@ def test_random_play_with_undos_replays_to_the_snapshot(stock_pool, player, suit
     applied = refused = 0
 
     while applied < 200:
-        board = services.load(Game.objects.get(pk=game.pk).snapshot)
+        board = load(Game.objects.get(pk=game.pk).snapshot)
         try:
             services.game_act(player=player, game_id=game.pk, action=random_request(board, rng))
         except Exception as exc:  # only a one-tap with nowhere to go may be refused

@@ -14,6 +14,7 @@ from django.db import DatabaseError, IntegrityError, transaction
 from coins.models import CoinDay, CoinEntry
 from games import services
 from games.models import Game
+from games.services import endings
 from tests.games.api.helpers import NEAR_WIN, layout_json, pooled_layout_deal
 
 pytestmark = pytest.mark.django_db
@@ -77,7 +78,7 @@ def _past_the_cap(games: dict[str, Game]) -> tuple[str, str]:
     player = games["four"].player
     won_game(player, 4)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(services, "game_reward", lambda **kwargs: None)
+        patch.setattr(endings, "game_reward", lambda **kwargs: None)
         game = won_game(player, 1)
     entry = _plant(game, base=10, bonus=10, amount=20, cut=0)
     return f"entry {entry.pk} (game {game.pk})", "the cap allows 0 (cut 20)"

@@ -13,7 +13,7 @@ import { h, clear, confirmDialog, toast, formErrors, link } from './dom.js';
  * @import { Ctx } from './app.js'
  */
 
-/** The API's scopes (spider_api/scopes.py): name -> what the creation form says of it. */
+/** The API's scopes (base/scopes.py): name -> what the creation form says of it. */
 export const SCOPES = {
   'profile:read': 'Read your profile, settings, statistics and coins.',
   'profile:write': 'Change your settings.',

@@ -6,7 +6,7 @@ forget them: 401 where a token is read, 400 `malformed_json`/`json_too_deep`, 41
 a body is parsed (and `unknown_field` where a serializer reads it: every request body is
 `additionalProperties: false`),
 406 everywhere, 403 `insufficient_scope` where a token's scopes are checked
-(spider_api.permissions), 429 where a throttle scope applies, 500 everywhere and 503
+(base.permissions), 429 where a throttle scope applies, 500 everywhere and 503
 `database_unavailable` wherever the database is used. Response headers are declared the same
 way (`X-Request-ID` on every answer, `Retry-After` on 429/503, `WWW-Authenticate` on 401 and
 on a 403 for scope).
@@ -34,13 +34,13 @@ from jsonschema import Draft202012Validator
 from rest_framework import serializers
 from rest_framework.settings import api_settings
 
-from spider_api import parsers
-from spider_api.authentication import BearerTokenAuthentication
-from spider_api.errors import DomainError, unknown_fields_detail
-from spider_api.logging import HEADER as REQUEST_ID_HEADER
-from spider_api.permissions import ACCOUNT, HasRequiredScopes, declared_scopes
-from spider_api.serializers import UNKNOWN_FIELD, JsonInputSerializer, unknown_field_message
-from spider_api.throttling import ScopedRateThrottle
+from base import parsers
+from base.authentication import BearerTokenAuthentication
+from base.errors import DomainError, unknown_fields_detail
+from base.logging import HEADER as REQUEST_ID_HEADER
+from base.permissions import ACCOUNT, HasRequiredScopes, declared_scopes
+from base.serializers import UNKNOWN_FIELD, JsonInputSerializer, unknown_field_message
+from base.throttling import ScopedRateThrottle
 
 BODY_METHODS = ("POST", "PUT", "PATCH")
 
@@ -254,7 +254,7 @@ RETRY_AFTER = OpenApiParameter(
     description="Seconds to wait before retrying.",
 )
 # draft-ietf-httpapi-ratelimit-headers-06, on every answer of a throttled operation whose scope
-# has a rate (spider_api/throttling.py); of the counts the request was held to, the tightest.
+# has a rate (base/throttling.py); of the counts the request was held to, the tightest.
 RATELIMIT = [
     OpenApiParameter(
         name,
@@ -351,7 +351,7 @@ class AutoSchema(openapi.AutoSchema):
         return [] if {} in auth else auth  # `{}`: anonymous allowed, so public
 
     def _scoped(self) -> bool:
-        """The token's scopes are checked here (spider_api.permissions)."""
+        """The token's scopes are checked here (base.permissions)."""
         return any(isinstance(p, HasRequiredScopes) for p in self.view.get_permissions())
 
     def _throttled(self) -> bool:
@@ -444,7 +444,7 @@ class OAuthScheme(DjangoOAuthToolkitScheme):
     from SPECTACULAR_SETTINGS), with each operation's scopes as its view declares them for
     the method. An operation for first-party tokens only has no `oauth2` entry at all."""
 
-    target_class = "spider_api.oauth.OAuthTokenAuthentication"
+    target_class = "base.oauth.OAuthTokenAuthentication"
     priority = 1
 
     def get_security_requirement(self, auto_schema: Any) -> Any:
@@ -590,7 +590,7 @@ def _error_contents(result: dict[str, Any]) -> Any:
 
 
 def etag_parameters(what: str, cache_control: str) -> list[OpenApiParameter]:
-    """The conditional-GET headers of a cached read (spider_api.conditional): ``If-None-Match``
+    """The conditional-GET headers of a cached read (base.conditional): ``If-None-Match``
     in, ``ETag`` and ``Cache-Control`` out (``what`` names the thing the ETag versions)."""
     return [
         OpenApiParameter(

@@ -14,7 +14,7 @@ A field the body does not take is refused too, by name (400 `unknown_field`, bef
 is looked at; the first UNKNOWN_NAMED of them, so a body of thousands costs no more than one
 of ten): a misspelt `deal_over_gaps` would otherwise be dropped and the request done without
 it. The schema says the same (`additionalProperties: false` on every request body,
-spider_api.openapi.AutoSchema).
+base.openapi.AutoSchema).
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ def unknown_field_message(name: str, known: Collection[str]) -> str:
 class JsonInputSerializer(serializers.Serializer):
     """A request body: every value must arrive as its field's JSON type (no coercion)."""
 
-    # JSON Schema keywords for the body as a whole (spider_api.openapi.AutoSchema adds them
+    # JSON Schema keywords for the body as a whole (base.openapi.AutoSchema adds them
     # to its request component): what its validate() refuses across fields, so the schema
     # admits only bodies the server takes. `properties` narrows a field's own schema.
     schema_rules: ClassVar[dict[str, Any]] = {}

@@ -4,7 +4,7 @@ The ORM compiles a query on every call; on the paths every request takes (the to
 request, a racer's action) that cost more CPU than the work around it. These helpers select
 every concrete column of some models joined under aliases, and build the instances the ORM
 would (its converters: the backend's, then the field's; ``Model.from_db``). On PostgreSQL the
-statements are prepared once per connection (spider_api/postgresql).
+statements are prepared once per connection (base/postgresql).
 """
 
 from __future__ import annotations
@@ -52,6 +52,6 @@ def instances(connection: Any, values: Sequence[Any], found: Sequence[Shape]) ->
 
 def cursor(connection: Any) -> Any:
     """On PostgreSQL a cursor whose statements are prepared once per connection (see
-    spider_api/postgresql); elsewhere a plain one."""
+    base/postgresql); elsewhere a plain one."""
     prepared = getattr(connection, "prepared_cursor", None)
     return prepared() if prepared is not None else connection.cursor()

@@ -2,7 +2,7 @@
 
 DOT's `OAuth2Authentication` checks a token through oauthlib on every request: a query and a
 whole oauthlib request built and validated, several times the cost of the rest of an action's
-authentication. So, as for first-party tokens (spider_api.authentication), a token that checked
+authentication. So, as for first-party tokens (base.authentication), a token that checked
 out is kept in a small per-process cache for ``TOKEN_CACHE_SECONDS``, with the same bound and
 the same invalidation: revoking or deleting an access token (the revocation endpoint, a refresh
 token reused, an app deleted, the admin) and saving its user drop the entries in this process
@@ -21,7 +21,7 @@ Our access tokens start with ``ACCESS_PREFIX`` (the generators below), so a firs
 is told apart by its first characters and passed on to the next authentication class without
 a lookup; a token with the prefix that does not check out is 401 `invalid_token` at once.
 
-A leaf module like spider_api.authentication (DRF imports it while its views load).
+A leaf module like base.authentication (DRF imports it while its views load).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from django.utils import timezone
 from oauth2_provider.contrib.rest_framework import OAuth2Authentication
 from rest_framework import exceptions
 
-from spider_api.authentication import BEARER_CHALLENGE, TOUCH_SECONDS, _fresh_copy
+from base.authentication import BEARER_CHALLENGE, TOUCH_SECONDS, _fresh_copy
 
 ACCESS_PREFIX = "spa_"  # "spider access"
 REFRESH_PREFIX = "spr_"
@@ -140,8 +140,8 @@ class FirstPartyRegistration:
         from oauth2_provider.models import Application
         from rest_framework.request import Request
 
-        from spider_api.authentication import BearerTokenAuthentication
-        from spider_api.permissions import FIRST_PARTY, token_allows
+        from base.authentication import BearerTokenAuthentication
+        from base.permissions import FIRST_PARTY, token_allows
 
         if bearer_key(request) is not None:
             return False  # an app's token cannot register apps

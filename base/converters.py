@@ -1,5 +1,5 @@
 """Path converters for the API's names: a path segment that cannot be a username or a race code
-matches no route and is a JSON 404 (`spider_api.errors.page_not_found`) before any view or query
+matches no route and is a JSON 404 (`base.errors.page_not_found`) before any view or query
 runs. (PostgreSQL refuses a NUL byte in a text parameter with a DataError: a 500.)
 
 Importing this module registers the converters (the settings do, for the schema's patterns).

@@ -34,7 +34,7 @@ _INCR_EXISTING = (
 class _Client(RedisCacheClient):
     def incr(self, key: Any, delta: int) -> int:
         """One round trip: Django's client sends EXISTS, then INCRBY; every throttled
-        request increments a counter (spider_api.throttling)."""
+        request increments a counter (base.throttling)."""
         value = self.get_client(key, write=True).eval(_INCR_EXISTING, 1, key, delta)
         if value is None:
             raise ValueError(f"Key '{key}' not found.")

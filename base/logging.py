@@ -1,7 +1,7 @@
 """Structured logs: one JSON object a line, each carrying the id of the request (or the
 Celery task) that wrote it.
 
-- ``request_id_var`` holds the current id. ``spider_api.middleware.RequestIdMiddleware`` sets
+- ``request_id_var`` holds the current id. ``base.middleware.RequestIdMiddleware`` sets
   it for each HTTP request (from a well-formed ``X-Request-ID`` header, else a fresh one) and
   echoes it in the response; a task published during a request carries the id in a message
   header, so the worker's lines about that task share it (a task published by beat gets its
@@ -36,7 +36,7 @@ NO_REQUEST = "-"
 request_id_var: ContextVar[str] = ContextVar("request_id", default=NO_REQUEST)
 task_var: ContextVar[str | None] = ContextVar("celery_task", default=None)
 
-log = logging.getLogger("spider_api.tasks")
+log = logging.getLogger("spider_api.tasks")  # as docs/operations.md names it
 
 
 def new_request_id(incoming: str | None = None) -> str:
@@ -46,7 +46,7 @@ def new_request_id(incoming: str | None = None) -> str:
     return uuid.uuid4().hex
 
 
-# Secrets no log line may carry: ours by their shape (spider_api.tokens, spider_api.oauth),
+# Secrets no log line may carry: ours by their shape (base.tokens, base.oauth),
 # anyone's by where they stand (a query parameter or form field that holds one, a Bearer
 # header). A client that puts a token in a URL must not get it written down.
 _SECRET_SHAPES = re.compile(r"spd_(?:dev|pat)_[0-9A-Za-z]{46}|\bsp[ar]_[A-Za-z0-9_-]{20,}")

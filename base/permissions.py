@@ -11,7 +11,7 @@ A public method (anyone, a token optional) says `AllowAny` instead and needs no 
 
 The check is DOT's `TokenHasScope` (`token.is_valid(scopes)`: unexpired and allowing each
 scope), on whatever token authenticated the request: an OAuth2 access token, a personal
-access token, a first-party sign-in (which allows every scope of spider_api.scopes.SCOPES).
+access token, a first-party sign-in (which allows every scope of base.scopes.SCOPES).
 
 `FIRST_PARTY` (the scope `account`) is the one decision of who may manage the account: the
 account's own sign-ins only (a token whose `is_first_party` is true: accounts.ApiToken's
@@ -23,7 +23,7 @@ it again.
 A refusal for scope is 403 `insufficient_scope` naming the scopes needed, with RFC 6750's
 `WWW-Authenticate: Bearer error="insufficient_scope", scope="..."`; for FIRST_PARTY it is
 403 `first_party_only`. The schema says both from the same declaration
-(spider_api.openapi: an `account` operation has no `oauth2` security and documents
+(base.openapi: an `account` operation has no `oauth2` security and documents
 `first_party_only`).
 """
 
@@ -36,7 +36,7 @@ from django.core.exceptions import ImproperlyConfigured
 from oauth2_provider.contrib.rest_framework import TokenHasScope
 from rest_framework import exceptions
 
-from spider_api.authentication import BEARER_CHALLENGE
+from base.authentication import BEARER_CHALLENGE
 
 ACCOUNT: Final = "account"  # managing the account itself: never granted to an app
 FIRST_PARTY: Final = (ACCOUNT,)
@@ -49,7 +49,7 @@ READ_METHODS: Final = frozenset({"GET", "HEAD"})
 
 class InsufficientScope(exceptions.PermissionDenied):
     """403 `insufficient_scope` with `scopes`. A DRF exception, not a DomainError: this module
-    is loaded while DRF's views are (spider_api.errors imports them); the exception handler
+    is loaded while DRF's views are (base.errors imports them); the exception handler
     adds `extra` to the body, DRF sends `auth_header` as WWW-Authenticate."""
 
     default_code = "insufficient_scope"

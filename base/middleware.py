@@ -11,20 +11,20 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse
 from django.utils.functional import empty
 
-from spider_api.errors import (
+from base.errors import (
     DATABASE_ERRORS,
     DATABASE_RETRY_AFTER_SECONDS,
     database_unavailable_response,
 )
-from spider_api.logging import HEADER, new_request_id, request_id_var
+from base.logging import HEADER, new_request_id, request_id_var
 
-access_log = logging.getLogger("spider_api.access")
+access_log = logging.getLogger("spider_api.access")  # as docs/operations.md names it
 _RETRY_STATUSES = (429, 503)
 
 
 class RequestIdMiddleware:
     """Outermost: sets the request id (``X-Request-ID`` in and out), adds the RateLimit-*
-    fields where a throttle counted the request (``spider_api.throttling``: it leaves
+    fields where a throttle counted the request (``base.throttling``: it leaves
     ``request.ratelimit``; one place for every throttled view, its 429 included), and logs the
     request once it is answered: method, path, status, duration and the player's id."""
 
@@ -78,7 +78,7 @@ def _user_id(request: HttpRequest) -> int | None:
 class DatabaseUnavailableMiddleware:
     """Outside DRF (the admin, the docs), a view that cannot reach the database answers 503
     ``database_unavailable`` like the API does, instead of a 500 with a traceback in the log.
-    DRF views get the same answer from ``spider_api.errors.exception_handler``."""
+    DRF views get the same answer from ``base.errors.exception_handler``."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response

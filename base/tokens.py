@@ -11,7 +11,7 @@ The checksum (CRC32 of the rest, base 62) lets a scanner, and the API before any
 a real secret from a typo or a made-up one. Keys made before these (40 hex digits, DRF's
 authtoken) are kept as device tokens and keep working.
 
-A leaf module (no Django import): `spider_api.authentication` reads it on every request.
+A leaf module (no Django import): `base.authentication` reads it on every request.
 """
 
 from __future__ import annotations

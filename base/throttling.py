@@ -10,7 +10,7 @@ whatever the number of apps, and each app's use shows on its own.
 
 Every throttled answer tells the client where it stands, in the fields of
 draft-ietf-httpapi-ratelimit-headers-06 (``RateLimit-Limit``, ``RateLimit-Remaining``,
-``RateLimit-Reset``, ``RateLimit-Policy``; set by ``spider_api.middleware``, from what the
+``RateLimit-Reset``, ``RateLimit-Policy``; set by ``base.middleware``, from what the
 throttles left on the request as ``ratelimit``): of the counts a request was held to, the
 one with the fewest requests left.
 """

@@ -21,8 +21,8 @@ from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
-from spider_api.authentication import BEARER_CHALLENGE
-from spider_api.serializers import UNKNOWN_FIELD
+from base.authentication import BEARER_CHALLENGE
+from base.serializers import UNKNOWN_FIELD
 
 # DRF's default codes that we rename; every other DRF code (not_authenticated,
 # permission_denied, not_found, method_not_allowed, unsupported_media_type, throttled, ...) is
@@ -33,7 +33,7 @@ _RENAMED_CODES = {"parse_error": "malformed_json", "authentication_failed": "inv
 # logged as one line (no traceback: it is an outage, not a bug).
 DATABASE_ERRORS = (OperationalError, InterfaceError)
 DATABASE_RETRY_AFTER_SECONDS = 5
-_log = logging.getLogger("spider_api.errors")
+_log = logging.getLogger("spider_api.errors")  # the service's log names (docs/operations.md)
 
 
 def database_unavailable_body() -> dict[str, Any]:
@@ -153,7 +153,7 @@ def _body(exc: exceptions.APIException) -> dict[str, Any]:
     wait = getattr(exc, "wait", None)  # Throttled sets it (its stubs do not declare it)
     if isinstance(exc, exceptions.Throttled) and wait is not None:
         body["retry_after"] = wait
-    body.update(getattr(exc, "extra", {}))  # spider_api.permissions.InsufficientScope's scopes
+    body.update(getattr(exc, "extra", {}))  # base.permissions.InsufficientScope's scopes
     return body
 
 

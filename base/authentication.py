@@ -5,7 +5,7 @@ so this must not import anything that imports `rest_framework.views` (the models
 name when a token is first looked up: the apps below accounts, which import this module, must
 not import accounts through it).
 
-A secret is looked up by its SHA-256 (spider_api.tokens); one that cannot be a token of ours (the
+A secret is looked up by its SHA-256 (base.tokens); one that cannot be a token of ours (the
 wrong shape or checksum) costs no query. Every API request authenticates, so a token and its
 user are kept in a small per-process cache for ``TOKEN_CACHE_SECONDS`` (a lookup is otherwise
 one statement, ``_token_with_user``). The cache never outlives a change it
@@ -38,8 +38,8 @@ from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 
-from spider_api import rows
-from spider_api.tokens import looks_like_a_token, secret_hash
+from base import rows
+from base.tokens import looks_like_a_token, secret_hash
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -105,7 +105,7 @@ def _token_sql(vendor: str) -> tuple[str, list[rows.Shape]]:
 
 def _token_with_user(key_hash: str) -> Any:
     """The token whose secret hashes to ``key_hash``, ``token.user`` loaded; None if none.
-    One statement written once per process (spider_api/rows.py): a player acting every few
+    One statement written once per process (base/rows.py): a player acting every few
     seconds across several web processes is often not in the cache of the one serving them
     (a racer at a 2-second pace on five workers: by chance about a third of their requests),
     and compiled by the ORM the lookup cost more CPU than the rest of a game action
@@ -150,7 +150,7 @@ class BearerTokenAuthentication(TokenAuthentication):
 
     def authenticate_credentials(self, key: str) -> Any:
         # No query for what cannot be a key (a NUL byte would be a 500). OAuth access tokens
-        # (`spa_`) are taken before this class (spider_api.oauth), so anything else is refused.
+        # (`spa_`) are taken before this class (base.oauth), so anything else is refused.
         if not looks_like_a_token(key):
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         ttl = settings.TOKEN_CACHE_SECONDS
