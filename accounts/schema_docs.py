@@ -21,7 +21,6 @@ from accounts.errors import (
     WrongPassword,
 )
 from accounts.limits import PERSONAL_TOKEN_MAX_DAYS
-from accounts.permissions import FirstPartyOnly
 from accounts.renderers import NdjsonRenderer, OctetStreamRenderer
 from accounts.serializers import TokenSerializer
 from base.openapi import (
@@ -47,11 +46,6 @@ _PAT = "spd_pat_7Fq2Lm9Xc4Tz1Wv8Nb5Rk3Ys6Hd0Gj2Pa7Ue4Qo9Mi03ZkY1"
 _EXPIRES = "2027-01-01T12:00:00Z"
 
 EMAIL = OpenApiExample("Email", value={"email": "alice@example.com"}, request_only=True)
-FIRST_PARTY_ONLY = error_response(
-    "A personal access token or an app's token: only a first-party sign-in manages the account.",
-    FirstPartyOnly.code,
-    FirstPartyOnly.detail,
-)
 
 
 def new_password_rules(field: str) -> dict[str, Any]:
@@ -237,7 +231,7 @@ def logout_everywhere(view: View) -> View:
             "too. Other web processes may still accept a revoked token for TOKEN_CACHE_SECONDS "
             "(10 s by default). First-party sign-ins only.",
             request=None,
-            responses={204: None, 403: FIRST_PARTY_ONLY},
+            responses={204: None},
         ),
     )(view)
 
@@ -263,7 +257,6 @@ def me(view: View) -> View:
             responses={
                 200: view.OutputSerializer,
                 400: bad_request(invalid_example("email", "Enter a valid email address.")),
-                403: FIRST_PARTY_ONLY,
             },
             examples=[EMAIL],
         ),
@@ -285,7 +278,6 @@ def password_change(view: View) -> View:
             responses={
                 204: None,
                 400: bad_request(invalid_example("current_password", "Wrong password.")),
-                403: FIRST_PARTY_ONLY,
             },
             examples=[
                 OpenApiExample(
@@ -365,7 +357,6 @@ def tokens(view: View) -> View:
             responses={
                 200: TokenSerializer(many=True),
                 400: bad_request(invalid_example("kind", '"x" is not a valid choice.'), body=False),
-                403: FIRST_PARTY_ONLY,
             },
         ),
         post=extend_schema(
@@ -380,7 +371,6 @@ def tokens(view: View) -> View:
             responses={
                 201: view.OutputSerializer,
                 400: bad_request(invalid_example("scopes", "Unknown scope x; choose from ...")),
-                403: FIRST_PARTY_ONLY,
                 409: error_response(
                     "You have as many personal access tokens as one may.",
                     TooManyTokens.code,
@@ -423,7 +413,7 @@ def token_detail(view: View) -> View:
             summary="Revoke a token",
             description="Revokes one of your tokens: a personal access token, or a device's "
             "sign-in (that device is signed out). First-party sign-ins only.",
-            responses={204: None, 403: FIRST_PARTY_ONLY, 404: NOT_FOUND},
+            responses={204: None, 404: NOT_FOUND},
         ),
     )(view)
 
@@ -450,7 +440,6 @@ def me_export(view: View) -> View:
                     OpenApiTypes.BINARY,
                     "The same, asked for with `Accept: application/octet-stream`.",
                 ),
-                403: FIRST_PARTY_ONLY,
             },
         ),
     )(view)
@@ -476,7 +465,6 @@ def me_delete(view: View) -> View:
                     "The password is wrong, or the token is not your own sign-in token.",
                     WrongPassword.code,
                     WrongPassword.detail,
-                    error_example(FirstPartyOnly.code, FirstPartyOnly.detail),
                 ),
             },
             examples=[
@@ -508,7 +496,6 @@ def guest_name(view: View) -> View:
                         "A username is 3 to 30 letters, digits, '_' or '-'.",
                     )
                 ),
-                403: FIRST_PARTY_ONLY,
                 409: error_response(
                     "The name is taken (in any letter case), or the account is not a guest's.",
                     UsernameTaken.code,

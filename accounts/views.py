@@ -3,8 +3,9 @@ password (change, reset by email), your tokens. Each calls one service or select
 serializers only validate input and shape output.
 
 Managing the account (tokens, password, email, signing out everywhere) is for first-party
-sign-ins only: `require_first_party` (accounts.permissions) refuses a personal access token or
-an app's token with 403 `first_party_only`.
+sign-ins only: such a view declares `required_scopes = FIRST_PARTY`, and the scope permission
+(base.permissions) refuses a personal access token or an app's token with 403
+`first_party_only` before the handler runs.
 """
 
 from collections.abc import AsyncIterator, Iterator
@@ -26,7 +27,6 @@ from accounts import schema_docs, services
 from accounts.export import export_lines, ndjson_chunks
 from accounts.limits import PERSONAL_TOKEN_MAX_DAYS
 from accounts.models import ApiToken, username_validator
-from accounts.permissions import require_first_party
 from accounts.presenters import profile_json, signed_in_json, token_json
 from accounts.renderers import NdjsonRenderer, OctetStreamRenderer
 from accounts.selectors import api_tokens_of, user_profile
@@ -181,7 +181,6 @@ class LogoutEverywhereApi(APIView):
     required_scopes = FIRST_PARTY
 
     def post(self, request: Request) -> Response:
-        require_first_party(request)
         services.revoke_tokens(player_of(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -213,7 +212,6 @@ class MeApi(APIView):
         return Response(profile_json(profile))
 
     def patch(self, request: Request) -> Response:
-        require_first_party(request)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         user = services.user_update(user=player_of(request), **serializer.validated_data)
@@ -234,10 +232,11 @@ class PasswordChangeApi(APIView):
         schema_rules: ClassVar[dict[str, Any]] = schema_docs.new_password_rules("new_password")
 
     def post(self, request: Request) -> Response:
-        keep = require_first_party(request)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        services.password_change(user=player_of(request), keep=keep, **serializer.validated_data)
+        services.password_change(
+            user=player_of(request), keep=request.auth, **serializer.validated_data
+        )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -309,14 +308,12 @@ class TokensApi(APIView):
         )
 
     def get(self, request: Request) -> Response:
-        require_first_party(request)
         filters = self.FilterSerializer(data=request.query_params.dict())
         filters.is_valid(raise_exception=True)
         tokens = api_tokens_of(user=player_of(request), kind=filters.validated_data.get("kind"))
         return Response([token_json(t, current=_current(request, t)) for t in tokens])
 
     def post(self, request: Request) -> Response:
-        require_first_party(request)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         issued = services.personal_token_create(
@@ -331,7 +328,6 @@ class TokenDetailApi(APIView):
     required_scopes = FIRST_PARTY
 
     def delete(self, request: Request, token_id: int) -> Response:
-        require_first_party(request)
         services.token_delete(user=player_of(request), token_id=token_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -347,7 +343,6 @@ class MeExportApi(APIView):
 
     def get(self, request: Request) -> HttpResponseBase:
         user = player_of(request)
-        require_first_party(request)
         chunks = ndjson_chunks(export_lines(user=user))
         content: Any = (
             _async_chunks(chunks) if isinstance(request._request, ASGIRequest) else chunks
@@ -393,7 +388,6 @@ class MeDeleteApi(APIView):
 
     def post(self, request: Request) -> Response:
         user = player_of(request)
-        require_first_party(request)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         tombstone = account_delete(user=user, **serializer.validated_data)

@@ -22,6 +22,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
 from base.authentication import BEARER_CHALLENGE
+from base.serializers import UNKNOWN_FIELD
 
 # DRF's default codes that we rename; every other DRF code (not_authenticated,
 # permission_denied, not_found, method_not_allowed, unsupported_media_type, throttled, ...) is
@@ -141,7 +142,10 @@ def _body(exc: exceptions.APIException) -> dict[str, Any]:
         errors = exc.detail
         if not isinstance(errors, dict):
             errors = {api_settings.NON_FIELD_ERRORS_KEY: errors}
-        return {"code": "invalid", "detail": _summary(errors), "errors": _flat(errors)}
+        flat = _flat(errors)
+        if _codes(exc.get_codes()) == {UNKNOWN_FIELD}:  # only fields the body does not take
+            return {"code": UNKNOWN_FIELD, "detail": unknown_fields_detail(flat), "errors": flat}
+        return {"code": "invalid", "detail": _summary(errors), "errors": flat}
 
     code = getattr(exc.detail, "code", None) or exc.default_code
     detail = exc.detail if isinstance(exc.detail, str) else exc.default_detail
@@ -158,6 +162,25 @@ def _summary(errors: dict[str, Any]) -> str:
     path, message = _first_error(errors)
     where = "" if path in ("", api_settings.NON_FIELD_ERRORS_KEY) else f"{path}: "
     return f"Invalid input: {where}{message}"
+
+
+def unknown_fields_detail(flat: dict[str, list[str]]) -> str:
+    """'Unknown field: deal_over_gaps. Did you mean deal_over_gap?' (one), or the fields'
+    names (several; `errors` says of each what it may have meant)."""
+    if len(flat) == 1:
+        path, messages = next(iter(flat.items()))
+        hint = messages[0].removeprefix("Unknown field: ")
+        return f"Unknown field: {path}. {hint[:1].upper()}{hint[1:]}"
+    return f"Unknown fields: {', '.join(flat)}."
+
+
+def _codes(codes: Any) -> set[str]:
+    """Every code in ValidationError.get_codes()'s nesting."""
+    if isinstance(codes, dict):
+        return set().union(*(_codes(value) for value in codes.values()))
+    if isinstance(codes, list):
+        return set().union(*(_codes(value) for value in codes))
+    return {str(codes)}
 
 
 def _flat(errors: Any, path: str = "") -> dict[str, list[str]]:

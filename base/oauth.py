@@ -141,6 +141,7 @@ class FirstPartyRegistration:
         from rest_framework.request import Request
 
         from base.authentication import BearerTokenAuthentication
+        from base.permissions import FIRST_PARTY, token_allows
 
         if bearer_key(request) is not None:
             return False  # an app's token cannot register apps
@@ -148,7 +149,8 @@ class FirstPartyRegistration:
             found = BearerTokenAuthentication().authenticate(Request(request))
         except exceptions.AuthenticationFailed:
             return False
-        if found is None or not found[0].is_active or not found[1].is_first_party:
+        # The API's own decision of first-party access (the `account` scope).
+        if found is None or not found[0].is_active or not token_allows(found[1], FIRST_PARTY):
             return False
         if Application.objects.filter(user=found[0]).count() >= settings.OAUTH_APPS_PER_PLAYER:
             return False

@@ -3,7 +3,8 @@
 A view's `@extend_schema` declares its own answers (success bodies and the errors particular
 to it); `AutoSchema` adds the answers every endpoint of its kind can give, so no endpoint can
 forget them: 401 where a token is read, 400 `malformed_json`/`json_too_deep`, 413 and 415 where
-a body is parsed,
+a body is parsed (and `unknown_field` where a serializer reads it: every request body is
+`additionalProperties: false`),
 406 everywhere, 403 `insufficient_scope` where a token's scopes are checked
 (base.permissions), 429 where a throttle scope applies, 500 everywhere and 503
 `database_unavailable` wherever the database is used. Response headers are declared the same
@@ -35,9 +36,10 @@ from rest_framework.settings import api_settings
 
 from base import parsers
 from base.authentication import BearerTokenAuthentication
-from base.errors import DomainError
+from base.errors import DomainError, unknown_fields_detail
 from base.logging import HEADER as REQUEST_ID_HEADER
 from base.permissions import ACCOUNT, HasRequiredScopes, declared_scopes
+from base.serializers import UNKNOWN_FIELD, JsonInputSerializer, unknown_field_message
 from base.throttling import ScopedRateThrottle
 
 BODY_METHODS = ("POST", "PUT", "PATCH")
@@ -58,7 +60,8 @@ class ValidationErrorSerializer(ErrorSerializer):
         child=serializers.ListField(child=serializers.CharField()),
         required=False,
         help_text="With code `invalid`: field -> messages (`non_field_errors` for the body; "
-        "a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`).",
+        "a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). "
+        "With `unknown_field`: each field the body does not take -> what it may have meant.",
     )
 
 
@@ -99,6 +102,13 @@ def invalid_example(field: str, message: str) -> OpenApiExample:
     return error_example("invalid", f"Invalid input: {field}: {message}", errors={field: [message]})
 
 
+def unknown_example(fields: list[str]) -> OpenApiExample:
+    """An example 400 `unknown_field` body: the first of ``fields`` misspelt (or `extra`)."""
+    typo = f"{fields[0]}s" if fields else "extra"
+    errors = {typo: [unknown_field_message(typo, fields)]}
+    return error_example(UNKNOWN_FIELD, unknown_fields_detail(errors), errors=errors)
+
+
 def error_response(
     description: str, code: str, detail: str, *more: OpenApiExample
 ) -> OpenApiResponse:
@@ -117,10 +127,12 @@ JSON_TOO_DEEP = error_example(
 
 
 def bad_request(*examples: OpenApiExample, body: bool = True) -> OpenApiResponse:
-    """400: a field is wrong (`invalid`, see `errors`), or (with a body) it is not JSON."""
+    """400: a field is wrong (`invalid`, see `errors`), or (with a body) it is not JSON or
+    names a field it does not take."""
     what = (
         "The body is not JSON (`malformed_json`), nests arrays and objects deeper than "
-        "REQUEST_JSON_MAX_DEPTH (32; `json_too_deep`), or a"
+        "REQUEST_JSON_MAX_DEPTH (32; `json_too_deep`), names a field it does not take "
+        "(`unknown_field`, see `errors`), or a"
         if body
         else "A"
     )
@@ -311,6 +323,8 @@ class AutoSchema(openapi.AutoSchema):
         # one field's schema can say: a PATCH that must name something, fields that exclude
         # each other. Its `properties` narrow the fields' own schemas.
         schema = super()._map_basic_serializer(serializer, direction)
+        if direction == "request" and isinstance(serializer, JsonInputSerializer):
+            schema["additionalProperties"] = False  # an unknown field is 400 unknown_field
         rules = getattr(serializer, "schema_rules", None)
         if direction == "request" and rules:
             for key, value in copy.deepcopy(rules).items():
@@ -349,13 +363,15 @@ class AutoSchema(openapi.AutoSchema):
         return False
 
     def _invalid_body(self) -> list[OpenApiExample]:
-        """`invalid`, naming the body's first field, where a serializer reads the body."""
+        """`invalid`, naming the body's first field, and `unknown_field`, naming that field
+        misspelt, where a serializer reads the body."""
         serializer = self.get_request_serializer()
         if serializer is None:
             return []
         instance = serializer() if isinstance(serializer, type) else serializer
-        field = str(next(iter(instance.fields.keys()), api_settings.NON_FIELD_ERRORS_KEY))
-        return [invalid_example(field, "This field is required.")]
+        fields = [str(name) for name in instance.fields]
+        field = next(iter(fields), api_settings.NON_FIELD_ERRORS_KEY)
+        return [invalid_example(field, "This field is required."), unknown_example(fields)]
 
     def _implicit_responses(self) -> dict[int, OpenApiResponse]:
         """The answers this endpoint can give whatever its view declares."""
@@ -483,7 +499,7 @@ SHARED_ERRORS: dict[tuple[str, tuple[str, ...]], str] = {
     ("Error", ("not_ready", "table_busy")): "NotReady",
     ("Error", ("not_a_guest", "username_taken")): "GuestName",
     ("Error", ("not_seated", "table_busy")): "NotSeated",
-    ("ValidationError", ("invalid", "json_too_deep", "malformed_json")): "Body",
+    ("ValidationError", ("invalid", "json_too_deep", "malformed_json", "unknown_field")): "Body",
     ("ValidationError", ("json_too_deep", "malformed_json")): "MalformedBody",
     ("ValidationError", ("bad_date", "invalid")): "Date",
     (
@@ -574,15 +590,16 @@ def _error_contents(result: dict[str, Any]) -> Any:
 
 
 def etag_parameters(what: str, cache_control: str) -> list[OpenApiParameter]:
-    """The conditional-GET headers of a cached read: ``If-None-Match`` in, ``ETag`` and
-    ``Cache-Control`` out (``what`` names the thing the ETag versions)."""
+    """The conditional-GET headers of a cached read (base.conditional): ``If-None-Match``
+    in, ``ETag`` and ``Cache-Control`` out (``what`` names the thing the ETag versions)."""
     return [
         OpenApiParameter(
             "If-None-Match",
             str,
             OpenApiParameter.HEADER,
             required=False,
-            description=f"The `ETag` of {what} you hold: 304 with no body if it is unchanged.",
+            description=f"The `ETag` of {what} you hold (or a list of them, or `*`; `W/` is "
+            "ignored, RFC 9110's weak comparison): 304 with no body if it is unchanged.",
         ),
         OpenApiParameter(
             "ETag",
@@ -601,3 +618,8 @@ def etag_parameters(what: str, cache_control: str) -> list[OpenApiParameter]:
             description=cache_control,
         ),
     ]
+
+
+def not_modified(what: str) -> OpenApiResponse:
+    """The 304 of a cached read whose ``If-None-Match`` matched: no body, the same headers."""
+    return OpenApiResponse(description=f"Not modified: {what} is the one you hold.")

@@ -10,14 +10,21 @@ A public method (anyone, a token optional) says `AllowAny` instead and needs no 
 `tests/test_scopes.py` walks every view of the URLconf and fails on one that says neither.
 
 The check is DOT's `TokenHasScope` (`token.is_valid(scopes)`: unexpired and allowing each
-scope), on whatever token authenticated the request that has a `scope`: an OAuth2 access
-token, a personal access token. A token with no `scope` (the web client's own sign-in token)
-allows every scope. `FIRST_PARTY` is a scope no app can be granted (it is not in
-base.scopes.SCOPES), so only such first-party tokens pass it.
+scope), on whatever token authenticated the request: an OAuth2 access token, a personal
+access token, a first-party sign-in (which allows every scope of base.scopes.SCOPES).
+
+`FIRST_PARTY` (the scope `account`) is the one decision of who may manage the account: the
+account's own sign-ins only (a token whose `is_first_party` is true: accounts.ApiToken's
+device tokens), never a token handed to a script or an app, whatever scopes it lists. It is
+no scope an app can be granted (not in SCOPES); it is decided by the token's kind, so a
+personal token given `account` by hand in the admin still cannot pass it. No handler checks
+it again.
 
 A refusal for scope is 403 `insufficient_scope` naming the scopes needed, with RFC 6750's
 `WWW-Authenticate: Bearer error="insufficient_scope", scope="..."`; for FIRST_PARTY it is
-403 `first_party_only` (as accounts.permissions.FirstPartyOnly says it).
+403 `first_party_only`. The schema says both from the same declaration
+(base.openapi: an `account` operation has no `oauth2` security and documents
+`first_party_only`).
 """
 
 from __future__ import annotations
@@ -48,7 +55,7 @@ class InsufficientScope(exceptions.PermissionDenied):
     default_code = "insufficient_scope"
 
     def __init__(self, scopes: Sequence[str]) -> None:
-        if ACCOUNT in scopes:  # accounts.permissions.FirstPartyOnly's answer, said here
+        if ACCOUNT in scopes:
             code = FIRST_PARTY_ONLY
             detail = (
                 "Only a first-party sign-in (POST /auth/token) may do this, not an app's token."
@@ -78,8 +85,13 @@ def declared_scopes(view: Any, method: str) -> tuple[str, ...] | None:
 
 def token_allows(token: Any, scopes: Sequence[str]) -> bool:
     """Whether ``token`` (what authenticated a request) allows every one of ``scopes``:
-    unexpired and granted each (``is_valid``, DOT's and ours alike)."""
-    return bool(token is not None and token.is_valid(list(scopes)))
+    unexpired and granted each (``is_valid``, DOT's and ours alike); ``account`` only if it
+    is a first-party sign-in."""
+    if token is None:
+        return False
+    if ACCOUNT in scopes and not getattr(token, "is_first_party", False):
+        return False
+    return bool(token.is_valid(list(scopes)))
 
 
 class HasRequiredScopes(TokenHasScope):

@@ -22,6 +22,7 @@ from base.openapi import (
     error_response,
     etag_parameters,
     invalid_example,
+    not_modified,
 )
 from base.pagination import PAGE_PARAMETERS
 from leaderboard import selectors, services
@@ -35,7 +36,7 @@ BOARD_PARAMETERS = [
     *etag_parameters("the board", "`public, max-age=N`: the board may be cached that long."),
 ]
 
-NOT_MODIFIED = OpenApiResponse(description="Not modified: the board is the one you hold.")
+NOT_MODIFIED = not_modified("the board")
 
 NO_CHALLENGE = error_response(
     "No challenge that day (`no_challenge`), or not published yet (`future_date`).",

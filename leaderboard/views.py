@@ -3,18 +3,18 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import Any, ClassVar
 
 from django.core.cache import cache
 from django.utils import timezone
-from rest_framework import serializers, status
+from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from base.conditional import conditional_answer, strong_etag
 from base.errors import DomainError
 from base.pagination import page_request
 from base.players import player_of
@@ -43,14 +43,6 @@ BOARD_CACHE_SECONDS = 5
 CLOSED_BOARD_CACHE_SECONDS = 3600
 
 
-def _matches(if_none_match: str | None, etag: str) -> bool:
-    """RFC 9110 If-None-Match: ``*`` or a list of tags, compared weakly (``W/`` ignored)."""
-    if not if_none_match:
-        return False
-    tags = [t.strip().removeprefix("W/") for t in if_none_match.split(",")]
-    return "*" in tags or etag in tags
-
-
 def _cached_board(request: Request, key: str, build: Any, max_age: int) -> Response:
     """Answer a board: 304 if the client's ETag matches, else from a short cache or built.
 
@@ -61,14 +53,10 @@ def _cached_board(request: Request, key: str, build: Any, max_age: int) -> Respo
     if cached is None:
         body = build()
         canonical = json.dumps(body, sort_keys=True, separators=(",", ":"))
-        etag = '"' + hashlib.sha256(f"{key}\n{canonical}".encode()).hexdigest()[:32] + '"'
-        cached = (etag, body)
+        cached = (strong_etag(key, canonical), body)
         cache.set(cache_key, cached, max_age)
     etag, body = cached
-    headers = {"ETag": etag, "Cache-Control": f"public, max-age={max_age}"}
-    if _matches(request.headers.get("If-None-Match"), etag):
-        return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
-    return Response(body, headers=headers)
+    return conditional_answer(request, body, etag=etag, max_age=max_age)
 
 
 def _page_json(page: selectors.Page) -> dict[str, Any]:

@@ -15,7 +15,6 @@ from drf_spectacular.utils import (
 )
 
 from base.openapi import (
-    FIRST_PARTY_ONLY,
     ErrorSerializer,
     View,
     bad_request,
@@ -196,7 +195,7 @@ def approvals(view: View) -> View:
             description="Every app that may act for you (one you approved on the authorization "
             "page, holding a live token), with its scopes and when it last acted, most recent "
             "first. First-party sign-ins only.",
-            responses={200: ApprovalSerializer(many=True), 403: FIRST_PARTY_ONLY},
+            responses={200: ApprovalSerializer(many=True)},
         ),
     )(view)
 
@@ -214,7 +213,6 @@ def approval_detail(view: View) -> View:
             request=None,
             responses={
                 204: None,
-                403: FIRST_PARTY_ONLY,
                 404: OpenApiResponse(
                     ErrorSerializer,
                     "No app you approved (with a live token) has this client id.",

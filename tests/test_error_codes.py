@@ -15,7 +15,7 @@ from tests.schema_check import published_schema
 # Answered by the framework or for every operation of a kind (base.openapi adds them):
 # no view raises them itself.
 IMPLICIT = {
-    400: {"malformed_json", "json_too_deep", "invalid"},
+    400: {"malformed_json", "json_too_deep", "invalid", "unknown_field"},
     401: {"not_authenticated", "invalid_token"},
     403: {
         "permission_denied",

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from rest_framework import serializers, status
+from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from base.conditional import conditional_answer
 from web import schema_docs
 from web.rulebook import CACHE_SECONDS, rulebook, rulebook_json
 
@@ -36,7 +37,6 @@ class RulebookApi(APIView):
 
     def get(self, request: Request) -> Response:
         book = rulebook()
-        headers = {"ETag": book.etag, "Cache-Control": f"public, max-age={CACHE_SECONDS}"}
-        if request.headers.get("If-None-Match") == book.etag:
-            return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
-        return Response(rulebook_json(book), headers=headers)
+        return conditional_answer(
+            request, rulebook_json(book), etag=book.etag, max_age=CACHE_SECONDS
+        )

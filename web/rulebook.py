@@ -8,7 +8,6 @@ only the markup Markdown itself makes. Headings carry GitHub's anchors (``#undo`
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -17,6 +16,8 @@ from typing import Any
 
 from django.conf import settings
 from markdown_it import MarkdownIt
+
+from base.conditional import strong_etag
 
 RULEBOOK = Path(settings.BASE_DIR) / "docs" / "rules.md"
 
@@ -74,8 +75,7 @@ def render(source: str) -> Rulebook:
         else:
             sections.append(Section(level=level, title=text, anchor=anchor))
     html = md.renderer.render(tokens, md.options, {})
-    etag = hashlib.sha256(source.encode()).hexdigest()[:32]
-    return Rulebook(title=title, html=html, sections=tuple(sections), etag=f'"{etag}"')
+    return Rulebook(title=title, html=html, sections=tuple(sections), etag=strong_etag(source))
 
 
 @cache

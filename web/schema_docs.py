@@ -3,9 +3,9 @@ serializers off the view class it decorates."""
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import extend_schema, extend_schema_view
 
-from base.openapi import View, etag_parameters
+from base.openapi import View, etag_parameters, not_modified
 from web.rulebook import CACHE_SECONDS
 
 RULEBOOK_PARAMETERS = etag_parameters("the rulebook", f"`public, max-age={CACHE_SECONDS}`.")
@@ -23,7 +23,7 @@ def rulebook(view: View) -> View:
             parameters=RULEBOOK_PARAMETERS,
             responses={
                 200: view.OutputSerializer,
-                304: OpenApiResponse(description="Not modified: the rulebook is the one you hold."),
+                304: not_modified("the rulebook"),
             },
         ),
     )(view)

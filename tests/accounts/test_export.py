@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -14,7 +13,6 @@ from asgiref.sync import sync_to_async
 from django.db import connections
 from django.test import AsyncClient
 
-from accounts.permissions import FirstPartyOnly, require_first_party
 from coins.models import CoinEntry
 from games.models import Action, Game
 from leaderboard.models import LeaderboardEntry
@@ -172,15 +170,6 @@ def test_the_export_is_throttled_in_its_own_scope(user, auth_client, set_throttl
 @pytest.mark.django_db
 def test_the_export_needs_a_token(api_client):
     refused(api_client.get(EXPORT), 401, "not_authenticated")
-
-
-def test_only_first_party_tokens_may_export():
-    oauth = SimpleNamespace(auth=SimpleNamespace(application_id=7))  # a DOT AccessToken's shape
-    personal = SimpleNamespace(auth=SimpleNamespace(kind="personal", is_first_party=False))
-    for request in (oauth, personal):
-        with pytest.raises(FirstPartyOnly):
-            require_first_party(request)
-    require_first_party(SimpleNamespace(auth=SimpleNamespace(is_first_party=True)))
 
 
 @pytest.mark.django_db(transaction=True)

@@ -248,7 +248,7 @@ export type components = {
             detail: string;
             /** @description With `invalid_authorization_request`: the OAuth2 error. */
             error?: string;
-            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). */
+            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). With `unknown_field`: each field the body does not take -> what it may have meant. */
             errors?: {
                 [key: string]: string[];
             };
@@ -265,10 +265,10 @@ export type components = {
              * @description Stable, machine-readable: branch on this.
              * @enum {string}
              */
-            code: "invalid" | "json_too_deep" | "malformed_json" | "reset_link_invalid";
+            code: "invalid" | "json_too_deep" | "malformed_json" | "reset_link_invalid" | "unknown_field";
             /** @description One sentence for people; the wording may change. */
             detail: string;
-            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). */
+            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). With `unknown_field`: each field the body does not take -> what it may have meant. */
             errors?: {
                 [key: string]: string[];
             };
@@ -348,10 +348,10 @@ export type components = {
              * @description Stable, machine-readable: branch on this.
              * @enum {string}
              */
-            code: "invalid" | "json_too_deep" | "malformed_json";
+            code: "invalid" | "json_too_deep" | "malformed_json" | "unknown_field";
             /** @description One sentence for people; the wording may change. */
             detail: string;
-            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). */
+            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). With `unknown_field`: each field the body does not take -> what it may have meant. */
             errors?: {
                 [key: string]: string[];
             };
@@ -486,10 +486,10 @@ export type components = {
              * @description Stable, machine-readable: branch on this.
              * @enum {string}
              */
-            code: "bad_date" | "invalid" | "json_too_deep" | "malformed_json";
+            code: "bad_date" | "invalid" | "json_too_deep" | "malformed_json" | "unknown_field";
             /** @description One sentence for people; the wording may change. */
             detail: string;
-            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). */
+            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). With `unknown_field`: each field the body does not take -> what it may have meant. */
             errors?: {
                 [key: string]: string[];
             };
@@ -550,7 +550,7 @@ export type components = {
             code: "bad_date" | "invalid";
             /** @description One sentence for people; the wording may change. */
             detail: string;
-            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). */
+            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). With `unknown_field`: each field the body does not take -> what it may have meant. */
             errors?: {
                 [key: string]: string[];
             };
@@ -774,10 +774,10 @@ export type components = {
              * @description Stable, machine-readable: branch on this.
              * @enum {string}
              */
-            code: "bad_idempotency_key" | "invalid" | "json_too_deep" | "malformed_json";
+            code: "bad_idempotency_key" | "invalid" | "json_too_deep" | "malformed_json" | "unknown_field";
             /** @description One sentence for people; the wording may change. */
             detail: string;
-            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). */
+            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). With `unknown_field`: each field the body does not take -> what it may have meant. */
             errors?: {
                 [key: string]: string[];
             };
@@ -825,10 +825,10 @@ export type components = {
              * @description Stable, machine-readable: branch on this.
              * @enum {string}
              */
-            code: "bad_card" | "bad_idempotency_key" | "bad_layout" | "bad_suits" | "invalid" | "json_too_deep" | "malformed_json";
+            code: "bad_card" | "bad_idempotency_key" | "bad_layout" | "bad_suits" | "invalid" | "json_too_deep" | "malformed_json" | "unknown_field";
             /** @description One sentence for people; the wording may change. */
             detail: string;
-            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). */
+            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). With `unknown_field`: each field the body does not take -> what it may have meant. */
             errors?: {
                 [key: string]: string[];
             };
@@ -868,7 +868,7 @@ export type components = {
             code: "bad_idempotency_key" | "json_too_deep" | "malformed_json";
             /** @description One sentence for people; the wording may change. */
             detail: string;
-            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). */
+            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). With `unknown_field`: each field the body does not take -> what it may have meant. */
             errors?: {
                 [key: string]: string[];
             };
@@ -1183,7 +1183,7 @@ export type components = {
             code: "invalid";
             /** @description One sentence for people; the wording may change. */
             detail: string;
-            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). */
+            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). With `unknown_field`: each field the body does not take -> what it may have meant. */
             errors?: {
                 [key: string]: string[];
             };
@@ -1221,7 +1221,7 @@ export type components = {
             code: "bad_card" | "bad_layout" | "bad_suits" | "json_too_deep" | "malformed_json";
             /** @description One sentence for people; the wording may change. */
             detail: string;
-            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). */
+            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). With `unknown_field`: each field the body does not take -> what it may have meant. */
             errors?: {
                 [key: string]: string[];
             };
@@ -1273,7 +1273,7 @@ export type components = {
             code: "json_too_deep" | "malformed_json";
             /** @description One sentence for people; the wording may change. */
             detail: string;
-            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). */
+            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). With `unknown_field`: each field the body does not take -> what it may have meant. */
             errors?: {
                 [key: string]: string[];
             };
@@ -1419,12 +1419,12 @@ export type components = {
              * @description Stable, machine-readable: branch on this.
              * @enum {string}
              */
-            code: "invalid" | "invalid_authorization_request" | "json_too_deep" | "malformed_json";
+            code: "invalid" | "invalid_authorization_request" | "json_too_deep" | "malformed_json" | "unknown_field";
             /** @description One sentence for people; the wording may change. */
             detail: string;
             /** @description With `invalid_authorization_request`: the OAuth2 error. */
             error?: string;
-            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). */
+            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). With `unknown_field`: each field the body does not take -> what it may have meant. */
             errors?: {
                 [key: string]: string[];
             };
@@ -1441,7 +1441,7 @@ export type components = {
             detail: string;
             /** @description With `invalid_authorization_request`: the OAuth2 error. */
             error?: string;
-            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). */
+            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). With `unknown_field`: each field the body does not take -> what it may have meant. */
             errors?: {
                 [key: string]: string[];
             };
@@ -1748,10 +1748,10 @@ export type components = {
              * @description Stable, machine-readable: branch on this.
              * @enum {string}
              */
-            code: "bad_card" | "bad_layout" | "bad_suits" | "invalid" | "json_too_deep" | "malformed_json";
+            code: "bad_card" | "bad_layout" | "bad_suits" | "invalid" | "json_too_deep" | "malformed_json" | "unknown_field";
             /** @description One sentence for people; the wording may change. */
             detail: string;
-            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). */
+            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). With `unknown_field`: each field the body does not take -> what it may have meant. */
             errors?: {
                 [key: string]: string[];
             };
@@ -2258,7 +2258,7 @@ export type components = {
             code: string;
             /** @description One sentence for people; the wording may change. */
             detail: string;
-            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). */
+            /** @description With code `invalid`: field -> messages (`non_field_errors` for the body; a field inside a list or object by its path: `redirect_uris.1`, `columns[1].up`). With `unknown_field`: each field the body does not take -> what it may have meant. */
             errors?: {
                 [key: string]: string[];
             };
