@@ -23,8 +23,9 @@ from prometheus_client import Counter, Histogram
 from prometheus_client.core import GaugeMetricFamily
 
 from base.errors import DomainError
-from base.metrics.core import OTHER, Children, measuring, suits_label
+from base.metrics.core import OTHER, Children, bounded, measuring
 from base.metrics.sources import register_state
+from games.engine import SUIT_MODES
 from games.models import Game
 from games.signals import game_finished
 
@@ -102,6 +103,11 @@ _CODE = re.compile(r"[a-z][a-z_]{0,39}")  # every refusal's code is a short snak
 _GIVEN_UP = {Game.EndReason.RESIGNED, Game.EndReason.ABANDONED}
 _REASONS = frozenset(Game.EndReason.values)
 _KINDS = frozenset(Game.Kind.values)
+_MODES = frozenset(str(mode) for mode in SUIT_MODES)
+
+
+def suits_label(suits: object) -> str:
+    return bounded(suits, _MODES, "unknown")
 
 
 class ActionCounted:

@@ -51,10 +51,3 @@ def bounded(value: object, allowed: Collection[str], other: str = OTHER) -> str:
     """``value`` as a label if it is one of ``allowed``, else ``other``."""
     text = str(value)
     return text if text in allowed else other
-
-
-SUIT_MODES = ("1", "2", "4")
-
-
-def suits_label(suits: object) -> str:
-    return bounded(suits, SUIT_MODES, "unknown")
