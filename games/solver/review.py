@@ -236,7 +236,7 @@ def review(line: FinalLine, *, budget: ReviewBudget) -> dict[str, Any]:
         graph.setdefault(i, g.before)
     return {
         "version": REVIEW_VERSION,
-        "kind": "estimate",
+        "claim": "estimate",
         "budget": budget.to_json(),
         "chances": [_point(line, i, c) for i, c in sorted(graph.items())],
         "moves": [_move_json(line, g) for _, g in sorted(graded.items())],

@@ -98,7 +98,7 @@ def test_a_review_is_bounded_repeatable_and_an_estimate():
     for r in (result, again):
         r.pop("seconds")
     assert result == again
-    assert result["kind"] == "estimate"
+    assert result["claim"] == "estimate"
     worst = BUDGET.position_cost(1 + REVIEW_CANDIDATES)
     assert result["nodes"] <= BUDGET.total_nodes + worst
     assert result["reviewed"] == len(result["moves"]) <= result["actions"] == 40
