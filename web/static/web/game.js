@@ -178,11 +178,8 @@ export class GameScreen {
     /** What a screen reader hears of the play: a pick-up, a move, what it turned over. */
     this.announcer = h('div', { class: 'visually-hidden', 'aria-live': 'polite', role: 'status' });
     // One tap moves a card to the best place unless the player turned it off (settings.js).
-    this.table.oneTap = settings().one_tap;
-    this.stopSettings = onSettings((s) => {
-      if (this.table.oneTap !== s.one_tap) this.table.select(null);
-      this.table.oneTap = s.one_tap;
-    });
+    this.table.setOneTap(settings().one_tap);
+    this.stopSettings = onSettings((s) => this.table.setOneTap(s.one_tap));
     this.stats = h('dl', { class: 'stats', 'aria-label': 'Game' });
     this.statsKey = '';
     this.hintBox = h('div', { class: 'hint-box', 'aria-live': 'polite' });
