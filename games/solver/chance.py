@@ -152,18 +152,25 @@ def worlds(layout: Layout, count: int) -> Iterator[Layout]:
 def decide(world: Layout, budget: WorldBudget) -> tuple[Outcome, int]:
     """One world, every card known: won (a win replayed), lost (every reachable position
     searched), or undecided within ``budget``; and the positions spent."""
+    outcome, nodes, _ = _decide(world, budget)
+    return outcome, nodes
+
+
+def _decide(world: Layout, budget: WorldBudget) -> tuple[Outcome, int, Action | None]:
+    """``decide``, and a won world's first action of its win (None: not won, or won as it
+    stands)."""
     found = solve(world, max_nodes=budget.search_nodes, shorten_ratio=0)
     if found.won:
-        return "won", found.nodes
+        return "won", found.nodes, found.line[0] if found.line else None
     if found.exhausted:
-        return "lost", found.nodes
+        return "lost", found.nodes, None
     if budget.proof_nodes < 1:
-        return "undecided", found.nodes
+        return "undecided", found.nodes, None
     proof = exhaust(world, max_nodes=budget.proof_nodes)
     spent = found.nodes + proof.nodes
     if proof.won:
-        return "won", spent
-    return ("lost" if proof.exhausted else "undecided"), spent
+        return "won", spent, proof.line[0] if proof.line else None
+    return ("lost" if proof.exhausted else "undecided"), spent, None
 
 
 def _tally(outcomes: Sequence[tuple[Outcome, int]]) -> Chance:
@@ -183,15 +190,20 @@ def estimate_moves(
     """The chance before, and after each of ``actions`` (legal from ``layout``), all in the
     same ``sample`` worlds of ``layout``: what the player could know of each action before
     playing it. Also, per action, which worlds were won after it (for paired comparisons).
-    A world lost before is lost after any action (a win after one would be a win before)."""
+    A world lost before is lost after any action (a win after one would be a win before);
+    a world won by a line that starts with an action is won after that action (the rest of
+    the line, replayed, wins), with no search."""
     before: list[tuple[Outcome, int]] = []
     after: list[list[tuple[Outcome, int]]] = [[] for _ in actions]
     for world in worlds(layout, sample):
-        outcome = decide(world, budget)
-        before.append(outcome)
+        outcome, nodes, first = _decide(world, budget)
+        before.append((outcome, nodes))
         for i, action in enumerate(actions):
-            if outcome[0] == "lost":
+            if outcome == "lost":
                 after[i].append(("lost", 0))
+                continue
+            if action == first:
+                after[i].append(("won", 0))
                 continue
             board = Board(world)
             apply_action(board, action)

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from games.engine import Action, Board, Layout, apply_action, deal_layout
 from games.engine.cards import make_card
+from games.solver import solve
 from games.solver.chance import (
     Chance,
     WorldBudget,
@@ -146,3 +147,13 @@ def test_the_moves_are_weighed_in_the_same_worlds():
     assert [sum(w) for w in won] == [c.won for c in after]
     # After a move a world is won only if it was won before it.
     assert all(c.won <= before.won + before.undecided for c in after)
+
+
+def test_a_world_won_by_a_line_is_won_after_its_first_action_without_a_search():
+    layout = _two_suits_one_ace_each_hidden()
+    first = solve(next(worlds(layout, 1)), max_nodes=SMALL.search_nodes, shorten_ratio=0)
+    assert first.won and first.line
+    before, (after,), won = estimate_moves(layout, [first.line[0]], sample=1, budget=SMALL)
+    assert before == Chance(1, 0, 0, before.nodes) and before.nodes > 0
+    assert after == Chance(1, 0, 0, 0)  # the rest of the line wins: nothing searched
+    assert won == [[True]]
