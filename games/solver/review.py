@@ -101,10 +101,14 @@ def say_action(layout: Layout, action: Action) -> str:
 
 
 def say_chance(chance: Chance) -> str:
-    """ "a win in about 3 of 10 ways the hidden cards could lie" (None decided: not said)."""
+    """ "a win in about 3 of 10 ways the hidden cards could lie"; where too few worlds were
+    decided to read a share (``MIN_DECIDED_SHARE``), says so instead of a share."""
     share = chance.share
-    if share is None:
-        return "no answer: the search ran out of budget in most ways the hidden cards could lie"
+    if share is None or not _readable(chance):
+        return (
+            f"not sure: the search ran out of budget in {chance.undecided} of "
+            f"{chance.sample} ways the hidden cards could lie"
+        )
     if chance.won == 0:
         return f"no win in any of the {chance.decided} ways the hidden cards could lie"
     if chance.won == chance.decided:
@@ -289,7 +293,8 @@ def _move_json(line: FinalLine, g: Graded) -> dict[str, Any]:
             "action": g.best_action.to_json(),
             "words": say_action(step.before, g.best_action),
         }
-    sentence = f"This move left {say_chance(g.played)}"
+    said = say_chance(g.played)
+    sentence = f"This move left {said}" if _readable(g.played) else f"After this move, {said}"
     if g.grade is not None and better is not None:
         sentence += f"; {better['words']} left {_one(g.best)}"
     return {
