@@ -22,7 +22,8 @@ Bounded (``ReviewBudget``): the positions to review are chosen so that a run nev
 ``max_seconds`` of CPU (a safety net checked between positions; the result says when it
 struck). First the graph over positions spread evenly along the line (at most half the
 budget) plus each position before a deal; then the grades, where they matter most first:
-the stretches where the chance dropped the most, the actions before and after a deal.
+the stretches where the chance dropped the most, the actions next to a deal, then from the
+stretch's end back.
 """
 
 from __future__ import annotations
@@ -255,10 +256,11 @@ def review(line: FinalLine, *, budget: ReviewBudget) -> dict[str, Any]:
 
 def _grading_order(n: int, graph: dict[int, Chance], deals: list[int]) -> list[int]:
     """The actions to grade, where they matter most first: each stretch between two
-    positions of the graph, the steepest drop in the chance first (a stretch where no world
-    was decided at either end last), and within a stretch the actions next to a deal first,
-    then in order."""
-    marks = sorted(graph)
+    positions of the graph with a share, the steepest drop in the chance first (a stretch
+    with no share at either end last), and within a stretch the actions next to a deal
+    first, then from its end back (nearer the lower chance, with fewer cards: cheaper to
+    decide)."""
+    marks = sorted(i for i, c in graph.items() if c.share is not None)
     near_deal = {j for d in deals for j in (d - 1, d, d + 1)}
     keyed: list[tuple[float, int, int]] = []
     for i in range(n):
@@ -266,13 +268,12 @@ def _grading_order(n: int, graph: dict[int, Chance], deals: list[int]) -> list[i
         right = min((m for m in marks if m > i), default=None)
         a = graph[left].share if left is not None else None
         b = graph[right].share if right is not None else None
-        drop = (
-            (a - b)
-            if a is not None and b is not None
-            else (-1.0 if a is None and b is None else 0.0)
-        )
-        keyed.append((-drop, 0 if i in near_deal else 1, i))
-    return [i for *_, i in sorted(keyed)]
+        if a is not None and b is not None:
+            drop = a - b
+        else:  # a share at one end only (0.0) or at neither (last)
+            drop = -1.0 if a is None and b is None else 0.0
+        keyed.append((-drop, 0 if i in near_deal else 1, -i))
+    return [-i for *_, i in sorted(keyed)]
 
 
 def _place(line: FinalLine, i: int) -> dict[str, Any]:

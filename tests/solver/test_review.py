@@ -137,3 +137,15 @@ def test_two_games_that_look_the_same_get_the_same_grade():
     # The first action is judged from the first position alone: what both players saw.
     assert one["moves"][0] == two["moves"][0]
     assert one["chances"][0] == two["chances"][0]
+
+
+def test_the_moves_are_graded_where_the_chance_dropped_first():
+    from games.solver.review import _grading_order
+
+    graph = {0: Chance(10, 0, 0), 10: Chance(10, 0, 0), 20: Chance(2, 8, 0), 30: Chance(0, 0, 10)}
+    order = _grading_order(32, graph, deals=[15])
+    # The stretch from 10 to 20 (1.0 down to 0.2): the deal's neighbours, then from its end.
+    assert order[:10] == [16, 15, 14, 19, 18, 17, 13, 12, 11, 10]
+    # Then the stretches with no drop (0 to 10) or a share at one end only (20 on: 30 has
+    # none), from the end back.
+    assert order[10:] == list(range(31, 19, -1)) + list(range(9, -1, -1))
