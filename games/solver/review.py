@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from games.engine import Action, Board, Layout
@@ -87,6 +87,7 @@ class Graded:
     best_action: Action | None  # None: the played action was the best
     drop: float | None  # None: the sample cannot tell them apart
     grade: str | None
+    nodes: int = 0  # spent on it: the worlds before and after every candidate
 
 
 def say_action(layout: Layout, action: Action) -> str:
@@ -183,6 +184,7 @@ def grade_position(
         best_action=None if b == 0 else candidates[b],
         drop=drop,
         grade=grade,
+        nodes=before.nodes + sum(a.nodes for a in after),
     )
 
 
@@ -236,8 +238,8 @@ def review(line: FinalLine, *, budget: ReviewBudget) -> dict[str, Any]:
         step = line.steps[i]
         last = line.steps[i - 1].action if i > 0 else None
         g = grade_position(step.before, step.action, budget=budget, last_move=last)
-        clock.spent += g.before.nodes + g.played.nodes + g.best.nodes
-        graded[i] = Graded(i, g.before, g.played, g.best, g.best_action, g.drop, g.grade)
+        clock.spent += g.nodes
+        graded[i] = replace(g, index=i)
         graph.setdefault(i, g.before)
     return {
         "version": REVIEW_VERSION,

@@ -149,3 +149,15 @@ def test_the_moves_are_graded_where_the_chance_dropped_first():
     # Then the stretches with no drop (0 to 10) or a share at one end only (20 on: 30 has
     # none), from the end back.
     assert order[10:] == list(range(31, 19, -1)) + list(range(9, -1, -1))
+
+
+def test_a_graded_position_counts_every_world_it_decided():
+    from games.solver.review import grade_position
+
+    start = deal_layout(2, 8)
+    played = followed(2, 8, 1)[0]
+    g = grade_position(start, played, budget=BUDGET, last_move=None)
+    others = g.best.nodes if g.best_action is not None else 0
+    # The hints' other candidates were searched too: counted, so the budget bounds them.
+    assert g.nodes >= g.before.nodes + g.played.nodes + others
+    assert g.nodes <= BUDGET.position_cost(1 + REVIEW_CANDIDATES)
