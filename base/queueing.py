@@ -137,7 +137,12 @@ def _start(work: WithoutBroker) -> bool:
         if name in _running:
             return False  # the same work is running already: it does what this would
         _running.add(name)
-    threading.Thread(target=_run, args=(name, work), name=name, daemon=True).start()
+    try:
+        threading.Thread(target=_run, args=(name, work), name=name, daemon=True).start()
+    except BaseException:  # no thread to be had: the same work may be asked for again
+        with _running_lock:
+            _running.discard(name)
+        raise
     return True
 
 

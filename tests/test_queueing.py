@@ -196,6 +196,22 @@ def test_the_same_work_runs_in_one_thread_at_a_time(settings):
     assert sorted(runs) == [2, 2, 4]
 
 
+def test_a_thread_that_cannot_start_leaves_the_work_free_to_ask_again(settings, monkeypatch):
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    ran = threading.Event()
+
+    def refuse(self: threading.Thread) -> None:
+        raise RuntimeError("can't start new thread")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(threading.Thread, "start", refuse)
+        with pytest.raises(RuntimeError):
+            queue_task(TASK, without_broker=in_thread(ran.set))
+
+    assert queue_task(TASK, without_broker=in_thread(ran.set)) is True
+    assert ran.wait(10)
+
+
 def test_an_error_in_the_thread_is_logged_not_raised_then_its_handler_runs(settings, caplog):
     settings.CELERY_TASK_ALWAYS_EAGER = True
     handled: list[str] = []
