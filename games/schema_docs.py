@@ -155,7 +155,7 @@ ANALYSIS_EXAMPLE = {
     "nodes": 1766982,
     "seconds": 8.4,
     "result": {
-        "version": 7,
+        "version": 8,
         "outcome": "lost",
         "line_length": 65,
         "log_length": 71,
@@ -224,6 +224,73 @@ ANALYSIS_EXAMPLE = {
             {"index": 65, "won": False, "nodes": 8, "exhaustive": False, "inferred": False},
         ],
         "nodes": 1766982,
+        "review": {
+            "version": 1,
+            "claim": "estimate",
+            "budget": {
+                "sample": 20,
+                "world_search_nodes": 100000,
+                "world_proof_nodes": 20000,
+                "total_nodes": 80000000,
+                "max_seconds": 60,
+            },
+            "chances": [
+                {
+                    "index": 40,
+                    "step": 43,
+                    "chance": {"share": 0.9, "won": 18, "lost": 2, "undecided": 0, "sample": 20},
+                },
+                {
+                    "index": 43,
+                    "step": 46,
+                    "chance": {"share": 0.9, "won": 18, "lost": 2, "undecided": 0, "sample": 20},
+                },
+            ],
+            "moves": [
+                {
+                    "index": 43,
+                    "step": 46,
+                    "action": {"type": "move", "from": 3, "to": 7, "count": 1},
+                    "words": "moving the 5♦ to the 6♠",
+                    "chance_before": {
+                        "share": 0.9,
+                        "won": 18,
+                        "lost": 2,
+                        "undecided": 0,
+                        "sample": 20,
+                    },
+                    "chance_after": {
+                        "share": 0.3,
+                        "won": 6,
+                        "lost": 14,
+                        "undecided": 0,
+                        "sample": 20,
+                    },
+                    "chance_best": {
+                        "share": 0.9,
+                        "won": 18,
+                        "lost": 2,
+                        "undecided": 0,
+                        "sample": 20,
+                    },
+                    "better": {
+                        "action": {"type": "move", "from": 2, "to": 5, "count": 1},
+                        "words": "moving the 7♥ to the 8♣",
+                    },
+                    "drop": 0.6,
+                    "grade": "blunder",
+                    "sentence": "This move left a win in about 3 of 10 ways the hidden cards "
+                    "could lie; moving the 7♥ to the 8♣ left one in about 9 of 10 ways the "
+                    "hidden cards could lie.",
+                }
+            ],
+            "reviewed": 1,
+            "actions": 65,
+            "complete": False,
+            "cut": "nodes",
+            "nodes": 80412230,
+            "seconds": 16.2,
+        },
     },
 }
 
@@ -528,7 +595,10 @@ def game_analysis(view: View) -> View:
             summary="Ask for a finished game's analysis",
             description="Where the win was lost: the full-information solver searches the game's "
             "line (undone actions out) for the turning point, the last position it finds a win "
-            "from, and shows the way through from there. One analysis per game, ever: asking "
+            "from, and shows the way through from there; and the move review (`result.review`), an "
+            "estimate kept apart from those certain claims: each move graded by the chance "
+            "as the player could see it (worlds drawn from the cards not in view), within "
+            "60 s of CPU. One analysis per game, ever: asking "
             "again returns the same one (200 once done, 202 while pending). Your own finished "
             "games, and anyone's whose log is public; never a running game, a race before it "
             "ends, or a daily game before its day closes (409).",

@@ -575,6 +575,96 @@ class LinePlaceSerializer(serializers.Serializer):
     position = serializers.CharField()
 
 
+# -- the move review (games/solver/review.py builds the dict): an estimate, never a claim --
+class ChanceSerializer(serializers.Serializer):
+    share = serializers.FloatField(
+        allow_null=True,
+        help_text="Estimate: the share of the decided worlds (ways the hidden cards could "
+        "lie) from which a win exists. Null when none was decided.",
+    )
+    won = serializers.IntegerField(help_text="Worlds the solver won (a win replayed).")
+    lost = serializers.IntegerField(help_text="Worlds searched through with no win.")
+    undecided = serializers.IntegerField(
+        help_text="Worlds the budget did not decide: counted neither won nor lost."
+    )
+    sample = serializers.IntegerField(help_text="Worlds drawn: `won + lost + undecided`.")
+
+
+class ReviewPlaceSerializer(serializers.Serializer):
+    index = serializers.IntegerField(help_text="The position's index in the final line.")
+    step = serializers.IntegerField(
+        help_text="The replay step showing it (`/games/{id}/positions/{step}`)."
+    )
+
+
+class ReviewPointSerializer(ReviewPlaceSerializer):
+    chance = ChanceSerializer(help_text="Estimate: the chance from this position.")
+
+
+class BetterMoveSerializer(serializers.Serializer):
+    action = AppliedActionSerializer()
+    words = serializers.CharField(help_text='In a player\'s words: "moving the 7♥ to the 8♠".')
+
+
+class ReviewedMoveSerializer(ReviewPlaceSerializer):
+    action = AppliedActionSerializer(help_text="The action played.")
+    words = serializers.CharField(help_text="The action played, in a player's words.")
+    chance_before = ChanceSerializer(help_text="Estimate: the chance before it.")
+    chance_after = ChanceSerializer(
+        help_text="Estimate: the chance after it, in the same worlds as `chance_before`."
+    )
+    chance_best = ChanceSerializer(
+        help_text="Estimate: the chance after the best of the moves weighed (the hints' "
+        "first few and the one played), in the same worlds."
+    )
+    better = BetterMoveSerializer(
+        allow_null=True, help_text="The best move weighed, when it was not the one played."
+    )
+    drop = serializers.FloatField(
+        allow_null=True,
+        help_text="`chance_best.share - chance_after.share`; null when too few worlds were "
+        "decided to read either.",
+    )
+    grade = serializers.ChoiceField(
+        choices=["inaccuracy", "mistake", "blunder"],
+        allow_null=True,
+        help_text="By the drop (0.1, 0.2, 0.3), only where the sample tells the two moves "
+        "apart (docs/rules.md#the-move-review); null otherwise.",
+    )
+    sentence = serializers.CharField(help_text="The review of this move in a player's words.")
+
+
+class ReviewBudgetSerializer(serializers.Serializer):
+    sample = serializers.IntegerField(help_text="Worlds drawn per position.")
+    world_search_nodes = serializers.IntegerField()
+    world_proof_nodes = serializers.IntegerField()
+    total_nodes = serializers.IntegerField()
+    max_seconds = serializers.FloatField(help_text="The CPU cap (at most 60).")
+
+
+class MoveReviewSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    claim = serializers.ChoiceField(
+        choices=["estimate"],
+        help_text="Always `estimate`: judged by the cards in view, not the real ones.",
+    )
+    budget = ReviewBudgetSerializer()
+    chances = ReviewPointSerializer(
+        many=True, help_text="The chance over the game (the graph), positions in order."
+    )
+    moves = ReviewedMoveSerializer(many=True, help_text="The actions reviewed, in order.")
+    reviewed = serializers.IntegerField()
+    actions = serializers.IntegerField(help_text="Actions of the final line.")
+    complete = serializers.BooleanField(help_text="Every action of the final line reviewed.")
+    cut = serializers.ChoiceField(
+        choices=["nodes", "seconds"],
+        allow_null=True,
+        help_text="What ended the review early: its node budget or its CPU cap.",
+    )
+    nodes = serializers.IntegerField()
+    seconds = serializers.FloatField(help_text="CPU seconds.")
+
+
 class AnalysisResultSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     outcome = serializers.ChoiceField(choices=["won", "lost"])
@@ -621,4 +711,8 @@ class AnalysisResultSerializer(serializers.Serializer):
     )
     budget = AnalysisBudgetSerializer()
     probes = AnalysisProbeSerializer(many=True, help_text="Every position searched, in order.")
+    review = MoveReviewSerializer(
+        help_text="The move review: an estimate of each move from the cards the player could "
+        "see, apart from the certain claims above (which see every card)."
+    )
     nodes = serializers.IntegerField()

@@ -608,6 +608,27 @@ ANALYSIS_QUEUE = env_str("ANALYSIS_QUEUE", "analysis")
 ANALYSIS_IN_THREAD = env_bool("ANALYSIS_IN_THREAD", default=True)
 CELERY_TASK_ROUTES = {"games.tasks.analyse_game": {"queue": ANALYSIS_QUEUE}}
 
+# The move review, part of each analysis (docs/rules.md#the-move-review): the worlds drawn per
+# position reviewed, what deciding one world may spend (the beam search, then the exhaustive
+# search where it found no win; per suit mode), and the whole review's budget per suit mode,
+# in solver positions (a review starts no position past it, so it overruns it by at most one
+# position's worth: REVIEW_SAMPLE x 5 candidates x a world's most). REVIEW_MAX_SECONDS is a
+# CPU cap, at most 60 s (a safety net: at about 5 million positions a CPU second, the node
+# budget ends a 4-suit review in some 20 s).
+REVIEW_SAMPLE = env_int("REVIEW_SAMPLE", 20, minimum=4)
+REVIEW_WORLD_SEARCH_NODES = {
+    1: env_int("REVIEW_WORLD_SEARCH_NODES_1", 60_000, minimum=100),
+    2: env_int("REVIEW_WORLD_SEARCH_NODES_2", 60_000, minimum=100),
+    4: env_int("REVIEW_WORLD_SEARCH_NODES_4", 100_000, minimum=100),
+}
+REVIEW_WORLD_PROOF_NODES = env_int("REVIEW_WORLD_PROOF_NODES", 20_000, minimum=0)
+REVIEW_MAX_NODES = {
+    1: env_int("REVIEW_MAX_NODES_1", 40_000_000, minimum=0),
+    2: env_int("REVIEW_MAX_NODES_2", 60_000_000, minimum=0),
+    4: env_int("REVIEW_MAX_NODES_4", 80_000_000, minimum=0),
+}
+REVIEW_MAX_SECONDS = min(60, env_int("REVIEW_MAX_SECONDS", 60, minimum=1))
+
 # --- Races ----------------------------------------------------------------------------------
 
 # The cards turn over this long after Start; a racer with neither an open stream nor an

@@ -6,7 +6,9 @@ key deciding between two requests at once; a new one passes the quotas and is qu
 the commit), reading it (``analysis_read``: an older version's result is run again, a run
 whose message was lost queued again), and running it (``analysis_run``, the worker's, via
 games.tasks.analyse_game: claims the pending row, replays the log, searches with
-games.solver.analysis within the settings' node budgets, and stores the result or
+games.solver.analysis within the settings' node budgets, reviews each move with
+games.solver.review (the chance as the player saw it, within the REVIEW_* budgets), and
+stores the result or
 ``failed`` with a reason). The work runs on the Celery queue ``ANALYSIS_QUEUE`` (never the
 pool's), or without a broker in a thread of this process, like the pool's fill.
 """
@@ -41,6 +43,8 @@ from games.solver.analysis import (
     analyse,
     final_line,
 )
+from games.solver.chance import WorldBudget
+from games.solver.review import ReviewBudget, review
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -217,6 +221,18 @@ def analysis_budget(suits: int) -> AnalysisBudget:
     )
 
 
+def review_budget(suits: int) -> ReviewBudget:
+    return ReviewBudget(
+        sample=settings.REVIEW_SAMPLE,
+        world=WorldBudget(
+            search_nodes=settings.REVIEW_WORLD_SEARCH_NODES[suits],
+            proof_nodes=settings.REVIEW_WORLD_PROOF_NODES,
+        ),
+        total_nodes=settings.REVIEW_MAX_NODES[suits],
+        max_seconds=settings.REVIEW_MAX_SECONDS,
+    )
+
+
 def analysis_compute(*, game: Game) -> ComputedAnalysis:
     """The analysis of a finished game from its deal and its log, under the game's table
     rule (no write)."""
@@ -236,6 +252,12 @@ def analysis_compute(*, game: Game) -> ComputedAnalysis:
         par = len(vetted)
     found = analyse(line, budget=analysis_budget(game.suits), start_line=vetted, par=par)
     found.nodes += spent
+    # The move review: an estimate from the cards in view, kept apart from the certain
+    # claims above (its own key, its own words).
+    t0 = time.perf_counter()
+    found.result["review"] = reviewed = review(line, budget=review_budget(game.suits))
+    found.nodes += reviewed["nodes"]
+    found.seconds += time.perf_counter() - t0
     return found
 
 

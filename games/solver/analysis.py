@@ -60,6 +60,7 @@ from .api import WIDTHS, exhaust, polish, solve, verify
 from .goals import Goals
 from .transplant import carry
 
+# 8: the move review (review.py) joins the result, under its own key.
 # 7: the positions after the last win proved lost one by one back from the first proved
 # (or the end), each proof sharing the positions the later ones found lost.
 # 6: the answer states what is certain (``last_win``, ``proved_loss``) and the stretch left
@@ -68,7 +69,7 @@ from .transplant import carry
 # left spread over the failures after the boundary; 3: wins found so far are goals of the
 # later searches; 2: the search from the end backwards, the boundary searched again; 1: a
 # binary search.
-ANALYSIS_VERSION: Final = 7
+ANALYSIS_VERSION: Final = 8
 # A win found is carried this many positions on at most (a replay per position tried, each
 # a few hundred steps; the player's actions a win absorbs are mostly a few in a row).
 CARRY_REACH: Final = 6

@@ -122,6 +122,11 @@ RUNS: dict[str, Run] = {
         ("--suits", "1", "--sets", "1", "--seeds", "1", "--max-actions", "4")
         + ("--random", "1", "--stock-out", "1", "--quiet"),
     ),
+    "review": Run(
+        "review",
+        ("--suits", "1", "--games", "2", "--max-actions", "12", "--review-nodes", "300000")
+        + ("--min-bin", "1"),
+    ),
     # The racers' loop and its accounting against a stand-in server: no database.
     "race_stand_in": Run(
         "race", ("--stand-in-ms", "1", "--races", "1", "--seconds", "1", "--pace", "0.2")
@@ -260,6 +265,26 @@ def test_hint(tiny_runs) -> None:
     figures = figures_of(tiny_runs, "hint")
     assert figures.keys() >= {"p50_ms", "p99_ms", "worst_cpu_ms", "win_rate_1", "sets"}
     assert figures["games"] == 1 and figures["hints_timed"] >= 2
+
+
+def test_review(tiny_runs) -> None:
+    figures = figures_of(tiny_runs, "review")
+    one = figures["1"]
+    assert one.keys() >= {
+        "games",
+        "median_s",
+        "p95_s",
+        "analysis_median_s",
+        "graded_share",
+        "complete_share",
+        "agree_with_turning_point",
+        "brier",
+        "brier_base",
+        "calibration_max_gap",
+        "positions",
+    }
+    assert one["games"] == 2 and one["median_s"] >= 0
+    assert figures["budget"]["max_seconds"] <= 60
 
 
 def test_hint_deals(tiny_runs) -> None:

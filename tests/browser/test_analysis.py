@@ -10,7 +10,15 @@ import re
 import pytest
 
 from games.models import Analysis, Deal
-from tests.browser.web import DESKTOP, open_page, screenshot, sign_in, tap_card, tap_column
+from tests.browser.web import (
+    DESKTOP,
+    DEVICES,
+    open_page,
+    screenshot,
+    sign_in,
+    tap_card,
+    tap_column,
+)
 from tests.browser_plugin import assert_no_console_errors
 from tests.games.api.helpers import pooled_layout_deal
 from tests.solver.test_analysis import WIN
@@ -31,6 +39,9 @@ def _settings(settings) -> None:
     settings.ANALYSIS_IN_THREAD = False  # inline, after the asking request's commit
     settings.ANALYSIS_PROBE_MAX_NODES = {1: 60_000, 2: 60_000, 4: 60_000}
     settings.ANALYSIS_MAX_NODES = 1_000_000
+    settings.REVIEW_SAMPLE = 6
+    settings.REVIEW_WORLD_SEARCH_NODES = {1: 10_000, 2: 10_000, 4: 10_000}
+    settings.REVIEW_MAX_NODES = {1: 1_000_000, 2: 1_000_000, 4: 1_000_000}
     settings.ANALYSIS_PROOF_MAX_NODES = 20_000
 
 
@@ -181,4 +192,37 @@ def test_an_unsettled_stretch_is_said_and_no_move_is_blamed(
     assert "The position between stayed unsettled" in text
     assert "lost it" not in text
     assert page.get_by_role("button", name="The turning point").is_hidden()
+    assert_no_console_errors(page)
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_the_move_review_draws_the_chance_and_says_each_move_in_words(
+    live_server, new_page, make_user, device
+) -> None:
+    """The move review under the analysis: its summary, said to be an estimate; the graph of
+    the chance over the game; and on the step a move was played from, that move's review in
+    the issue's words (the trap's losing move: no win left in any world drawn)."""
+    page = new_page(**DEVICES[device])
+    sign_in(page, live_server.url, make_user())
+    game_id = lose_the_trap(page, live_server.url)
+    open_page(page, f"{live_server.url}/replay/{game_id}?analyse=1")
+    page.wait_for_selector(".move-review .chance-graph")
+    result = Analysis.objects.get(game_id=game_id).result
+    assert result is not None
+    review = result["review"]
+    summary = page.locator(".move-review p").inner_text()
+    assert summary.startswith("Move review, an estimate from the cards you could see:")
+    # The graph: a point at each position with a share, within the page's width.
+    known = [c for c in review["chances"] if c["chance"]["share"] is not None]
+    assert page.locator(".chance-graph circle.point").count() == len(known) >= 1
+    box = page.locator(".chance-graph").bounding_box()
+    assert box is not None and 0 < box["width"] <= page.viewport_size["width"]
+    graded = [m for m in review["moves"] if m["grade"]]
+    assert page.locator(".chance-graph .grade-mark").count() == len(graded)
+    caption_starts(page, "Turning point, step 0 of")
+    (move,) = review["moves"]
+    line = page.locator(".review-move").inner_text()
+    assert line == f"Estimate: {move['sentence']}"
+    assert line.startswith("Estimate: This move left no win in any of the 6 ways the hidden")
+    screenshot(page, f"move-review-{device}")
     assert_no_console_errors(page)

@@ -34,6 +34,9 @@ def _settings(settings) -> None:
     settings.ANALYSIS_IN_THREAD = False  # inline, after the asking request's commit
     settings.ANALYSIS_PROBE_MAX_NODES = {1: 60_000, 2: 60_000, 4: 60_000}
     settings.ANALYSIS_MAX_NODES = 1_000_000
+    settings.REVIEW_SAMPLE = 6
+    settings.REVIEW_WORLD_SEARCH_NODES = {1: 10_000, 2: 10_000, 4: 10_000}
+    settings.REVIEW_MAX_NODES = {1: 1_000_000, 2: 1_000_000, 4: 1_000_000}
     settings.ANALYSIS_PROOF_MAX_NODES = 20_000
     settings.RACE_COUNTDOWN_SECONDS = 0
     settings.RACE_EVENTS_REDIS_URL = ""

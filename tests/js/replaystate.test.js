@@ -3,7 +3,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { ReplayState, analysisSummary, mark } from '../../web/static/web/replaystate.js';
+import {
+  ReplayState, analysisSummary, mark, reviewSentence, reviewSummary,
+} from '../../web/static/web/replaystate.js';
 
 const column = { hidden: 0, cards: [] };
 /**
@@ -151,5 +153,47 @@ describe('the replay\'s state', () => {
       start: { index: 0, position: 'p', nodes: 500, exhaustive: false } });
     assert.match(analysisSummary(none), /within 500 positions/);
     assert.deepEqual(mark({ type: 'deal' }, true), { deal: true });
+  });
+
+  test('the move review: the graph, a graded move\'s better move on the table, its words', () => {
+    const chance = (/** @type {number | null} */ share, won = 0) => (
+      { share, won, lost: 10 - won, undecided: 0, sample: 10 });
+    const graded = {
+      index: 1, step: 1, action: move(2, 3), words: 'moving the 5♠ to the 6♥',
+      chance_before: chance(0.9, 9), chance_after: chance(0.3, 3), chance_best: chance(0.9, 9),
+      better: { action: move(0, 4), words: 'moving the 7♥ to the 8♠' }, drop: 0.6,
+      grade: 'blunder',
+      sentence: 'This move left a win in about 3 of 10 ways the hidden cards could lie; '
+        + 'moving the 7♥ to the 8♠ left one in about 9 of 10 ways the hidden cards could lie.',
+    };
+    const plain = { ...graded, index: 0, step: 0, better: null, drop: 0, grade: null,
+      sentence: 'This move left a win in all 10 ways the hidden cards could lie.' };
+    const review = {
+      version: 1, claim: 'estimate', budget: {}, reviewed: 2, actions: 4, complete: false,
+      cut: 'nodes', nodes: 1, seconds: 1,
+      chances: [{ index: 0, step: 0, chance: chance(1, 10) },
+        { index: 1, step: 1, chance: chance(0.9, 9) }, { index: 2, step: 4, chance: chance(null) }],
+      moves: [plain, graded],
+    };
+    const state = fresh();
+    state.analysis(analysis({ result: { ...RESULT, review } }));
+    assert.deepEqual(state.chanceGraph(), {
+      points: [{ step: 0, share: 1 }, { step: 1, share: 0.9 }, { step: 4, share: null }],
+      marks: [{ step: 1, grade: 'blunder' }],
+    });
+    const at = state.gameFrame(1, /** @type {any} */ (step(1, move(0, 1))));
+    assert.deepEqual(at.highlight, { from: 0, to: 4, count: 1 }); // the better move
+    assert.equal(at.caption,
+      'Step 1 of 6: the move played next was a blunder; the better move is marked.');
+    assert.equal(at.review, `A blunder (estimate). ${graded.sentence}`);
+    const first = state.gameFrame(0, /** @type {any} */ (step(0)));
+    assert.equal(first.review, `Estimate: ${plain.sentence}`);
+    assert.equal(first.caption, 'The deal (6 steps follow)');
+    assert.equal(state.gameFrame(2, /** @type {any} */ (step(2, move(2, 3)))).review, null);
+    assert.equal(reviewSentence(plain), `Estimate: ${plain.sentence}`);
+    assert.equal(reviewSummary(/** @type {any} */ (review)),
+      'Move review, an estimate from the cards you could see: 1 blunder (2 of 4 moves reviewed '
+      + 'within the budget).');
+    assert.equal(state.toStep(1), 1);
   });
 });

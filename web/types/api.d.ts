@@ -123,6 +123,8 @@ export type components = {
             probes: components["schemas"]["AnalysisProbe"][];
             /** @description Certain: the first position proved lost (an exhaustive search found no win from it, so none from any later one). Null when no loss was proved. */
             proved_loss: components["schemas"]["LinePlace"] | null;
+            /** @description The move review: an estimate of each move from the cards the player could see, apart from the certain claims above (which see every card). */
+            review: components["schemas"]["MoveReview"];
             /** @description The solver's win from the turning point (or from the end). */
             solver_line: components["schemas"]["SolverLine"] | null;
             /** @description No win found from the start: what was searched. */
@@ -307,6 +309,11 @@ export type components = {
             perfect: boolean;
             score: number;
         };
+        BetterMove: {
+            action: components["schemas"]["AppliedAction"];
+            /** @description In a player's words: "moving the 7♥ to the 8♠". */
+            words: string;
+        };
         Board: {
             /** @description Ask for page + 1 while this is true. */
             has_next: boolean;
@@ -356,6 +363,26 @@ export type components = {
                 [key: string]: string[];
             };
         };
+        Chance: {
+            /** @description Worlds searched through with no win. */
+            lost: number;
+            /** @description Worlds drawn: `won + lost + undecided`. */
+            sample: number;
+            /**
+             * Format: double
+             * @description Estimate: the share of the decided worlds (ways the hidden cards could lie) from which a win exists. Null when none was decided.
+             */
+            share: number | null;
+            /** @description Worlds the budget did not decide: counted neither won nor lost. */
+            undecided: number;
+            /** @description Worlds the solver won (a win replayed). */
+            won: number;
+        };
+        /**
+         * @description * `estimate` - estimate
+         * @enum {string}
+         */
+        ClaimEnum: "estimate";
         CoinAward: {
             /** @description All coins earned: the ledger's sum. */
             balance: number;
@@ -426,6 +453,12 @@ export type components = {
             player: string;
             seat: number;
         };
+        /**
+         * @description * `nodes` - nodes
+         *     * `seconds` - seconds
+         * @enum {string}
+         */
+        CutEnum: "nodes" | "seconds";
         Daily: {
             /** @description Your attempt (with a token). */
             attempt: components["schemas"]["Attempt"] | null;
@@ -980,6 +1013,13 @@ export type components = {
          * @enum {string}
          */
         GoneEventEventEnum: "gone";
+        /**
+         * @description * `inaccuracy` - inaccuracy
+         *     * `mistake` - mistake
+         *     * `blunder` - blunder
+         * @enum {string}
+         */
+        GradeEnum: "inaccuracy" | "mistake" | "blunder";
         GuestCreate: {
             /** @description The device's name, as sent or as made up. */
             device: string;
@@ -1356,6 +1396,38 @@ export type components = {
             win_rate: number;
             wins: number;
             worst_loss_streak: number;
+        };
+        MoveReview: {
+            /** @description Actions of the final line. */
+            actions: number;
+            budget: components["schemas"]["ReviewBudget"];
+            /** @description The chance over the game (the graph), positions in order. */
+            chances: components["schemas"]["ReviewPoint"][];
+            /**
+             * @description Always `estimate`: judged by the cards in view, not the real ones.
+             *
+             *     * `estimate` - estimate
+             */
+            claim: components["schemas"]["ClaimEnum"];
+            /** @description Every action of the final line reviewed. */
+            complete: boolean;
+            /**
+             * @description What ended the review early: its node budget or its CPU cap.
+             *
+             *     * `nodes` - nodes
+             *     * `seconds` - seconds
+             */
+            cut: components["schemas"]["CutEnum"] | components["schemas"]["NullEnum"];
+            /** @description The actions reviewed, in order. */
+            moves: components["schemas"]["ReviewedMove"][];
+            nodes: number;
+            reviewed: number;
+            /**
+             * Format: double
+             * @description CPU seconds.
+             */
+            seconds: number;
+            version: number;
         };
         NoChallengeError: {
             /**
@@ -1816,6 +1888,59 @@ export type components = {
             detail: string;
             /** @description Seconds to wait before retrying; the `Retry-After` header says the same. */
             retry_after: number;
+        };
+        ReviewBudget: {
+            /**
+             * Format: double
+             * @description The CPU cap (at most 60).
+             */
+            max_seconds: number;
+            /** @description Worlds drawn per position. */
+            sample: number;
+            total_nodes: number;
+            world_proof_nodes: number;
+            world_search_nodes: number;
+        };
+        ReviewedMove: {
+            /** @description The action played. */
+            action: components["schemas"]["AppliedAction"];
+            /** @description The best move weighed, when it was not the one played. */
+            better: components["schemas"]["BetterMove"] | null;
+            /** @description Estimate: the chance after it, in the same worlds as `chance_before`. */
+            chance_after: components["schemas"]["Chance"];
+            /** @description Estimate: the chance before it. */
+            chance_before: components["schemas"]["Chance"];
+            /** @description Estimate: the chance after the best of the moves weighed (the hints' first few and the one played), in the same worlds. */
+            chance_best: components["schemas"]["Chance"];
+            /**
+             * Format: double
+             * @description `chance_best.share - chance_after.share`; null when too few worlds were decided to read either.
+             */
+            drop: number | null;
+            /**
+             * @description By the drop (0.1, 0.2, 0.3), only where the sample tells the two moves apart (docs/rules.md#the-move-review); null otherwise.
+             *
+             *     * `inaccuracy` - inaccuracy
+             *     * `mistake` - mistake
+             *     * `blunder` - blunder
+             */
+            grade: components["schemas"]["GradeEnum"] | components["schemas"]["NullEnum"];
+            /** @description The position's index in the final line. */
+            index: number;
+            /** @description The review of this move in a player's words. */
+            sentence: string;
+            /** @description The replay step showing it (`/games/{id}/positions/{step}`). */
+            step: number;
+            /** @description The action played, in a player's words. */
+            words: string;
+        };
+        ReviewPoint: {
+            /** @description Estimate: the chance from this position. */
+            chance: components["schemas"]["Chance"];
+            /** @description The position's index in the final line. */
+            index: number;
+            /** @description The replay step showing it (`/games/{id}/positions/{step}`). */
+            step: number;
         };
         Rulebook: {
             /** @description docs/rules.md rendered (CommonMark and tables; raw HTML in the source is escaped). Headings carry their anchors as `id`. */

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from games import services
@@ -26,6 +28,9 @@ def _analysis_settings(settings) -> None:
     settings.ANALYSIS_IN_THREAD = False  # inline, after the asking request's commit
     settings.ANALYSIS_PROBE_MAX_NODES = {1: 60_000, 2: 60_000, 4: 60_000}
     settings.ANALYSIS_MAX_NODES = 1_000_000
+    settings.REVIEW_SAMPLE = 6
+    settings.REVIEW_WORLD_SEARCH_NODES = {1: 10_000, 2: 10_000, 4: 10_000}
+    settings.REVIEW_MAX_NODES = {1: 1_000_000, 2: 1_000_000, 4: 1_000_000}
     settings.ANALYSIS_PROOF_MAX_NODES = 20_000
 
 
@@ -235,8 +240,12 @@ def test_the_schemas_example_has_the_shape_of_a_real_answer(
     # The real trap game's verdict was proved; its probes list is its own: compare keys.
     assert set(example) == set(real)
     assert set(example["result"]) == set(real["result"])
-    for part in ("turning_point", "solver_line", "budget"):
+    for part in ("turning_point", "solver_line", "budget", "review"):
         assert example["result"][part].keys() == real["result"][part].keys(), part
+    review, example_review = real["result"]["review"], example["result"]["review"]
+    assert example_review["budget"].keys() == review["budget"].keys()
+    if review["moves"]:
+        assert example_review["moves"][0].keys() == review["moves"][0].keys()
     example_table = ANALYSIS_EXAMPLE["result"]["solver_line"]["positions"][0]
     real_table = body["result"]["solver_line"]["positions"][0]
     assert example_table.keys() == real_table.keys()
@@ -266,3 +275,53 @@ def test_an_analysis_of_an_older_version_is_made_again_once(
     assert body["status"] == "done"
     assert body["result"]["version"] == ANALYSIS_VERSION and body["result"]["unsettled"] == 0
     assert Analysis.objects.count() == 1
+
+
+def test_the_move_review_is_an_estimate_kept_apart_from_the_certain_claims(
+    staff_client, api_client, settings, django_capture_on_commit_callbacks
+):
+    game_id = lost_trap_game(staff_client)
+    with django_capture_on_commit_callbacks(execute=True):
+        staff_client.post(analysis_url(game_id))
+    result = ok(api_client.get(analysis_url(game_id)))["result"]
+    review = result["review"]
+    assert review["claim"] == "estimate"
+    assert review["actions"] == result["line_length"] == 1
+    assert review["budget"]["sample"] == settings.REVIEW_SAMPLE
+    assert review["budget"]["max_seconds"] <= 60
+    worst = (
+        settings.REVIEW_SAMPLE
+        * 5
+        * (settings.REVIEW_WORLD_SEARCH_NODES[1] + settings.REVIEW_WORLD_PROOF_NODES)
+    )
+    assert review["nodes"] <= settings.REVIEW_MAX_NODES[1] + worst
+    (move,) = review["moves"]
+    assert (move["index"], move["step"]) == (0, 0)
+    assert move["action"] == {"type": "move", "from": LOSE.src, "to": LOSE.dst, "count": 1}
+    for key in ("chance_before", "chance_after", "chance_best"):
+        chance = move[key]
+        assert chance["won"] + chance["lost"] + chance["undecided"] == chance["sample"]
+    assert move["sentence"].startswith("This move left ")
+    # The estimate's words are its own: none of the certain analysis's.
+    text = json.dumps(review)
+    assert not any(w in text for w in ("winnable", "turning", "last_win", "proved"))
+
+
+def test_no_review_word_leaves_the_server_while_the_game_is_open(player_client, stock_pool):
+    """The better move is named only once the game is over: while it runs, no body the
+    player can get about it (the game, its hints, its replay, the analysis refused) holds
+    any part of a review."""
+    stock_pool(2, 1)
+    game_id = new_game(player_client, 2)["id"]
+    responses = [
+        player_client.get(game_url(game_id)),
+        player_client.post(f"{game_url(game_id)}/hint", {}, format="json"),
+        player_client.get(f"{game_url(game_id)}/positions/0"),
+        player_client.post(analysis_url(game_id)),
+        player_client.get(analysis_url(game_id)),
+    ]
+    assert [r.status_code for r in responses] == [200, 200, 409, 409, 404]
+    for response in responses:
+        text = response.content.decode()
+        for word in ("review", "chance_best", "better", "drop", "grade", "blunder"):
+            assert word not in text, (word, text[:200])

@@ -136,6 +136,9 @@ def test_the_analysis_searches_under_the_games_rule(
     settings.ANALYSIS_IN_THREAD = False
     settings.ANALYSIS_PROBE_MAX_NODES = {1: 20_000, 2: 20_000, 4: 20_000}
     settings.ANALYSIS_MAX_NODES = 200_000
+    settings.REVIEW_SAMPLE = 6
+    settings.REVIEW_WORLD_SEARCH_NODES = {1: 10_000, 2: 10_000, 4: 10_000}
+    settings.REVIEW_MAX_NODES = {1: 1_000_000, 2: 1_000_000, 4: 1_000_000}
     settings.ANALYSIS_PROOF_MAX_NODES = 20_000
     game = endgame(staff_client, gap)
     ok(staff_client.post(f"{game_url(game['id'])}/resign"))
@@ -157,6 +160,9 @@ def test_a_won_games_par_is_the_deals_line_shortened_under_its_rule(
 ):
     settings.ANALYSIS_IN_THREAD = False
     settings.ANALYSIS_PROBE_MAX_NODES = {1: 20_000, 2: 20_000, 4: 20_000}
+    settings.REVIEW_SAMPLE = 6
+    settings.REVIEW_WORLD_SEARCH_NODES = {1: 10_000, 2: 10_000, 4: 10_000}
+    settings.REVIEW_MAX_NODES = {1: 1_000_000, 2: 1_000_000, 4: 1_000_000}
     (deal,) = stock_pool(1, 1)
     game = services.game_create(player=player, suits=1, deal_over_gap=True)
     play_service(player, game.id, line_of(game.id))

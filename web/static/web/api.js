@@ -371,6 +371,9 @@ export const position = (id, step) => request('GET', `/games/${id}/positions/${s
  * @typedef {Schemas['SolverLine']} SolverLine
  * @typedef {Schemas['AnalysisResult']} AnalysisResult
  * @typedef {Schemas['GameAnalysis']} Analysis
+ * @typedef {Schemas['MoveReview']} MoveReview  the move review: an estimate, not a claim
+ * @typedef {Schemas['ReviewedMove']} ReviewedMove
+ * @typedef {Schemas['Chance']} Chance
  */
 // Asked for once per game, ever (asking again answers the same one). No waiting out a 429:
 // a quota may last hours, the page says so instead.

@@ -5,7 +5,8 @@
 import * as api from './api.js';
 import { SUIT_LABEL } from './cards.js';
 import { h, clear, toast, formatTime } from './dom.js';
-import { ReplayState } from './replaystate.js';
+import { ReplayState, reviewSummary } from './replaystate.js';
+import { chanceGraph } from './reviewgraph.js';
 import { Table } from './table.js';
 
 /**
@@ -32,6 +33,7 @@ export async function replayScreen(root, _ctx, gameId) {
   const steps = state.steps;
   const table = new Table({ readOnly: true });
   const caption = h('p', { class: 'replay-step', 'aria-live': 'polite' });
+  const reviewLine = h('p', { class: 'review-move' });
   const stats = h('p', { class: 'small' });
   /** @type {Map<number, Promise<Step>>} */
   const cache = new Map([[0, Promise.resolve(first)]]);
@@ -58,6 +60,7 @@ export async function replayScreen(root, _ctx, gameId) {
     table.render(frame.table);
     table.setHighlight(frame.highlight);
     caption.textContent = frame.caption;
+    reviewLine.textContent = frame.review || '';
     stats.textContent = frame.stats;
     if (frame.end) stop();
   };
@@ -130,6 +133,7 @@ export async function replayScreen(root, _ctx, gameId) {
   const turnBtn = h('button', { type: 'button', hidden: true }, 'The turning point');
   const analyseBtn = h('button', { type: 'button', class: 'primary' }, 'Analyse');
   const summary = h('div', { class: 'analysis-summary' });
+  const review = h('div', { class: 'move-review' });
   /** The controls as the state has them: what is stepped through, what the analysis found. */
   const controls = () => {
     marks.hidden = Boolean(state.way);
@@ -152,6 +156,12 @@ export async function replayScreen(root, _ctx, gameId) {
     status.classList.toggle('error', news.error);
     if (news.poll) poll = setTimeout(() => { poll = null; if (!left) read(); }, 1000);
     if (news.summary !== null) clear(summary, h('p', {}, news.summary));
+    if (state.review) {
+      const { points, marks: graded } = state.chanceGraph();
+      const go = (/** @type {number} */ n) => switched(state.toStep(n));
+      clear(review, h('p', {}, reviewSummary(state.review)),
+        chanceGraph(points, graded, steps, go));
+    }
     if (news.show !== null) switched(news.show);
     else controls();
   };
@@ -189,12 +199,13 @@ export async function replayScreen(root, _ctx, gameId) {
       hintSteps.length ? ` ${hintSteps.length} hints asked (marked; stepping skips them).` : '',
       ' Keys: ←/→ step, Home/End, Space play.'),
     h('section', { class: 'analysis', 'aria-label': 'Analysis' },
-      h('div', { class: 'buttons' }, analyseBtn, turnBtn, wayBtn, gameBtn), status, summary),
+      h('div', { class: 'buttons' }, analyseBtn, turnBtn, wayBtn, gameBtn), status, summary,
+      review),
     h('div', { class: 'controls' },
       btn('«', () => 0, 'First step'), btn('◀', () => state.previous(), 'Previous step'),
       playBtn, btn('▶', () => state.next(), 'Next step'), btn('»', () => state.last, 'Last step'),
       h('div', { class: 'slider' }, slider, marks)),
-    caption, stats, table.el));
+    caption, reviewLine, stats, table.el));
   await show(0);
   if (new URLSearchParams(location.search).has('analyse')) ask(); // from the end-of-game screen
   return () => {

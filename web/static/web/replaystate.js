@@ -7,8 +7,8 @@
 import { describe } from './words.js';
 
 /**
- * @import { Analysis, AnalysisResult, LoggedAction, Position, SolverLine, Step, TurningPoint }
- *   from './api.js'
+ * @import { Analysis, AnalysisResult, LoggedAction, MoveReview, Position, ReviewedMove,
+ *   SolverLine, Step, TurningPoint } from './api.js'
  * @import { Highlight } from './table.js'
  */
 
@@ -20,6 +20,8 @@ import { describe } from './words.js';
  * @property {string} caption  the step in words
  * @property {string} stats
  * @property {boolean} end  the last step: autoplay stops here
+ * @property {string | null} review  the move review's sentence for the move played from
+ *   here (an estimate from the cards the player could see), or null
  *
  * What an answer about the analysis makes of the page.
  * @typedef {object} AnalysisNews
@@ -49,6 +51,10 @@ export class ReplayState {
     this.line = null;
     /** The analysis has answered for good (done or failed): no more asking. */
     this.answered = false;
+    /** @type {MoveReview | null} the move review, once the analysis is read */
+    this.review = null;
+    /** @type {Map<number, ReviewedMove>} the reviewed moves by the step played from */
+    this.reviewed = new Map();
   }
 
   /** The last step of what is stepped through. */
@@ -110,6 +116,15 @@ export class ReplayState {
     return this.turn ? this.turn.step : from;
   }
 
+  /**
+   * A step of the game's own (a graded move's, from the graph): the step to show.
+   * @param {number} n
+   */
+  toStep(n) {
+    this.stepThrough(null);
+    return n;
+  }
+
   /** "The turning point": the step to show, or null. */
   toTurn() {
     this.stepThrough(null);
@@ -133,6 +148,8 @@ export class ReplayState {
         error: true };
     }
     const r = a.result;
+    this.review = r.review || null;
+    this.reviewed = new Map((this.review ? this.review.moves : []).map((m) => [m.step, m]));
     this.turn = r.turning_point;
     this.line = r.solver_line;
     const status = `Analysed: ${a.nodes} positions searched`
@@ -143,6 +160,21 @@ export class ReplayState {
     else if (this.line) show = this.line.from_seq;
     if (show !== null) this.stepThrough(null);
     return { ...news, status, summary: analysisSummary(r), show };
+  }
+
+  /**
+   * The graph of the chance over the game: points (step, share; share null where no world
+   * was decided) and the graded moves to mark, for the page to draw.
+   * @returns {{points: {step: number, share: number | null}[],
+   *   marks: {step: number, grade: string}[]}}
+   */
+  chanceGraph() {
+    const review = this.review;
+    if (!review) return { points: [], marks: [] };
+    return {
+      points: review.chances.map((c) => ({ step: c.step, share: c.chance.share })),
+      marks: review.moves.flatMap((m) => (m.grade ? [{ step: m.step, grade: m.grade }] : [])),
+    };
   }
 
   /**
@@ -159,6 +191,7 @@ export class ReplayState {
       table: pos,
       // Where the last action put its cards; at the start, the first one to play.
       highlight: a ? mark(a, false) : ahead ? mark(ahead, true) : null,
+      review: null,
       caption: a
         ? `Way through, step ${n} of ${line.length}: ${describe(a)}${pos.won ? ' · won' : ''}`
         : `The way through from step ${line.from_seq}: ${line.length} actions to a win`,
@@ -176,16 +209,23 @@ export class ReplayState {
    * @returns {Frame}
    */
   gameFrame(n, pos) {
+    const reviewed = this.reviewed.get(n) || null;
     const frame = {
       table: pos,
       stats: `Score ${pos.score} · moves ${pos.actions}${pos.won ? ' · won' : ''}`,
       end: n === this.steps,
+      review: reviewed ? reviewSentence(reviewed) : null,
     };
     const turn = this.turn;
     if (turn && n === turn.step) {
       return { ...frame, highlight: mark(turn.action, true),
         caption: `Turning point, step ${n} of ${this.steps}: the last position a win `
           + `was found from. The move that lost it: ${describe(turn.action)}.` };
+    }
+    if (reviewed && reviewed.grade && reviewed.better) { // the better move, on the table
+      return { ...frame, highlight: mark(reviewed.better.action, true),
+        caption: `Step ${n} of ${this.steps}: the move played next was ${
+          GRADE_WORDS[reviewed.grade]}; the better move is marked.` };
     }
     const a = pos.action;
     return {
@@ -248,4 +288,38 @@ export function analysisSummary(r) {
     ? 'No win from the deal itself: every reachable position was searched.'
     : `The solver found no win from the deal itself within ${start ? start.nodes : 0} `
       + 'positions (its budget; there may still be one).';
+}
+
+/** The grades in a player's words. */
+export const GRADE_WORDS = /** @type {Record<string, string>} */ ({
+  inaccuracy: 'an inaccuracy', mistake: 'a mistake', blunder: 'a blunder',
+});
+
+/**
+ * A reviewed move in a player's words: its grade (if any), then the server's sentence
+ * ("This move left a win in about 3 of 10 ways the hidden cards could lie; ..."). Always
+ * called an estimate: the move review judges by the cards the player could see.
+ * @param {ReviewedMove} m
+ */
+export function reviewSentence(m) {
+  const grade = m.grade ? `${GRADE_WORDS[m.grade][0].toUpperCase()}${
+    GRADE_WORDS[m.grade].slice(1)} (estimate). ` : 'Estimate: ';
+  return `${grade}${m.sentence}`;
+}
+
+/**
+ * The move review in a sentence (docs/rules.md#the-move-review).
+ * @param {MoveReview} review
+ */
+export function reviewSummary(review) {
+  const graded = review.moves.filter((m) => m.grade);
+  const count = (/** @type {string} */ g) => graded.filter((m) => m.grade === g).length;
+  const parts = ['blunder', 'mistake', 'inaccuracy'].flatMap((g) => {
+    const k = count(g);
+    return k ? [`${k} ${g}${k === 1 ? '' : 's'}`] : [];
+  });
+  const found = parts.length ? parts.join(', ') : 'no move graded';
+  const part = review.complete ? '' : ` (${review.reviewed} of ${review.actions} moves reviewed`
+    + ' within the budget)';
+  return `Move review, an estimate from the cards you could see: ${found}${part}.`;
 }
