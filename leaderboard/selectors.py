@@ -17,6 +17,7 @@ from games.daily import daily_closed, day_closes_at
 from games.models import Game
 from games.presenters import iso
 from leaderboard.models import DailyChallenge, LeaderboardEntry
+from leaderboard.player_daily import streaks_info
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -135,8 +136,10 @@ def daily_info(
         "par": deal.par if closed else None,
         "winners": LeaderboardEntry.objects.filter(daily_date=challenge.date).count(),
         "attempt": None,
+        "streaks": None,
     }
     if viewer is not None and viewer.is_authenticated:
+        info["streaks"] = streaks_info(player=viewer, today=now.astimezone(UTC).date())
         attempt = (
             Game.objects.filter(player=viewer, kind=Game.Kind.DAILY, daily_date=challenge.date)
             .order_by("-ranked", "created_at")

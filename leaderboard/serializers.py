@@ -152,6 +152,25 @@ class AttemptSerializer(serializers.Serializer):
     ranked = serializers.BooleanField()
 
 
+class StreakSerializer(serializers.Serializer):
+    current = serializers.IntegerField(
+        help_text="Days in a row up to today, or up to yesterday while today is open."
+    )
+    best = serializers.IntegerField(help_text="The longest run ever.")
+    last = serializers.DateField(allow_null=True, help_text="The run's last day.")
+
+
+class StreaksSerializer(serializers.Serializer):
+    kept = serializers.BooleanField(help_text="False for a guest: their dailies never rank.")
+    reason = serializers.CharField(allow_null=True, help_text="Why they are not kept.")
+    played = StreakSerializer(
+        allow_null=True, help_text="Consecutive UTC days with a ranked attempt (won or lost)."
+    )
+    won = StreakSerializer(
+        allow_null=True, help_text="Consecutive UTC days with a ranked attempt won in time."
+    )
+
+
 class DailySerializer(serializers.Serializer):
     date = serializers.DateField()
     suits = SuitsField()
@@ -168,6 +187,9 @@ class DailySerializer(serializers.Serializer):
     )
     winners = serializers.IntegerField()
     attempt = AttemptSerializer(allow_null=True, help_text="Your attempt (with a token).")
+    streaks = StreaksSerializer(
+        allow_null=True, help_text="Your streaks as of today (with a token; docs/rules.md)."
+    )
 
 
 # A daily attempt's refusal of deal_over_gap: the serializer's message and the schema's.

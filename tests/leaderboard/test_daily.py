@@ -96,6 +96,7 @@ def test_seed_nonce_and_par_stay_secret_until_the_day_closes(api_client, stock_p
         "par",
         "winners",
         "attempt",
+        "streaks",  # the viewer's (null for a visitor): days, never the deal
     }  # nothing else that could carry the deal
 
 

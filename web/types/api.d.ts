@@ -443,6 +443,8 @@ export type components = {
             par: number | null;
             /** @description Revealed when the day closes. */
             seed: string | null;
+            /** @description Your streaks as of today (with a token; docs/rules.md). */
+            streaks: components["schemas"]["Streaks"] | null;
             suits: components["schemas"]["SuitsEnum"];
             winners: number;
         };
@@ -1992,6 +1994,27 @@ export type components = {
          * @enum {string}
          */
         StoodEventEventEnum: "stood";
+        Streak: {
+            /** @description The longest run ever. */
+            best: number;
+            /** @description Days in a row up to today, or up to yesterday while today is open. */
+            current: number;
+            /**
+             * Format: date
+             * @description The run's last day.
+             */
+            last: string | null;
+        };
+        Streaks: {
+            /** @description False for a guest: their dailies never rank. */
+            kept: boolean;
+            /** @description Consecutive UTC days with a ranked attempt (won or lost). */
+            played: components["schemas"]["Streak"] | null;
+            /** @description Why they are not kept. */
+            reason: string | null;
+            /** @description Consecutive UTC days with a ranked attempt won in time. */
+            won: components["schemas"]["Streak"] | null;
+        };
         /**
          * @description * `1` - one suit: spades
          *     * `2` - two suits: spades, hearts
