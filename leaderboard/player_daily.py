@@ -7,7 +7,9 @@ from __future__ import annotations
 from datetime import date
 from typing import TYPE_CHECKING, Any, Final
 
-from leaderboard.models import DailyStreak
+from leaderboard.models import DailyResult, DailyStreak
+from leaderboard.share import share_text
+from leaderboard.standing import day_counts, standing
 from leaderboard.streaks import current
 
 if TYPE_CHECKING:
@@ -39,3 +41,26 @@ def streaks_info(*, player: User, today: date) -> dict[str, Any]:
             "last": row.won_last.isoformat() if row.won_last else None,
         },
     }
+
+
+def attempt_summary(
+    *, player: User, day: date, suits: int, closed: bool, today: date
+) -> dict[str, Any] | None:
+    """The player's ended ranked attempt of ``day``: where it stands and its share text."""
+    result = DailyResult.objects.filter(player_id=player.pk, date=day).first()
+    if result is None:
+        return None
+    where = standing(day_counts(day), won=result.won, score=result.score, final=closed)
+    streak = streaks_info(player=player, today=today)["played"]
+    text = share_text(
+        day=day,
+        suits=suits,
+        won=result.won,
+        elapsed_ms=result.elapsed_ms,
+        actions=result.actions,
+        score=result.score,
+        runs=result.runs,
+        standing=where,
+        streak=streak["current"] if streak else None,
+    )
+    return {"standing": where, "share": {"text": text, "path": f"/daily/{day.isoformat()}"}}

@@ -114,7 +114,8 @@ def daily(view: View) -> View:
             "tomorrow's, whose commitment is published ahead of time): the SHA-256 commitment to "
             "its seed, and once the day has closed the seed and nonce, so anyone can verify "
             "`sha256('spider-daily:v1:<date>:<suits>:<deal_version>:<seed>:<nonce>')`. With a "
-            "token, your own attempt too.",
+            "token, your own attempt too (once your ranked attempt has ended: where it stands "
+            "among the day's and a spoiler-free share text) and your streaks of days.",
             parameters=[
                 OpenApiParameter(
                     "date",

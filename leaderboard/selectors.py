@@ -17,7 +17,7 @@ from games.daily import daily_closed, day_closes_at
 from games.models import Game
 from games.presenters import iso
 from leaderboard.models import DailyChallenge, LeaderboardEntry
-from leaderboard.player_daily import streaks_info
+from leaderboard.player_daily import attempt_summary, streaks_info
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -139,7 +139,8 @@ def daily_info(
         "streaks": None,
     }
     if viewer is not None and viewer.is_authenticated:
-        info["streaks"] = streaks_info(player=viewer, today=now.astimezone(UTC).date())
+        today = now.astimezone(UTC).date()
+        info["streaks"] = streaks_info(player=viewer, today=today)
         attempt = (
             Game.objects.filter(player=viewer, kind=Game.Kind.DAILY, daily_date=challenge.date)
             .order_by("-ranked", "created_at")
@@ -147,11 +148,18 @@ def daily_info(
             .first()
         )
         if attempt is not None:
+            summary = None
+            if attempt.ranked and attempt.over:
+                summary = attempt_summary(
+                    player=viewer, day=challenge.date, suits=deal.suits, closed=closed, today=today
+                )
             info["attempt"] = {
                 "game": str(attempt.id),
                 "status": attempt.status,
                 "score": attempt.score,
                 "ranked": attempt.ranked,
+                "standing": summary["standing"] if summary else None,
+                "share": summary["share"] if summary else None,
             }
     return info
 

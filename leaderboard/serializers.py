@@ -145,11 +145,51 @@ class PlayerPlacesSerializer(serializers.Serializer):
     daily = BestDailySerializer(allow_null=True)
 
 
+class ScoreBinSerializer(serializers.Serializer):
+    # "from" is a Python keyword: declared under its name in the fields below.
+    to = serializers.IntegerField(allow_null=True, help_text="Highest score in it; null: open.")
+    players = serializers.IntegerField()
+    mine = serializers.BooleanField(help_text="Your score is in this bin.")
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        return {"from": serializers.IntegerField(help_text="Lowest score in it."), **fields}
+
+
+class StandingSerializer(serializers.Serializer):
+    players = serializers.IntegerField(help_text="Ranked attempts of the day that have ended.")
+    winners = serializers.IntegerField()
+    won_percent = serializers.IntegerField(help_text="Share who won, in whole percent.")
+    place = serializers.IntegerField(
+        help_text="1 + the players with a better result: a win above every loss, then the "
+        "higher score; equal results share a place."
+    )
+    final = serializers.BooleanField(help_text="The day has closed: the place is final.")
+    better_than_percent = serializers.IntegerField(
+        help_text="Share of the day's players with a lower result, in whole percent."
+    )
+    distribution = ScoreBinSerializer(many=True, help_text="The day's scores in a few bins.")
+
+
+class ShareSerializer(serializers.Serializer):
+    text = serializers.CharField(
+        help_text="Plain lines to copy or send: day, won or not, time, actions, score, place, "
+        "streak and one mark per run of the deal completed. Never a card or a move."
+    )
+    path = serializers.CharField(help_text="The day's page on this site, to add to the text.")
+
+
 class AttemptSerializer(serializers.Serializer):
     game = serializers.UUIDField()
     status = serializers.ChoiceField(choices=Game.Status.choices)
     score = serializers.IntegerField()
     ranked = serializers.BooleanField()
+    standing = StandingSerializer(
+        allow_null=True,
+        help_text="Once your ranked attempt has ended: where it stands among the day's. "
+        "Aggregates only while the day is open.",
+    )
+    share = ShareSerializer(allow_null=True, help_text="Once your ranked attempt has ended.")
 
 
 class StreakSerializer(serializers.Serializer):

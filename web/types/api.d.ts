@@ -228,6 +228,10 @@ export type components = {
             game: string;
             ranked: boolean;
             score: number;
+            /** @description Once your ranked attempt has ended. */
+            share: components["schemas"]["Share"] | null;
+            /** @description Once your ranked attempt has ended: where it stands among the day's. Aggregates only while the day is open. */
+            standing: components["schemas"]["Standing"] | null;
             status: components["schemas"]["GameStatusEnum"];
         };
         Authorization: {
@@ -1856,6 +1860,15 @@ export type components = {
             draws: number;
             wins: number;
         };
+        ScoreBin: {
+            /** @description Lowest score in it. */
+            from: number;
+            /** @description Your score is in this bin. */
+            mine: boolean;
+            players: number;
+            /** @description Highest score in it; null: open. */
+            to: number | null;
+        };
         Seat: {
             /** @description Holding the table's event stream open. */
             connected: boolean;
@@ -1918,6 +1931,12 @@ export type components = {
          * @enum {string}
          */
         SettingsEventEventEnum: "settings";
+        Share: {
+            /** @description The day's page on this site, to add to the text. */
+            path: string;
+            /** @description Plain lines to copy or send: day, won or not, time, actions, score, place, streak and one mark per run of the deal completed. Never a card or a move. */
+            text: string;
+        };
         /** @description A request body: every value must arrive as its field's JSON type (no coercion). */
         SitRequest: {
             /** @description 0..3; omitted: the first free. */
@@ -1945,6 +1964,21 @@ export type components = {
             detail: string;
             /** @description With code `insufficient_scope`: the scopes this needs (`account`: only the web client's own sign-in, never an app's token). */
             scopes?: string[];
+        };
+        Standing: {
+            /** @description Share of the day's players with a lower result, in whole percent. */
+            better_than_percent: number;
+            /** @description The day's scores in a few bins. */
+            distribution: components["schemas"]["ScoreBin"][];
+            /** @description The day has closed: the place is final. */
+            final: boolean;
+            /** @description 1 + the players with a better result: a win above every loss, then the higher score; equal results share a place. */
+            place: number;
+            /** @description Ranked attempts of the day that have ended. */
+            players: number;
+            winners: number;
+            /** @description Share who won, in whole percent. */
+            won_percent: number;
         };
         StartedData: {
             race: number;
