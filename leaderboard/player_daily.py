@@ -4,13 +4,15 @@ of days."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any, Final
 
-from leaderboard.models import DailyResult, DailyStreak
+from django.db.models import OuterRef, Q, QuerySet, Subquery, Sum
+
+from leaderboard.models import DailyChallenge, DailyResult, DailyStreak, DayScoreCount
 from leaderboard.share import share_text
 from leaderboard.standing import day_counts, standing
-from leaderboard.streaks import current
+from leaderboard.streaks import ONE_DAY, current
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -64,3 +66,66 @@ def attempt_summary(
         streak=streak["current"] if streak else None,
     )
     return {"standing": where, "share": {"text": text, "path": f"/daily/{day.isoformat()}"}}
+
+
+def _place_among(counts: QuerySet[DayScoreCount]) -> Subquery:
+    """The place of the outer DailyResult on its day: one more than the players ahead."""
+    ahead = counts.filter(date=OuterRef("date")).filter(
+        Q(won__gt=OuterRef("won")) | Q(won=OuterRef("won"), score__gt=OuterRef("score"))
+    )
+    return Subquery(ahead.values("date").annotate(n=Sum("players")).values("n")[:1])
+
+
+def calendar(*, player: User, month: date, viewer_is_player: bool, today: date) -> dict[str, Any]:
+    """The player's days of ``month`` that had a challenge, up to today: won, lost or missed,
+    each played day with its score and, once closed, its place among the day's players. An
+    open day's result shows to the player only (the day's others see aggregates, never a
+    line). Three queries: the days, the player's results with their places, the days' sizes."""
+    first = month.replace(day=1)
+    after = (first + timedelta(days=32)).replace(day=1)
+    days = list(
+        DailyChallenge.objects.filter(date__gte=first, date__lt=min(after, today + ONE_DAY))
+        .order_by("date")
+        .values_list("date", flat=True)
+    )
+    counts = DayScoreCount.objects.all()
+    results = {
+        r.date: r
+        for r in DailyResult.objects.filter(player_id=player.pk, date__gte=first, date__lt=after)
+        .annotate(ahead=_place_among(counts))
+        .only("date", "won", "score", "actions", "elapsed_ms", "game_id")
+    }
+    sizes = dict(
+        DayScoreCount.objects.filter(date__in=list(results))
+        .values("date")
+        .annotate(n=Sum("players"))
+        .values_list("date", "n")
+    )
+    rows = []
+    for day in days:
+        closed = day < today
+        result = results.get(day)
+        row: dict[str, Any] = {
+            "date": day.isoformat(),
+            "closed": closed,
+            "status": "open" if not closed else "missed",
+            "score": None,
+            "place": None,
+            "players": None,
+        }
+        if result is not None and (closed or viewer_is_player):
+            row.update(
+                status="won" if result.won else "lost",
+                score=result.score,
+                place=(result.ahead or 0) + 1,
+                players=sizes.get(day),
+            )
+        elif result is not None:
+            row["status"] = "played"
+        rows.append(row)
+    return {
+        "username": player.username,
+        "month": first.strftime("%Y-%m"),
+        "days": rows,
+        "streaks": streaks_info(player=player, today=today),
+    }

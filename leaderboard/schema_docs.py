@@ -308,3 +308,35 @@ def player_places(view: View) -> View:
             responses={200: view.OutputSerializer, 404: NOT_FOUND},
         ),
     )(view)
+
+
+def player_daily(view: View) -> View:
+    """The operations of PlayerDailyApi."""
+    return extend_schema_view(
+        get=extend_schema(
+            operation_id="players_daily",
+            tags=["players", "daily"],
+            summary="A player's calendar of dailies and streaks",
+            description="The month's days that had a challenge (`?month=YYYY-MM`, this month "
+            "when omitted), up to today: won, lost or missed, each played day with its score "
+            "and its place among the day's players, and the player's streaks of days "
+            "(docs/rules.md#streaks). Public, as a player's statistics are; today's result "
+            "shows to the player alone until the day closes (`played` to anyone else). A "
+            "guest's streaks are not kept (`kept` false, and why).",
+            parameters=[
+                OpenApiParameter(
+                    "month",
+                    {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}$"},
+                    required=False,
+                    description="YYYY-MM (UTC); this month when omitted.",
+                )
+            ],
+            responses={
+                200: view.OutputSerializer,
+                400: bad_request(
+                    invalid_example("month", "'2026-13' is not a month: use YYYY-MM."), body=False
+                ),
+                404: NOT_FOUND,
+            },
+        ),
+    )(view)

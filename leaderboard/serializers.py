@@ -3,7 +3,7 @@ answers are plain dicts built by the selectors; a test checks real answers again
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
@@ -209,6 +209,49 @@ class StreaksSerializer(serializers.Serializer):
     won = StreakSerializer(
         allow_null=True, help_text="Consecutive UTC days with a ranked attempt won in time."
     )
+
+
+@extend_schema_field({"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}$"})
+class MonthField(serializers.Field):
+    """A month as ``YYYY-MM``: its first day. Anything else is 400 `invalid`, by name."""
+
+    default_error_messages = {"bad_month": "'{value}' is not a month: use YYYY-MM."}
+
+    def to_internal_value(self, data: Any) -> date:
+        try:
+            return datetime.strptime(str(data), "%Y-%m").date()
+        except ValueError:
+            self.fail("bad_month", value=str(data)[:20])
+
+    def to_representation(self, value: date) -> str:
+        return value.strftime("%Y-%m")
+
+
+class CalendarFilterSerializer(serializers.Serializer):
+    month = MonthField(required=False, help_text="YYYY-MM (UTC); this month when omitted.")
+
+
+class CalendarDaySerializer(serializers.Serializer):
+    date = serializers.DateField()
+    closed = serializers.BooleanField()
+    status = serializers.ChoiceField(
+        choices=["won", "lost", "missed", "open", "played"],
+        help_text="`won`/`lost`: the ranked attempt; `missed`: closed without one; `open`: "
+        "today, no attempt ended yet; `played`: today's attempt of another player, whose "
+        "result shows once the day has closed.",
+    )
+    score = serializers.IntegerField(allow_null=True)
+    place = serializers.IntegerField(
+        allow_null=True, help_text="Among the day's players (final once closed)."
+    )
+    players = serializers.IntegerField(allow_null=True, help_text="The day's ranked attempts.")
+
+
+class PlayerDailySerializer(serializers.Serializer):
+    username = serializers.CharField()
+    month = serializers.CharField(help_text="YYYY-MM")
+    days = CalendarDaySerializer(many=True, help_text="The month's days that had a challenge.")
+    streaks = StreaksSerializer()
 
 
 class DailySerializer(serializers.Serializer):

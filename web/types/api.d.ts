@@ -360,6 +360,35 @@ export type components = {
                 [key: string]: string[];
             };
         };
+        CalendarDay: {
+            closed: boolean;
+            /** Format: date */
+            date: string;
+            /** @description Among the day's players (final once closed). */
+            place: number | null;
+            /** @description The day's ranked attempts. */
+            players: number | null;
+            score: number | null;
+            /**
+             * @description `won`/`lost`: the ranked attempt; `missed`: closed without one; `open`: today, no attempt ended yet; `played`: today's attempt of another player, whose result shows once the day has closed.
+             *
+             *     * `won` - won
+             *     * `lost` - lost
+             *     * `missed` - missed
+             *     * `open` - open
+             *     * `played` - played
+             */
+            status: components["schemas"]["CalendarDayStatusEnum"];
+        };
+        /**
+         * @description * `won` - won
+         *     * `lost` - lost
+         *     * `missed` - missed
+         *     * `open` - open
+         *     * `played` - played
+         * @enum {string}
+         */
+        CalendarDayStatusEnum: "won" | "lost" | "missed" | "open" | "played";
         CoinAward: {
             /** @description All coins earned: the ledger's sum. */
             balance: number;
@@ -1555,6 +1584,14 @@ export type components = {
          * @enum {string}
          */
         PlayerActionTypeEnum: "move" | "deal" | "undo";
+        PlayerDaily: {
+            /** @description The month's days that had a challenge. */
+            days: components["schemas"]["CalendarDay"][];
+            /** @description YYYY-MM */
+            month: string;
+            streaks: components["schemas"]["Streaks"];
+            username: string;
+        };
         PlayerPlaces: {
             daily: components["schemas"]["BestDaily"] | null;
             modes: components["schemas"]["ModePlace"][];
