@@ -539,7 +539,9 @@ export class GameScreen {
       if (p.places.day) parts.push(`${ordinal(p.places.day)} today`);
       if (p.daily) parts.push(`${ordinal(p.daily.rank)} on the daily board of ${p.daily.date}`);
       place.textContent = `${parts.join(', ')}.`;
-      place.append(' ', link(`/leaderboard?suits=${s.suits}`, 'See the board'));
+      // A daily attempt's board is its day's; any other win's, its suit mode's.
+      const board = p.daily ? `/daily/${p.daily.date}` : `/leaderboard?suits=${s.suits}`;
+      place.append(' ', link(board, 'See the board'));
     } catch {
       place.textContent = 'Your place on the leaderboard will show on the board shortly.';
     }
