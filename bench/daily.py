@@ -181,7 +181,7 @@ def in_process(username: str, requests: int) -> dict[str, float]:
         assert attempt_summary(player=me, day=today, suits=2, closed=False, today=today)
         runs["standing"].append((time.perf_counter() - start) * 1000)
         start = time.perf_counter()
-        calendar(player=me, month=today, viewer_is_player=True, today=today)
+        calendar(player=me, month=today, viewer=me, today=today)
         runs["calendar"].append((time.perf_counter() - start) * 1000)
     return {f"{k}_inprocess_p50_ms": round(statistics.median(v), 2) for k, v in runs.items()}
 

@@ -15,6 +15,8 @@ from leaderboard.standing import day_counts, standing
 from leaderboard.streaks import ONE_DAY, current
 
 if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
     from accounts.models import User
 
 GUEST_NO_STREAKS: Final = (
@@ -76,11 +78,14 @@ def _place_among(counts: QuerySet[DayScoreCount]) -> Subquery:
     return Subquery(ahead.values("date").annotate(n=Sum("players")).values("n")[:1])
 
 
-def calendar(*, player: User, month: date, viewer_is_player: bool, today: date) -> dict[str, Any]:
+def calendar(
+    *, player: User, month: date, viewer: User | AnonymousUser, today: date
+) -> dict[str, Any]:
     """The player's days of ``month`` that had a challenge, up to today: won, lost or missed,
     each played day with its score and, once closed, its place among the day's players. An
     open day's result shows to the player only (the day's others see aggregates, never a
     line). Three queries: the days, the player's results with their places, the days' sizes."""
+    viewer_is_player = viewer.is_authenticated and viewer.pk == player.pk
     first = month.replace(day=1)
     after = (first + timedelta(days=32)).replace(day=1)
     days = list(

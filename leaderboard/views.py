@@ -240,7 +240,7 @@ class PlayerDailyApi(APIView):
             calendar(
                 player=player,
                 month=month,
-                viewer_is_player=request.user.is_authenticated and request.user.pk == player.pk,
+                viewer=request.user,
                 today=today,
             )
         )
