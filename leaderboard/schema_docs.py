@@ -321,7 +321,9 @@ def player_daily(view: View) -> View:
             "when omitted), up to today: won, lost or missed, each played day with its score "
             "and its place among the day's players, and the player's streaks of days "
             "(docs/rules.md#streaks). Public, as a player's statistics are; today's result "
-            "shows to the player alone until the day closes (`played` to anyone else). A "
+            "shows to the player alone until the day closes (`played` to anyone else). Each "
+            "day's `status`: `won` or `lost` (its ranked attempt), `missed` (closed without "
+            "one), `open` (today, no attempt ended yet) or `played`. A "
             "guest's streaks are not kept (`kept` false, and why).",
             parameters=[
                 OpenApiParameter(

@@ -234,12 +234,9 @@ class CalendarFilterSerializer(serializers.Serializer):
 class CalendarDaySerializer(serializers.Serializer):
     date = serializers.DateField()
     closed = serializers.BooleanField()
-    status = serializers.ChoiceField(
-        choices=["won", "lost", "missed", "open", "played"],
-        help_text="`won`/`lost`: the ranked attempt; `missed`: closed without one; `open`: "
-        "today, no attempt ended yet; `played`: today's attempt of another player, whose "
-        "result shows once the day has closed.",
-    )
+    # won/lost: the ranked attempt; missed: closed without one; open: today, no attempt ended
+    # yet; played: another player's today, whose result shows once the day has closed.
+    status = serializers.ChoiceField(choices=["won", "lost", "missed", "open", "played"])
     score = serializers.IntegerField(allow_null=True)
     place = serializers.IntegerField(
         allow_null=True, help_text="Among the day's players (final once closed)."

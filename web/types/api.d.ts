@@ -369,15 +369,6 @@ export type components = {
             /** @description The day's ranked attempts. */
             players: number | null;
             score: number | null;
-            /**
-             * @description `won`/`lost`: the ranked attempt; `missed`: closed without one; `open`: today, no attempt ended yet; `played`: today's attempt of another player, whose result shows once the day has closed.
-             *
-             *     * `won` - won
-             *     * `lost` - lost
-             *     * `missed` - missed
-             *     * `open` - open
-             *     * `played` - played
-             */
             status: components["schemas"]["CalendarDayStatusEnum"];
         };
         /**
