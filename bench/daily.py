@@ -172,13 +172,17 @@ def hammer(url: str, token: str, requests: int, threads: int) -> list[float]:
 def in_process(username: str, requests: int) -> dict[str, float]:
     from accounts.models import User
     from leaderboard.player_daily import attempt_summary, calendar
+    from leaderboard.standing import day_counts
 
     me = User.objects.get(username=username)
     today = datetime.now(UTC).date()
     runs: dict[str, list[float]] = {"standing": [], "calendar": []}
     for _ in range(requests):
         start = time.perf_counter()
-        assert attempt_summary(player=me, day=today, suits=2, closed=False, today=today)
+        counts = day_counts(today)
+        assert attempt_summary(
+            player=me, day=today, suits=2, closed=False, counts=counts, streak=None
+        )
         runs["standing"].append((time.perf_counter() - start) * 1000)
         start = time.perf_counter()
         calendar(player=me, month=today, viewer=me, today=today)

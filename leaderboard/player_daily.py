@@ -11,7 +11,7 @@ from django.db.models import OuterRef, Q, QuerySet, Subquery, Sum
 
 from leaderboard.models import DailyChallenge, DailyResult, DailyStreak, DayScoreCount
 from leaderboard.share import share_text
-from leaderboard.standing import day_counts, standing
+from leaderboard.standing import DayCounts, standing
 from leaderboard.streaks import ONE_DAY, current
 
 if TYPE_CHECKING:
@@ -48,14 +48,15 @@ def streaks_info(*, player: User, today: date) -> dict[str, Any]:
 
 
 def attempt_summary(
-    *, player: User, day: date, suits: int, closed: bool, today: date
+    *, player: User, day: date, suits: int, closed: bool, counts: DayCounts, streak: int | None
 ) -> dict[str, Any] | None:
-    """The player's ended ranked attempt of ``day``: where it stands and its share text."""
+    """The player's ended ranked attempt of ``day``: where it stands among the day's
+    ``counts`` (``day_counts``, read once for the page) and its share text, which names the
+    player's current ``streak``."""
     result = DailyResult.objects.filter(player_id=player.pk, date=day).first()
     if result is None:
         return None
-    where = standing(day_counts(day), won=result.won, score=result.score, final=closed)
-    streak = streaks_info(player=player, today=today)["played"]
+    where = standing(counts, won=result.won, score=result.score, final=closed)
     text = share_text(
         day=day,
         suits=suits,
@@ -65,7 +66,7 @@ def attempt_summary(
         score=result.score,
         runs=result.runs,
         standing=where,
-        streak=streak["current"] if streak else None,
+        streak=streak,
     )
     return {"standing": where, "share": {"text": text, "path": f"/daily/{day.isoformat()}"}}
 

@@ -18,6 +18,7 @@ from games.models import Game
 from games.presenters import iso
 from leaderboard.models import DailyChallenge, LeaderboardEntry
 from leaderboard.player_daily import attempt_summary, streaks_info
+from leaderboard.standing import day_counts
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -124,6 +125,7 @@ def daily_info(
     """The public face of a day's challenge, plus the viewer's own attempt if signed in."""
     closed = daily_closed(challenge.date, now)
     deal = challenge.deal
+    counts = day_counts(challenge.date)
     info: dict[str, Any] = {
         "date": challenge.date.isoformat(),
         "suits": deal.suits,
@@ -134,7 +136,8 @@ def daily_info(
         "seed": str(deal.seed) if closed else None,
         "nonce": challenge.nonce if closed else None,
         "par": deal.par if closed else None,
-        "winners": LeaderboardEntry.objects.filter(daily_date=challenge.date).count(),
+        # The day's ranked wins: its board's size, counted from its few score rows.
+        "winners": counts.winners,
         "attempt": None,
         "streaks": None,
     }
@@ -150,8 +153,14 @@ def daily_info(
         if attempt is not None:
             summary = None
             if attempt.ranked and attempt.over:
+                played = info["streaks"]["played"]
                 summary = attempt_summary(
-                    player=viewer, day=challenge.date, suits=deal.suits, closed=closed, today=today
+                    player=viewer,
+                    day=challenge.date,
+                    suits=deal.suits,
+                    closed=closed,
+                    counts=counts,
+                    streak=played["current"] if played else None,
                 )
             info["attempt"] = {
                 "game": str(attempt.id),
