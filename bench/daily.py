@@ -16,7 +16,8 @@ and ``GET /players/{name}/daily`` (their calendar of the month).
     .venv/bin/python bench/daily.py --sqlite --attempts 50 --requests 5   # a tiny run
 
 The LAST line is one JSON object: attempts, fill_s, standing_p50_ms, standing_p99_ms,
-calendar_p50_ms, calendar_p99_ms (HTTP) and the in-process medians alongside.
+calendar_p50_ms, calendar_p99_ms (HTTP), floor_p50_ms and floor_p99_ms (``/health/live`` the same
+way: what any request pays on this machine at this load) and the in-process medians.
 """
 
 from __future__ import annotations
@@ -225,6 +226,8 @@ def main() -> None:
             base = f"http://127.0.0.1:{port}/api/v1"
             month = datetime.now(UTC).strftime("%Y-%m")
             for name, url in (
+                # The floor: gunicorn and Django answering with no query at all.
+                ("floor", f"http://127.0.0.1:{port}/health/live"),
                 ("standing", f"{base}/daily"),
                 ("calendar", f"{base}/players/{username}/daily?month={month}"),
             ):

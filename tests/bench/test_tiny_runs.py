@@ -255,6 +255,7 @@ def test_daily(tiny_runs) -> None:
         "standing_p99_ms",
         "calendar_p50_ms",
         "calendar_p99_ms",
+        "floor_p50_ms",
         "standing_inprocess_p50_ms",
         "load",
     }
