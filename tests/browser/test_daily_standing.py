@@ -120,3 +120,26 @@ def test_the_winner_sees_their_own_row_marked_and_may_replay_it(
     assert "(you)" in mine.inner_text()
     assert mine.locator("a", has_text="Replay").count() == 1
     assert_no_console_errors(page)
+
+
+def test_a_resigned_attempt_offers_the_dailys_practice_not_a_replay(
+    live_server, new_page, make_user
+) -> None:
+    """Its deal stays the server's until the close: "Replay this deal" could only answer "No
+    such game"; the daily's page practises it."""
+    from games.services import game_resign
+    from leaderboard.services import daily_play
+
+    day = challenge(0)
+    player = make_user(username="resigned_player")
+    game, _ = daily_play(player=player, day=timezone.now().date())
+    assert game.daily_date is not None and game.daily_date.isoformat() == day
+    game_resign(player=player, game_id=str(game.id))
+    page = new_page(**DEVICES["desktop"])
+    sign_in(page, live_server.url, player)
+    open_page(page, f"{live_server.url}/play/{game.id}")
+    page.wait_for_selector(".notice")
+    assert page.locator(".notice button", has_text="Replay this deal").count() == 0
+    page.click(".notice a:has-text('Practice it from the daily page')")
+    page.wait_for_selector(".daily .attempt button:has-text('Practice this deal')")
+    assert_no_console_errors(page)
