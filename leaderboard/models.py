@@ -77,3 +77,63 @@ class LeaderboardEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.username} {self.score} ({self.suits} suits)"
+
+
+class DailyResult(models.Model):
+    """A player's ranked daily attempt once it has ended (won, lost, or closed with its day):
+    one row per player and day, written in the transaction that ends the game. What the
+    streaks, the standing and the calendar read (docs/rules.md#streaks)."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    date = models.DateField()
+    won = models.BooleanField()  # won before its day closed: it ranks on the day's board
+    score = models.PositiveIntegerField()
+    actions = models.PositiveIntegerField()
+    elapsed_ms = models.PositiveBigIntegerField()
+    runs = models.PositiveSmallIntegerField()  # runs completed, for the share's picture
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "date"], name="one_daily_result_a_day")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.date} {'won' if self.won else 'lost'} {self.score}"
+
+
+class DayScoreCount(models.Model):
+    """How many of a day's ended ranked attempts have each (won, score): the day's standing,
+    place and distribution read from a few hundred rows whatever the number of players."""
+
+    date = models.DateField()
+    won = models.BooleanField()
+    score = models.PositiveIntegerField()
+    players = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["date", "won", "score"], name="day_score_count_key")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.date} {'won' if self.won else 'lost'} {self.score}: {self.players}"
+
+
+class DailyStreak(models.Model):
+    """A player's runs of consecutive UTC days with a ranked daily attempt (``played_*``) and
+    with a ranked daily win (``won_*``): the run ending on its ``*_last`` day and the longest.
+    Which of them is current depends on today (``leaderboard.streaks.current``)."""
+
+    player = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    played_run = models.PositiveIntegerField(default=0)
+    played_last = models.DateField(null=True, blank=True)
+    played_best = models.PositiveIntegerField(default=0)
+    won_run = models.PositiveIntegerField(default=0)  # 0 once a later day was lost
+    won_last = models.DateField(null=True, blank=True)
+    won_best = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: played {self.played_run}, won {self.won_run}"

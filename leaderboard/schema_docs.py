@@ -114,7 +114,8 @@ def daily(view: View) -> View:
             "tomorrow's, whose commitment is published ahead of time): the SHA-256 commitment to "
             "its seed, and once the day has closed the seed and nonce, so anyone can verify "
             "`sha256('spider-daily:v1:<date>:<suits>:<deal_version>:<seed>:<nonce>')`. With a "
-            "token, your own attempt too.",
+            "token, your own attempt too (once your ranked attempt has ended: where it stands "
+            "among the day's and a spoiler-free share text) and your streaks of days.",
             parameters=[
                 OpenApiParameter(
                     "date",
@@ -305,5 +306,39 @@ def player_places(view: View) -> View:
             description="Per suit mode, the all-time place of the player's best ranked win; and "
             "their best place on a daily board.",
             responses={200: view.OutputSerializer, 404: NOT_FOUND},
+        ),
+    )(view)
+
+
+def player_daily(view: View) -> View:
+    """The operations of PlayerDailyApi."""
+    return extend_schema_view(
+        get=extend_schema(
+            operation_id="players_daily",
+            tags=["players", "daily"],
+            summary="A player's calendar of dailies and streaks",
+            description="The month's days that had a challenge (`?month=YYYY-MM`, this month "
+            "when omitted), up to today: won, lost or missed, each played day with its score "
+            "and its place among the day's players, and the player's streaks of days "
+            "(docs/rules.md#streaks). Public, as a player's statistics are; today's result "
+            "shows to the player alone until the day closes (`played` to anyone else). Each "
+            "day's `status`: `won` or `lost` (its ranked attempt), `missed` (closed without "
+            "one), `open` (today, no attempt ended yet) or `played`. A "
+            "guest's streaks are not kept (`kept` false, and why).",
+            parameters=[
+                OpenApiParameter(
+                    "month",
+                    {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}$"},
+                    required=False,
+                    description="YYYY-MM (UTC); this month when omitted.",
+                )
+            ],
+            responses={
+                200: view.OutputSerializer,
+                400: bad_request(
+                    invalid_example("month", "'2026-13' is not a month: use YYYY-MM."), body=False
+                ),
+                404: NOT_FOUND,
+            },
         ),
     )(view)

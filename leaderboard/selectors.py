@@ -17,6 +17,8 @@ from games.daily import daily_closed, day_closes_at
 from games.models import Game
 from games.presenters import iso
 from leaderboard.models import DailyChallenge, LeaderboardEntry
+from leaderboard.player_daily import attempt_summary, streaks_info
+from leaderboard.standing import day_counts
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -123,6 +125,7 @@ def daily_info(
     """The public face of a day's challenge, plus the viewer's own attempt if signed in."""
     closed = daily_closed(challenge.date, now)
     deal = challenge.deal
+    counts = day_counts(challenge.date)
     info: dict[str, Any] = {
         "date": challenge.date.isoformat(),
         "suits": deal.suits,
@@ -133,10 +136,14 @@ def daily_info(
         "seed": str(deal.seed) if closed else None,
         "nonce": challenge.nonce if closed else None,
         "par": deal.par if closed else None,
-        "winners": LeaderboardEntry.objects.filter(daily_date=challenge.date).count(),
+        # The day's ranked wins: its board's size, counted from its few score rows.
+        "winners": counts.winners,
         "attempt": None,
+        "streaks": None,
     }
     if viewer is not None and viewer.is_authenticated:
+        today = now.astimezone(UTC).date()
+        info["streaks"] = streaks_info(player=viewer, today=today)
         attempt = (
             Game.objects.filter(player=viewer, kind=Game.Kind.DAILY, daily_date=challenge.date)
             .order_by("-ranked", "created_at")
@@ -144,11 +151,24 @@ def daily_info(
             .first()
         )
         if attempt is not None:
+            summary = None
+            if attempt.ranked and attempt.over:
+                played = info["streaks"]["played"]
+                summary = attempt_summary(
+                    player=viewer,
+                    day=challenge.date,
+                    suits=deal.suits,
+                    closed=closed,
+                    counts=counts,
+                    streak=played["current"] if played else None,
+                )
             info["attempt"] = {
                 "game": str(attempt.id),
                 "status": attempt.status,
                 "score": attempt.score,
                 "ranked": attempt.ranked,
+                "standing": summary["standing"] if summary else None,
+                "share": summary["share"] if summary else None,
             }
     return info
 

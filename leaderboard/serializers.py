@@ -3,7 +3,7 @@ answers are plain dicts built by the selectors; a test checks real answers again
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
@@ -145,11 +145,110 @@ class PlayerPlacesSerializer(serializers.Serializer):
     daily = BestDailySerializer(allow_null=True)
 
 
+class ScoreBinSerializer(serializers.Serializer):
+    # "from" is a Python keyword: declared under its name in the fields below.
+    to = serializers.IntegerField(allow_null=True, help_text="Highest score in it; null: open.")
+    players = serializers.IntegerField()
+    mine = serializers.BooleanField(help_text="Your score is in this bin.")
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        return {"from": serializers.IntegerField(help_text="Lowest score in it."), **fields}
+
+
+class StandingSerializer(serializers.Serializer):
+    players = serializers.IntegerField(help_text="Ranked attempts of the day that have ended.")
+    winners = serializers.IntegerField()
+    won_percent = serializers.IntegerField(help_text="Share who won, in whole percent.")
+    place = serializers.IntegerField(
+        help_text="1 + the players with a better result: a win above every loss, then the "
+        "higher score; equal results share a place."
+    )
+    final = serializers.BooleanField(help_text="The day has closed: the place is final.")
+    better_than_percent = serializers.IntegerField(
+        help_text="Share of the day's players with a lower result, in whole percent."
+    )
+    distribution = ScoreBinSerializer(many=True, help_text="The day's scores in a few bins.")
+
+
+class ShareSerializer(serializers.Serializer):
+    text = serializers.CharField(
+        help_text="Plain lines to copy or send: day, won or not, time, actions, score, place, "
+        "streak and one mark per run of the deal completed. Never a card or a move."
+    )
+    path = serializers.CharField(help_text="The day's page on this site, to add to the text.")
+
+
 class AttemptSerializer(serializers.Serializer):
     game = serializers.UUIDField()
     status = serializers.ChoiceField(choices=Game.Status.choices)
     score = serializers.IntegerField()
     ranked = serializers.BooleanField()
+    standing = StandingSerializer(
+        allow_null=True,
+        help_text="Once your ranked attempt has ended: where it stands among the day's. "
+        "Aggregates only while the day is open.",
+    )
+    share = ShareSerializer(allow_null=True, help_text="Once your ranked attempt has ended.")
+
+
+class StreakSerializer(serializers.Serializer):
+    current = serializers.IntegerField(
+        help_text="Days in a row up to today, or up to yesterday while today is open."
+    )
+    best = serializers.IntegerField(help_text="The longest run ever.")
+    last = serializers.DateField(allow_null=True, help_text="The run's last day.")
+
+
+class StreaksSerializer(serializers.Serializer):
+    kept = serializers.BooleanField(help_text="False for a guest: their dailies never rank.")
+    reason = serializers.CharField(allow_null=True, help_text="Why they are not kept.")
+    played = StreakSerializer(
+        allow_null=True, help_text="Consecutive UTC days with a ranked attempt (won or lost)."
+    )
+    won = StreakSerializer(
+        allow_null=True, help_text="Consecutive UTC days with a ranked attempt won in time."
+    )
+
+
+@extend_schema_field({"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}$"})
+class MonthField(serializers.Field):
+    """A month as ``YYYY-MM``: its first day. Anything else is 400 `invalid`, by name."""
+
+    default_error_messages = {"bad_month": "'{value}' is not a month: use YYYY-MM."}
+
+    def to_internal_value(self, data: Any) -> date:
+        try:
+            return datetime.strptime(str(data), "%Y-%m").date()
+        except ValueError:
+            self.fail("bad_month", value=str(data)[:20])
+
+    def to_representation(self, value: date) -> str:
+        return value.strftime("%Y-%m")
+
+
+class CalendarFilterSerializer(serializers.Serializer):
+    month = MonthField(required=False, help_text="YYYY-MM (UTC); this month when omitted.")
+
+
+class CalendarDaySerializer(serializers.Serializer):
+    date = serializers.DateField()
+    closed = serializers.BooleanField()
+    # won/lost: the ranked attempt; missed: closed without one; open: today, no attempt ended
+    # yet; played: another player's today, whose result shows once the day has closed.
+    status = serializers.ChoiceField(choices=["won", "lost", "missed", "open", "played"])
+    score = serializers.IntegerField(allow_null=True)
+    place = serializers.IntegerField(
+        allow_null=True, help_text="Among the day's players (final once closed)."
+    )
+    players = serializers.IntegerField(allow_null=True, help_text="The day's ranked attempts.")
+
+
+class PlayerDailySerializer(serializers.Serializer):
+    username = serializers.CharField()
+    month = serializers.CharField(help_text="YYYY-MM")
+    days = CalendarDaySerializer(many=True, help_text="The month's days that had a challenge.")
+    streaks = StreaksSerializer()
 
 
 class DailySerializer(serializers.Serializer):
@@ -168,6 +267,9 @@ class DailySerializer(serializers.Serializer):
     )
     winners = serializers.IntegerField()
     attempt = AttemptSerializer(allow_null=True, help_text="Your attempt (with a token).")
+    streaks = StreaksSerializer(
+        allow_null=True, help_text="Your streaks as of today (with a token; docs/rules.md)."
+    )
 
 
 # A daily attempt's refusal of deal_over_gap: the serializer's message and the schema's.

@@ -7,6 +7,7 @@ from leaderboard.views import (
     DailyPlayApi,
     GamePlacesApi,
     LeaderboardApi,
+    PlayerDailyApi,
     PlayerPlacesApi,
 )
 
@@ -16,6 +17,7 @@ urlpatterns = [
     path("leaderboard", LeaderboardApi.as_view(), name="leaderboard"),
     path("leaderboard/games/<uuid:game_id>", GamePlacesApi.as_view(), name="game-places"),
     path("players/<username:username>/places", PlayerPlacesApi.as_view(), name="player-places"),
+    path("players/<username:username>/daily", PlayerDailyApi.as_view(), name="player-daily"),
     path("daily", DailyApi.as_view(), name="daily"),
     path("daily/play", DailyPlayApi.as_view(), name="daily-play"),
     path("daily/days", DailyDaysApi.as_view(), name="daily-days"),

@@ -26,16 +26,19 @@ from games.selectors import player_by_username
 from games.serializers import GameStateSerializer
 from leaderboard import schema_docs, selectors, services
 from leaderboard.freshness import board_generation
+from leaderboard.player_daily import calendar
 from leaderboard.serializers import (
     STANDARD_RULES_ONLY,
     BoardFilterSerializer,
     BoardSerializer,
+    CalendarFilterSerializer,
     DailyDaysFilterSerializer,
     DailyDaysSerializer,
     DailyFilterSerializer,
     DailySerializer,
     DayField,
     GamePlacesSerializer,
+    PlayerDailySerializer,
     PlayerPlacesSerializer,
 )
 
@@ -217,6 +220,30 @@ class GamePlacesApi(_PublicBoardApi):
         if entry is None:
             raise DomainError("not_found", "That game is not on a leaderboard.", 404)
         return Response(selectors.entry_places(entry=entry, now=timezone.now()))
+
+
+@schema_docs.player_daily
+class PlayerDailyApi(APIView):
+    """Public as a player's statistics are; the player's own open day shows to them alone."""
+
+    permission_classes = (AllowAny,)
+    FilterSerializer = CalendarFilterSerializer
+    OutputSerializer = PlayerDailySerializer
+
+    def get(self, request: Request, username: str) -> Response:
+        filters = self.FilterSerializer(data=request.query_params.dict())
+        filters.is_valid(raise_exception=True)
+        player = player_by_username(username=username)
+        today = timezone.now().date()
+        month = filters.validated_data.get("month") or today
+        return Response(
+            calendar(
+                player=player,
+                month=month,
+                viewer=request.user,
+                today=today,
+            )
+        )
 
 
 @schema_docs.player_places

@@ -152,6 +152,7 @@ def test_no_operation_reads_as_needing_a_token_it_does_not_need(schema):
         ("get", "/api/v1/players/{username}"),
         ("get", "/api/v1/players/{username}/races"),
         ("get", "/api/v1/players/{username}/games"),
+        ("get", "/api/v1/players/{username}/daily"),
     }
     for method, path, operation in operations(schema):
         security = operation.get("security")

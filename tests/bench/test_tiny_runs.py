@@ -132,6 +132,12 @@ RUNS: dict[str, Run] = {
         "race", ("--stand-in-ms", "1", "--races", "1", "--seconds", "1", "--pace", "0.2")
     ),
     "engine": Run("engine", ("--seeds", "1", "--repeats", "1", "--batch-seconds", "0.01")),
+    # On a SQLite file of its own (its figures at scale are PostgreSQL's: bench/NOTES.md).
+    "daily": Run(
+        "daily",
+        ("--sqlite", "--attempts", "50", "--days", "3", "--requests", "6")
+        + ("--threads", "2", "--workers", "1"),
+    ),
 }
 
 
@@ -259,6 +265,21 @@ def test_engine(tiny_runs) -> None:
         "load_per_s",
     }
     assert figures["repeats"] == 1 and figures["key_per_s"] > 0
+
+
+def test_daily(tiny_runs) -> None:
+    figures = figures_of(tiny_runs, "daily")
+    assert figures.keys() >= {
+        "fill_s",
+        "standing_p50_ms",
+        "standing_p99_ms",
+        "calendar_p50_ms",
+        "calendar_p99_ms",
+        "floor_p50_ms",
+        "standing_inprocess_p50_ms",
+        "load",
+    }
+    assert figures["attempts"] == 50 and figures["standing_requests"] == 6
 
 
 def test_hint(tiny_runs) -> None:

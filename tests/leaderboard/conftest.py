@@ -8,12 +8,23 @@ puts n solver-vetted deals into the pool, each with its verified ``solver_line``
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date, timedelta
 
 import pytest
 from django.core.cache import cache
 
 from games.models import Deal
+from leaderboard import services
+from tests.games.api import conftest as api_fixtures
 from tests.games.conftest import QUICK_SEEDS, pooled_deal
+
+clock = api_fixtures.clock  # the frozen clock (timezone.now), as the game API tests use it
+FIRST_DAY = date(2026, 3, 1)
+
+
+def day(n: int) -> date:
+    """Day n of the ``days`` fixture's calendar."""
+    return FIRST_DAY + timedelta(days=n)
 
 
 @pytest.fixture(autouse=True)
@@ -41,3 +52,19 @@ def stock_pool(db) -> Callable[..., list[Deal]]:
         return [pooled_deal(suits, s) for s in fresh]
 
     return stock
+
+
+@pytest.fixture
+def days(clock, stock_pool, monkeypatch) -> Callable[[int], date]:
+    """``go(n)``: the clock at noon on day n (from FIRST_DAY), its challenge made from the
+    pool's quick deals (five at most). Tokens made after the clock moved back are refused:
+    make the players first."""
+    stock_pool(2, 5)
+
+    def go(n: int) -> date:
+        clock.now = clock.now.replace(
+            year=FIRST_DAY.year, month=FIRST_DAY.month, day=FIRST_DAY.day, hour=12
+        ) + timedelta(days=n)
+        return services.daily_ensure(day=day(n)).date
+
+    return go

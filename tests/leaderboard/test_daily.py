@@ -96,6 +96,7 @@ def test_seed_nonce_and_par_stay_secret_until_the_day_closes(api_client, stock_p
         "par",
         "winners",
         "attempt",
+        "streaks",  # the viewer's (null for a visitor): days, never the deal
     }  # nothing else that could carry the deal
 
 
@@ -188,7 +189,14 @@ def test_play_resume_refuse_a_second_ranked_attempt_then_practice(auth_client, u
     assert resumed.json()["id"] == game["id"]
 
     attempt = client.get(DAILY).json()["attempt"]
-    assert attempt == {"game": game["id"], "status": "in_progress", "score": 500, "ranked": True}
+    assert attempt == {
+        "game": game["id"],
+        "status": "in_progress",
+        "score": 500,
+        "ranked": True,
+        "standing": None,  # not before it has ended
+        "share": None,
+    }
 
     play_api(client, game["id"], line_of(game["id"])[:1])
     assert client.post(f"{GAMES}/{game['id']}/resign").json()["status"] == "lost"
@@ -292,12 +300,14 @@ def test_winning_the_daily_before_it_closes_enters_both_boards(
     assert [r["game"] for r in all_rows] == [game_id]
     info = client.get(DAILY).json()
     assert info["winners"] == 1
-    assert info["attempt"] == {
+    attempt = info["attempt"]
+    assert {k: attempt[k] for k in ("game", "status", "score", "ranked")} == {
         "game": game_id,
         "status": "won",
         "score": won["score"],
         "ranked": True,
     }
+    assert (attempt["standing"]["place"], attempt["standing"]["players"]) == (1, 1)
     assert client.post(DAILY_PLAY, {}, format="json").status_code == 409
 
 

@@ -230,6 +230,10 @@ export type components = {
             game: string;
             ranked: boolean;
             score: number;
+            /** @description Once your ranked attempt has ended. */
+            share: components["schemas"]["Share"] | null;
+            /** @description Once your ranked attempt has ended: where it stands among the day's. Aggregates only while the day is open. */
+            standing: components["schemas"]["Standing"] | null;
             status: components["schemas"]["GameStatusEnum"];
         };
         Authorization: {
@@ -363,6 +367,26 @@ export type components = {
                 [key: string]: string[];
             };
         };
+        CalendarDay: {
+            closed: boolean;
+            /** Format: date */
+            date: string;
+            /** @description Among the day's players (final once closed). */
+            place: number | null;
+            /** @description The day's ranked attempts. */
+            players: number | null;
+            score: number | null;
+            status: components["schemas"]["CalendarDayStatusEnum"];
+        };
+        /**
+         * @description * `won` - won
+         *     * `lost` - lost
+         *     * `missed` - missed
+         *     * `open` - open
+         *     * `played` - played
+         * @enum {string}
+         */
+        CalendarDayStatusEnum: "won" | "lost" | "missed" | "open" | "played";
         Chance: {
             /** @description Worlds searched through with no win. */
             lost: number;
@@ -476,6 +500,8 @@ export type components = {
             par: number | null;
             /** @description Revealed when the day closes. */
             seed: string | null;
+            /** @description Your streaks as of today (with a token; docs/rules.md). */
+            streaks: components["schemas"]["Streaks"] | null;
             suits: components["schemas"]["SuitsEnum"];
             winners: number;
         };
@@ -1621,6 +1647,14 @@ export type components = {
          * @enum {string}
          */
         PlayerActionTypeEnum: "move" | "deal" | "undo";
+        PlayerDaily: {
+            /** @description The month's days that had a challenge. */
+            days: components["schemas"]["CalendarDay"][];
+            /** @description YYYY-MM */
+            month: string;
+            streaks: components["schemas"]["Streaks"];
+            username: string;
+        };
         PlayerPlaces: {
             daily: components["schemas"]["BestDaily"] | null;
             modes: components["schemas"]["ModePlace"][];
@@ -1979,6 +2013,15 @@ export type components = {
             draws: number;
             wins: number;
         };
+        ScoreBin: {
+            /** @description Lowest score in it. */
+            from: number;
+            /** @description Your score is in this bin. */
+            mine: boolean;
+            players: number;
+            /** @description Highest score in it; null: open. */
+            to: number | null;
+        };
         Seat: {
             /** @description Holding the table's event stream open. */
             connected: boolean;
@@ -2041,6 +2084,12 @@ export type components = {
          * @enum {string}
          */
         SettingsEventEventEnum: "settings";
+        Share: {
+            /** @description The day's page on this site, to add to the text. */
+            path: string;
+            /** @description Plain lines to copy or send: day, won or not, time, actions, score, place, streak and one mark per run of the deal completed. Never a card or a move. */
+            text: string;
+        };
         /** @description A request body: every value must arrive as its field's JSON type (no coercion). */
         SitRequest: {
             /** @description 0..3; omitted: the first free. */
@@ -2068,6 +2117,21 @@ export type components = {
             detail: string;
             /** @description With code `insufficient_scope`: the scopes this needs (`account`: only the web client's own sign-in, never an app's token). */
             scopes?: string[];
+        };
+        Standing: {
+            /** @description Share of the day's players with a lower result, in whole percent. */
+            better_than_percent: number;
+            /** @description The day's scores in a few bins. */
+            distribution: components["schemas"]["ScoreBin"][];
+            /** @description The day has closed: the place is final. */
+            final: boolean;
+            /** @description 1 + the players with a better result: a win above every loss, then the higher score; equal results share a place. */
+            place: number;
+            /** @description Ranked attempts of the day that have ended. */
+            players: number;
+            winners: number;
+            /** @description Share who won, in whole percent. */
+            won_percent: number;
         };
         StartedData: {
             race: number;
@@ -2117,6 +2181,27 @@ export type components = {
          * @enum {string}
          */
         StoodEventEventEnum: "stood";
+        Streak: {
+            /** @description The longest run ever. */
+            best: number;
+            /** @description Days in a row up to today, or up to yesterday while today is open. */
+            current: number;
+            /**
+             * Format: date
+             * @description The run's last day.
+             */
+            last: string | null;
+        };
+        Streaks: {
+            /** @description False for a guest: their dailies never rank. */
+            kept: boolean;
+            /** @description Consecutive UTC days with a ranked attempt (won or lost). */
+            played: components["schemas"]["Streak"] | null;
+            /** @description Why they are not kept. */
+            reason: string | null;
+            /** @description Consecutive UTC days with a ranked attempt won in time. */
+            won: components["schemas"]["Streak"] | null;
+        };
         /**
          * @description * `1` - one suit: spades
          *     * `2` - two suits: spades, hearts

@@ -70,6 +70,7 @@ import { sentence } from './words.js';
  * @typedef {Schemas['Daily']} Daily  GET /daily: the day's challenge (seed and nonce once it
  *   closed)
  * @typedef {Schemas['DailyDay']} DailyDay  a day that had a challenge
+ * @typedef {Schemas['PlayerDaily']} PlayerDaily  a player's month of dailies and streaks
  * @typedef {Schemas['ModeStats']} ModeStats
  * @typedef {Schemas['PlayerPublic']} Player
  * @typedef {Schemas['PlayerPlaces']} Places
@@ -422,6 +423,14 @@ export const gamePlaces = (id) => request('GET', `/leaderboard/games/${id}`, { t
 /** @param {string} username @returns {Promise<Player>} */
 export const player = (username) =>
   request('GET', `/players/${encodeURIComponent(username)}`, { token: false });
+/**
+ * A player's month of dailies (won, lost, missed) and streaks; their own open day to them alone.
+ * @param {string} username
+ * @param {string | null} month  YYYY-MM; null: this month
+ * @returns {Promise<PlayerDaily>}
+ */
+export const playerDaily = (username, month) =>
+  request('GET', `/players/${encodeURIComponent(username)}/daily`, { query: { month } });
 /** @param {string} username @returns {Promise<Places>} */
 export const playerPlaces = (username) =>
   request('GET', `/players/${encodeURIComponent(username)}/places`, { token: false });

@@ -6,7 +6,9 @@ import { analyseLink } from './analyse.js';
 import * as api from './api.js';
 import { SUIT_LABEL } from './cards.js';
 import { h, clear, confirmDialog, toast, link } from './dom.js';
-import { attemptOffer, checkCommitment } from './dailystate.js';
+import {
+  attemptOffer, checkCommitment, shareMessage, standingLines, streakWords, untilWords,
+} from './dailystate.js';
 import { boardTable } from './leaderboard.js';
 
 /**
@@ -36,13 +38,19 @@ export async function dailyScreen(root, ctx, date = null) {
   }
   const section = h('section', { class: 'panel daily' });
   clear(root, section);
-  const title = today ? `Today's challenge · ${info.date}` : `Daily challenge of ${info.date}`;
+  // The date in one piece: a narrow screen breaks the title before it, never inside it.
+  const title = h('h1', {}, today ? "Today's challenge · " : 'Daily challenge of ',
+    h('span', { class: 'nowrap' }, info.date));
   section.append(
-    h('h1', {}, title),
+    title,
     h('p', {}, `${SUIT_LABEL[info.suits]}, the same deal for everyone. One ranked attempt; `
       + 'practice as often as you like after it.'),
-    h('p', { class: 'commitment' }, 'Commitment (SHA-256 of the seed, published in advance): ',
-      h('code', { class: 'hash' }, info.commitment)));
+    h('details', { class: 'fair' }, h('summary', {}, 'Why it is fair'),
+      h('p', { class: 'small' }, 'The deal was fixed before the day began: its seed\'s SHA-256 '
+        + 'commitment was published then, and the seed is revealed when the day closes, so '
+        + 'anyone can check it.'),
+      h('p', { class: 'commitment small' }, 'Commitment: ',
+        h('code', { class: 'hash' }, info.commitment))));
   if (info.closed) {
     const result = h('span', { class: 'check-result', role: 'status' });
     section.append(
@@ -60,17 +68,83 @@ export async function dailyScreen(root, ctx, date = null) {
           + 'no coins.')),
       attemptAnalysis(info.attempt) || '');
   } else {
-    const closes = new Date(info.closes_at).toLocaleString();
-    section.append(h('p', { class: 'small' }, `Closes at ${closes}; the seed is revealed then. `
-      + `Winners so far: ${info.winners}.`));
+    section.append(closeClock(info));
   }
   if (today) section.append(await attemptControls(info, ctx));
-  section.append(h('h2', {}, `The board of ${info.date}`));
+  if (info.attempt?.standing) section.append(attemptSummary(info.attempt));
+  if (info.streaks) section.append(h('p', { class: 'streaks' }, streakWords(info.streaks)));
+  section.append(h('h2', { id: 'day-board' }, `The board of ${info.date}`));
   const board = h('div', { class: 'board-holder' });
   section.append(board);
-  await boardTable(board, (page) => api.dailyBoard(info.date, page), ctx);
+  await boardTable(board, (page) => api.dailyBoard(info.date, page), ctx, 1,
+    { mine: api.session.username, open: !info.closed });
   section.append(await dayNavigation(info.date, today));
   return null;
+}
+
+/**
+ * When the day closes, in the player's own time zone, and a countdown to it (the next daily
+ * starts then), ticking each second while the page shows it.
+ * @param {Daily} info
+ */
+function closeClock(info) {
+  const closes = new Date(info.closes_at);
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const at = closes.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
+  const left = h('span', { class: 'close-countdown' });
+  const box = h('p', { class: 'small close-clock' },
+    `Closes at ${at} (${zone}), in `, left,
+    '; the seed is revealed then and the next daily starts. ',
+    `Winners so far: ${info.winners}.`);
+  const tick = () => {
+    if (!box.isConnected && left.textContent) { clearInterval(timer); return; }
+    left.textContent = untilWords(closes.getTime() - Date.now());
+  };
+  const timer = setInterval(tick, 1000);
+  tick();
+  return box;
+}
+
+/**
+ * An ended ranked attempt: where it stands among the day's (aggregates only while the day is
+ * open), the day's scores in bins with the player's marked, and the spoiler-free share.
+ * @param {NonNullable<Daily['attempt']>} a
+ */
+function attemptSummary(a) {
+  const s = /** @type {NonNullable<typeof a.standing>} */ (a.standing);
+  const most = Math.max(1, ...s.distribution.map((b) => b.players));
+  const bins = h('ol', { class: 'distribution', 'aria-label': "The day's scores" },
+    s.distribution.map((b) => {
+      const bar = h('span', { class: 'bar' });
+      bar.style.width = `${Math.round((b.players / most) * 100)}%`; // CSSOM: allowed by the CSP
+      return h('li', { class: b.mine ? 'mine' : null },
+        h('span', { class: 'bin' }, b.to == null ? `${b.from}+` : `${b.from}–${b.to}`),
+        h('span', { class: 'track' }, bar),
+        h('span', { class: 'count' }, `${b.players}${b.mine ? ' (you)' : ''}`));
+    }));
+  const share = a.share ? h('button', { type: 'button', class: 'share',
+    onclick: () => shareAttempt(/** @type {NonNullable<typeof a.share>} */ (a.share)) },
+  'Share your result') : null;
+  return h('div', { class: 'standing' },
+    standingLines(s).map((line) => h('p', {}, line)), bins, share);
+}
+
+/**
+ * Send the share on a phone (navigator.share), else copy it to the clipboard.
+ * @param {{text: string, path: string}} share
+ */
+async function shareAttempt(share) {
+  const text = shareMessage(share, window.location.origin);
+  try {
+    if (navigator.share && matchMedia('(pointer: coarse)').matches) {
+      await navigator.share({ text });
+      return;
+    }
+    await navigator.clipboard.writeText(text);
+    toast('Copied: paste it anywhere. It names no card and no move.');
+  } catch (err) {
+    if (/** @type {Error} */ (err).name !== 'AbortError') toast(text, 'info', 15000);
+  }
 }
 
 /**

@@ -168,12 +168,17 @@ async function openNewGame(ctx, body, failed) {
  * @param {{undo: () => void, newGame: (body: NewGame) => void}} ways  the ways out offered
  */
 function noticeBox(n, s, { undo, newGame }) {
-  const replay = () => h('span', { class: 'buttons' },
-    h('button', { type: 'button', onclick: () => newGame({ suits: s.suits }) }, 'New deal'),
-    h('button', {
+  // A daily game's deal is not replayed from the game (the server keeps it until its day
+  // closes): the daily's page offers its practice.
+  const again = () => (s.kind === 'daily'
+    ? link('/daily', 'Practice it from the daily page', { class: 'button' })
+    : h('button', {
       type: 'button',
       onclick: () => newGame({ replay_of: s.id, deal_over_gap: s.deal_over_gap }),
     }, 'Replay this deal'));
+  const replay = () => h('span', { class: 'buttons' },
+    h('button', { type: 'button', onclick: () => newGame({ suits: s.suits }) }, 'New deal'),
+    again());
   if (n.kind === 'race-stuck') {
     return h('div', { class: 'notice stuck', role: 'alert' }, h('p', {}, n.text));
   }

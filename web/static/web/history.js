@@ -44,7 +44,8 @@ export async function gameHistory(username) {
   const section = h('section', { class: 'history', 'aria-labelledby': 'history-title' },
     h('h2', { id: 'history-title' }, 'Games'));
   if (!first.results.length) {
-    section.append(h('p', { class: 'small empty' }, 'No finished games yet.'));
+    section.append(h('p', { class: 'small empty' }, 'No finished games yet. '
+      + 'A daily game shows here once its day has closed (00:00 UTC).'));
     return section;
   }
   const body = h('tbody', {}, first.results.map(row));

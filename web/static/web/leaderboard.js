@@ -37,7 +37,8 @@ export async function leaderboardScreen(root, ctx) {
     h('nav', { class: 'tabs', 'aria-label': 'Period' },
       Object.entries(PERIODS).map(([p, label]) => tab('period', p, label, p === period))),
     holder));
-  await boardTable(holder, (page) => api.leaderboard(suits, period, page), ctx);
+  await boardTable(holder, (page) => api.leaderboard(suits, period, page), ctx, 1,
+    { mine: api.session.username });
   return null;
 }
 
@@ -46,26 +47,38 @@ export async function leaderboardScreen(root, ctx) {
  * @param {HTMLElement} holder
  * @param {(page: number) => Promise<BoardPage>} fetchPage
  * @param {Ctx} ctx
+ * @param {number} [page]
+ * @param {{mine?: string | null, open?: boolean}} [opts]  the viewer's name (their row marked);
+ *   the board of a day still open (its games show after the close)
  */
-export async function boardTable(holder, fetchPage, ctx, page = 1) {
+export async function boardTable(holder, fetchPage, ctx, page = 1, opts = {}) {
   const { results, hasNext } = await fetchPage(page);
   if (!results.length && page === 1) {
     clear(holder, h('p', { class: 'empty' }, 'No wins here yet.'));
     return;
   }
-  const rows = results.map((r) => h('tr', {},
-    h('td', {}, r.rank),
-    h('td', {}, link(`/players/${encodeURIComponent(r.player)}`, r.player)),
-    h('td', {}, r.score),
-    h('td', { class: 'wide' }, r.actions),
-    h('td', {}, formatTime(r.elapsed_ms)),
-    h('td', { class: 'wide' }, hintsNote(r)),
-    h('td', { class: 'links' }, link(`/replay/${r.game}`, 'Replay',
-      { 'aria-label': `Replay ${r.player}'s game, rank ${r.rank}` }),
-    // Only a public game: a daily win stays its player's until the day closes.
-    r.public ? analyseLink(r.game, `Analyse ${r.player}'s game, rank ${r.rank}`, false) : null)));
+  const rows = results.map((r) => {
+    const mine = Boolean(opts.mine) && r.player === opts.mine;
+    // A game shows once it is public (a daily win once its day closed), or to its player.
+    const replay = r.public || mine
+      ? link(`/replay/${r.game}`, 'Replay',
+        { 'aria-label': `Replay ${r.player}'s game, rank ${r.rank}` })
+      : h('span', { class: 'small' }, opts.open ? 'after the close' : '');
+    return h('tr', { class: mine ? 'mine' : null, 'aria-current': mine ? 'true' : null },
+      h('td', {}, r.rank),
+      h('td', {}, link(`/players/${encodeURIComponent(r.player)}`, r.player),
+        mine ? h('span', { class: 'you' }, ' (you)') : null),
+      h('td', {}, r.score),
+      h('td', { class: 'wide' }, r.actions),
+      h('td', {}, formatTime(r.elapsed_ms)),
+      h('td', { class: 'wide' }, hintsNote(r)),
+      h('td', { class: 'links' }, replay,
+        r.public
+          ? analyseLink(r.game, `Analyse ${r.player}'s game, rank ${r.rank}`, false)
+          : null));
+  });
   /** @param {number} p */
-  const go = (p) => boardTable(holder, fetchPage, ctx, p)
+  const go = (p) => boardTable(holder, fetchPage, ctx, p, opts)
     .catch((err) => toast(err.detail, 'error'));
   clear(holder,
     h('table', { class: 'board' },

@@ -3,7 +3,8 @@
 
 import * as api from './api.js';
 import { SUIT_LABEL } from './cards.js';
-import { h, clear, formatTime, link, ordinal } from './dom.js';
+import { calendarCells, streakWords } from './dailystate.js';
+import { h, clear, formatTime, link, ordinal, toast } from './dom.js';
 import { gameHistory } from './history.js';
 
 /**
@@ -17,9 +18,9 @@ import { gameHistory } from './history.js';
  * @param {string} username
  */
 export async function playerScreen(root, _ctx, username) {
-  const [profile, places, races, history] = await Promise.all([
+  const [profile, places, races, history, dailies] = await Promise.all([
     api.player(username), api.playerPlaces(username), api.playerRaces(username),
-    gameHistory(username)]);
+    gameHistory(username), dailyCalendar(username)]);
   const modes = profile.stats.map((m) => {
     const place = places.modes.find((p) => p.suits === m.suits);
     /** @type {[string, string | number][]} */
@@ -47,9 +48,41 @@ export async function playerScreen(root, _ctx, username) {
       + `${c.left_today} left of ${c.daily_limit}).`) : null,
     d ? h('p', {}, `Best daily place: ${ordinal(d.rank)} on ${d.date}.`) : null,
     h('div', { class: 'modes' }, modes),
+    dailies,
     history,
     raceStats(races)));
   return null;
+}
+
+/**
+ * The player's dailies month by month (won, lost, missed; a practice link for each closed
+ * day: the day's page offers it) and their streaks.
+ * @param {string} username
+ */
+async function dailyCalendar(username) {
+  const section = h('section', { class: 'calendar', 'aria-labelledby': 'calendar-title' },
+    h('h2', { id: 'calendar-title' }, 'Dailies'));
+  const body = h('div', {});
+  /** @param {string | null} month */
+  const show = async (month) => {
+    const got = await api.playerDaily(username, month);
+    const [year, m] = got.month.split('-').map(Number);
+    const before = new Date(Date.UTC(year, m - 2, 1)).toISOString().slice(0, 7);
+    const older = h('button', { type: 'button', class: 'older',
+      onclick: () => show(before).catch((err) => toast(err.detail, 'error')) }, `← ${before}`);
+    const cells = calendarCells(got.days);
+    clear(body,
+      h('p', { class: 'streaks' }, streakWords(got.streaks)),
+      h('h3', {}, got.month),
+      cells.length
+        ? h('ul', { class: 'days calendar-days' }, cells.map((c) => h('li', { class: c.status },
+          c.practice ? link(`/daily/${c.date}`, c.date) : c.date, ` · ${c.text}`)))
+        : h('p', { class: 'small empty' }, 'No dailies this month.'),
+      older);
+  };
+  await show(null);
+  section.append(body);
+  return section;
 }
 
 /**

@@ -74,8 +74,11 @@ export class WinDialog {
       return;
     }
     try {
-      place.textContent = placesSaid(s, await api.gamePlaces(s.id));
-      place.append(' ', link(`/leaderboard?suits=${s.suits}`, 'See the board'));
+      const p = await api.gamePlaces(s.id);
+      place.textContent = placesSaid(s, p);
+      // A daily attempt's board is its day's; any other win's, its suit mode's.
+      const board = p.daily ? `/daily/${p.daily.date}` : `/leaderboard?suits=${s.suits}`;
+      place.append(' ', link(board, 'See the board'));
     } catch {
       place.textContent = 'Your place on the leaderboard will show on the board shortly.';
     }
