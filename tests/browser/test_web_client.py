@@ -74,7 +74,7 @@ def test_sign_up_log_out_and_log_in(live_server, new_page, make_user) -> None:
     assert page.locator("#account .me").inner_text() == "newcomer"
     screenshot(page, "new-game-desktop")
 
-    page.get_by_role("button", name="Log out").click()
+    page.get_by_role("button", name="Sign out").click()
     page.wait_for_url(re.compile("/login$"))
     assert page.evaluate("localStorage.getItem('spider.token')") is None
     page.fill("#username", "newcomer")
