@@ -288,10 +288,13 @@ function paged(data) {
 /**
  * @param {string} username
  * @param {string} password
+ * @param {string} [email]  where a password reset is sent (optional: left out when empty)
  * @returns {Promise<SignedIn>}
  */
-export const register = (username, password) =>
-  request('POST', '/auth/register', { body: { username, password }, token: false });
+export const register = (username, password, email = '') =>
+  request('POST', '/auth/register', {
+    body: email ? { username, password, email } : { username, password }, token: false,
+  });
 /**
  * @param {string} username
  * @param {string} password
@@ -300,6 +303,11 @@ export const register = (username, password) =>
 export const login = (username, password) =>
   request('POST', '/auth/token', { body: { username, password }, token: false });
 export const me = () => request('GET', '/me');
+/**
+ * The account's email, where a password reset is sent (`""`: none).
+ * @param {string} email
+ */
+export const setEmail = (email) => request('PATCH', '/me', { body: { email }, retry: false });
 /**
  * A guest account, so a first visit plays at once (its games are unranked); with `suits`, its
  * first deal comes back with it.
