@@ -8,7 +8,15 @@ from typing import Any
 
 import pytest
 
-from tests.browser.web import DESKTOP, LANDSCAPE, PHONE, layout_deal, open_page, screenshot
+from tests.browser.web import (
+    DESKTOP,
+    LANDSCAPE,
+    PHONE,
+    layout_deal,
+    open_page,
+    screenshot,
+    sign_in,
+)
 from tests.browser_plugin import assert_no_console_errors
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -39,8 +47,9 @@ MEASURE_JS = """() => {
     .filter((el) => el.offsetParent !== null).map((el) => (box(el).top + box(el).bottom) / 2);
   const column = box(document.querySelector('.column'));
   const card = box(document.querySelector('.column .card.up'));
-  return { cut, header: header.height, headerSpread: Math.max(...middles) - Math.min(...middles), columnWidth: column.width,
-    cardWidth: card.width, tableWidth: box(document.querySelector('.columns')).width,
+  return { cut, header: header.height, columnWidth: column.width,
+    headerSpread: Math.max(...middles) - Math.min(...middles), cardWidth: card.width,
+    tableWidth: box(document.querySelector('.columns')).width,
     scrollWidth: document.documentElement.scrollWidth };
 }"""
 
@@ -60,8 +69,6 @@ def _no_autofill(settings) -> None:
 def test_the_header_is_one_row_and_nothing_is_cut_off(
     live_server, new_page, size, who, user
 ) -> None:
-    from tests.browser.web import sign_in
-
     layout_deal(COLUMNS)
     page = new_page(**SIZES[size])
     if who == "player":
