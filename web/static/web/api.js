@@ -66,7 +66,7 @@ import { sentence } from './words.js';
 /**
  * @typedef {Schemas['BoardRow']} BoardRow  `public`: anyone may replay and analyse it (a daily
  *   win only once its day closed)
- * @typedef {{results: BoardRow[], hasNext: boolean}} BoardPage
+ * @typedef {{results: BoardRow[], hasNext: boolean, pageSize?: number}} BoardPage
  * @typedef {Schemas['Daily']} Daily  GET /daily: the day's challenge (seed and nonce once it
  *   closed)
  * @typedef {Schemas['DailyDay']} DailyDay  a day that had a challenge
@@ -275,12 +275,15 @@ async function request(method, path, options = {}) {
 }
 
 /**
- * A page of any paged answer ({page, page_size, has_next, results}) as {results, hasNext}.
+ * A page of any paged answer ({page, page_size, has_next, results}) as {results, hasNext,
+ * pageSize}.
  * @template T
- * @param {{results: T[], has_next: boolean}} data
+ * @param {{results: T[], has_next: boolean, page_size?: number}} data
  */
 function paged(data) {
-  return { results: data.results, hasNext: Boolean(data.has_next), raw: data };
+  return {
+    results: data.results, hasNext: Boolean(data.has_next), pageSize: data.page_size, raw: data,
+  };
 }
 
 // --- accounts ----------------------------------------------------------------------------

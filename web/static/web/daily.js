@@ -8,6 +8,7 @@ import { SUIT_LABEL } from './cards.js';
 import { h, clear, confirmDialog, toast, link } from './dom.js';
 import { attemptOffer, checkCommitment } from './dailystate.js';
 import { boardTable } from './leaderboard.js';
+import { relativeTime } from './words.js';
 
 /**
  * @import { Daily, DailyDay } from './api.js'
@@ -60,9 +61,11 @@ export async function dailyScreen(root, ctx, date = null) {
           + 'no coins.')),
       attemptAnalysis(info.attempt) || '');
   } else {
-    const closes = new Date(info.closes_at).toLocaleString();
-    section.append(h('p', { class: 'small' }, `Closes at ${closes}; the seed is revealed then. `
-      + `Winners so far: ${info.winners}.`));
+    const closes = new Date(info.closes_at);
+    const at = closes.toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
+    section.append(h('p', { class: 'small' }, 'Closes ',
+      h('time', { datetime: info.closes_at }, `${relativeTime(closes)} (${at})`),
+      `; the seed is revealed then. Winners so far: ${info.winners}.`));
   }
   if (today) section.append(await attemptControls(info, ctx));
   section.append(h('h2', {}, `The board of ${info.date}`));

@@ -37,25 +37,56 @@ export async function leaderboardScreen(root, ctx) {
     h('nav', { class: 'tabs', 'aria-label': 'Period' },
       Object.entries(PERIODS).map(([p, label]) => tab('period', p, label, p === period))),
     holder));
-  await boardTable(holder, (page) => api.leaderboard(suits, period, page), ctx);
+  await boardTable(holder, (page) => api.leaderboard(suits, period, page), ctx, 1,
+    () => myPlace(suits, period));
   return null;
 }
 
 /**
- * A paged board: rank, player, score, moves, time, and a replay link per row.
+ * The signed-in player's place on the board of `suits` and `period`: their best win's (GET
+ * /players/{me}/places, then that game's place in the period); null when they have none there
+ * (no ranked win, or their best is older than the period).
+ * @param {string} suits
+ * @param {string} period
+ * @returns {Promise<number | null>}
+ */
+async function myPlace(suits, period) {
+  const me = api.session.username;
+  if (!me || api.session.guest) return null;
+  const places = await api.playerPlaces(me);
+  const best = places.modes.find((m) => String(m.suits) === suits);
+  if (!best || !best.game) return null;
+  if (period === 'all') return best.rank ?? null;
+  const game = await api.gamePlaces(best.game);
+  return /** @type {Record<string, number | null>} */ (game.places)[period] ?? null;
+}
+
+/**
+ * A paged board: rank, player, score, moves, time, and a replay link per row; the player's
+ * own rows marked "you", and with `findMine` a "My place" button that turns to the page of
+ * their place and shows its row.
  * @param {HTMLElement} holder
  * @param {(page: number) => Promise<BoardPage>} fetchPage
  * @param {Ctx} ctx
+ * @param {number} page
+ * @param {(() => Promise<number | null>) | null} findMine  the player's place on this board
+ * @param {number | null} [mine]  the place to show once drawn
  */
-export async function boardTable(holder, fetchPage, ctx, page = 1) {
-  const { results, hasNext } = await fetchPage(page);
+export async function boardTable(holder, fetchPage, ctx, page = 1, findMine = null,
+  mine = null) {
+  const { results, hasNext, pageSize } = await fetchPage(page);
   if (!results.length && page === 1) {
     clear(holder, h('p', { class: 'empty' }, 'No wins here yet.'));
     return;
   }
-  const rows = results.map((r) => h('tr', {},
+  const me = api.session.username;
+  const rows = results.map((r) => h('tr', {
+    class: r.player === me ? 'mine' : null,
+    'aria-current': mine !== null && r.rank === mine ? 'true' : null,
+  },
     h('td', {}, r.rank),
-    h('td', {}, link(`/players/${encodeURIComponent(r.player)}`, r.player)),
+    h('td', {}, link(`/players/${encodeURIComponent(r.player)}`, r.player),
+      r.player === me ? h('span', { class: 'tag you' }, 'you') : null),
     h('td', {}, r.score),
     h('td', { class: 'wide' }, r.actions),
     h('td', {}, formatTime(r.elapsed_ms)),
@@ -64,10 +95,28 @@ export async function boardTable(holder, fetchPage, ctx, page = 1) {
       { 'aria-label': `Replay ${r.player}'s game, rank ${r.rank}` }),
     // Only a public game: a daily win stays its player's until the day closes.
     r.public ? analyseLink(r.game, `Analyse ${r.player}'s game, rank ${r.rank}`, false) : null)));
-  /** @param {number} p */
-  const go = (p) => boardTable(holder, fetchPage, ctx, p)
+  /**
+   * @param {number} p
+   * @param {number | null} [at]  the place to show on it
+   */
+  const go = (p, at = null) => boardTable(holder, fetchPage, ctx, p, findMine, at)
     .catch((err) => toast(err.detail, 'error'));
+  const jump = async () => {
+    try {
+      const place = findMine ? await findMine() : null;
+      if (place === null) {
+        toast('You have no place on this board yet: a ranked win puts you on it.');
+        return;
+      }
+      await go(Math.ceil(place / (pageSize || results.length || 1)), place);
+    } catch (err) {
+      toast(/** @type {api.ApiError} */ (err).detail, 'error');
+    }
+  };
+  const canJump = Boolean(findMine && me && !api.session.guest);
   clear(holder,
+    canJump ? h('p', { class: 'my-place' },
+      h('button', { type: 'button', onclick: jump }, 'My place')) : null,
     h('table', { class: 'board' },
       h('thead', {}, h('tr', {}, ['#', 'Player', 'Score', 'Moves', 'Time', '', ''].map((t, i) =>
         h('th', { scope: 'col', class: [3, 5].includes(i) ? 'wide' : null }, t)))),
@@ -77,4 +126,9 @@ export async function boardTable(holder, fetchPage, ctx, page = 1) {
         '← Previous'),
       h('span', {}, `Page ${page}`),
       h('button', { type: 'button', disabled: !hasNext, onclick: () => go(page + 1) }, 'Next →')));
+  const shown = /** @type {HTMLElement | null} */ (holder.querySelector('tr[aria-current]'));
+  if (shown) {
+    shown.scrollIntoView({ block: 'center' });
+    shown.querySelector('a')?.focus({ preventScroll: true });
+  }
 }
