@@ -7,28 +7,19 @@
 // Face-down cards are a CSS pattern. Nothing here knows a rule.
 
 import { h } from './dom.js';
+import { SUIT_NAMES, cardName } from './words.js';
 
-/** @type {Record<string, {symbol: string, name: string}>} */
+/** @type {Record<string, {symbol: string}>} */
 export const SUITS = {
-  s: { symbol: '♠', name: 'spades' },
-  h: { symbol: '♥', name: 'hearts' },
-  d: { symbol: '♦', name: 'diamonds' },
-  c: { symbol: '♣', name: 'clubs' },
+  s: { symbol: '♠' },
+  h: { symbol: '♥' },
+  d: { symbol: '♦' },
+  c: { symbol: '♣' },
 };
 export { SUIT_LABEL } from './words.js';
+export { cardName };
 /** @type {Record<string, string>} */
 const RANKS = { A: 'A', T: '10', J: 'J', Q: 'Q', K: 'K' };
-/** @type {Record<string, string>} */
-const RANK_NAMES = { A: 'ace', T: '10', J: 'jack', Q: 'queen', K: 'king' };
-
-/**
- * A card by name, for screen readers: `Ts` is "10 of spades".
- * @param {string} code  rank and suit, as the API writes a card
- */
-export function cardName(code) {
-  const rank = code[0];
-  return `${RANK_NAMES[rank] || rank} of ${SUITS[code[1]].name}`;
-}
 
 /**
  * @param {string} code
@@ -224,7 +215,7 @@ export function faceDown(extra = '') {
 export function runBadge(suit) {
   return h(
     'div',
-    { class: `run suit-${suit}`, title: `A run of ${SUITS[suit].name}` },
+    { class: `run suit-${suit}`, title: `A run of ${SUIT_NAMES[suit]}` },
     h('span', { 'aria-hidden': 'true' }, 'K', SUITS[suit].symbol),
   );
 }

@@ -3,7 +3,7 @@
 // player name holds can become markup.
 
 import { fieldSaid, sentence } from './api.js';
-import { formatTime } from './words.js';
+import { formatTime, ordinal } from './words.js';
 
 /**
  * What `h` and `clear` take as children: nodes and text (numbers as text); null, undefined
@@ -116,7 +116,7 @@ export function formErrors(box, err) {
   clear(box, (lines.length ? lines : [err.detail]).map((m) => h('p', {}, m)));
 }
 
-export { formatTime };
+export { formatTime, ordinal };
 
 /**
  * A link the router follows without reloading the page.
@@ -125,15 +125,6 @@ export { formatTime };
  * @param {Attrs} attrs
  */
 export const link = (href, text, attrs = {}) => h('a', { href, 'data-link': true, ...attrs }, text);
-
-/** @type {Record<number, string>} */
-const ORDINAL_TAIL = { 1: 'st', 2: 'nd', 3: 'rd' };
-
-/** 1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, ... 21st. @param {number} n */
-export function ordinal(n) {
-  const tail = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (ORDINAL_TAIL[n % 10] || 'th');
-  return `${n}${tail}`;
-}
 
 /**
  * Tab and Shift+Tab go round the controls of a modal dialog (`box`), never out of it.

@@ -1,31 +1,36 @@
 // @ts-check
 // The game screen's page: one game's table, its counters and controls, drawn from the
 // game's session (gamestate.js: the state, the queue of actions, the hint, what the notices
-// say), whose commands the page's buttons, keys and taps call. Every action is sent with the
-// version it was decided on; whatever the server says (a new state, a refusal, a conflict) is
-// what the screen shows. A legal-looking move is drawn at once (rules.js) and rolled back,
-// visibly, if the server refuses it.
+// say), whose commands the page's buttons, keys (keys.js) and taps (table.js) call. Every
+// action is sent with the version it was decided on; whatever the server says (a new state, a
+// refusal, a conflict) is what the screen shows, as gamereply.js says it means. A
+// legal-looking move is drawn at once (rules.js) and rolled back, visibly, if the server
+// refuses it. The win has its own dialog (windialog.js).
 
 import { analysable, analyseLink } from './analyse.js';
 import * as api from './api.js';
-import { SUIT_LABEL, cardName } from './cards.js';
-import {
-  afterNextPaint, h, clear, confirmDialog, keepFocus, toast, formatTime, link, ordinal,
-} from './dom.js';
-import {
-  GameSession, buttonsOf, coinsNote, emptyColumns, newGameEnds, statsOf,
-} from './gamestate.js';
+import { afterNextPaint, h, clear, confirmDialog, toast, link } from './dom.js';
+import { answerSound, failureOf, said, shownOf, soundOf } from './gamereply.js';
+import { GameSession, buttonsOf, newGameEnds, statsOf } from './gamestate.js';
+import { gameKey, keysHelp } from './keys.js';
 import { onSettings, settings, settingsPanel } from './settings.js';
 import { play } from './sound.js';
+import { StatsBar } from './statsbar.js';
 import { Table } from './table.js';
+import { WinDialog } from './windialog.js';
+import { SUIT_LABEL } from './words.js';
 
 /**
  * @import { Action, Game } from './api.js'
  * @import { Ctx } from './app.js'
- * @import { HintSaid, Pending, Slide } from './gamestate.js'
+ * @import { HintSaid, Notice, Pending, Slide } from './gamestate.js'
  */
 
-/** @typedef {{guest: {token: string, username: string}, game: Game | null}} FirstVisit */
+/**
+ * @typedef {{guest: {token: string, username: string}, game: Game | null}} FirstVisit
+ * @typedef {({suits: number} | {replay_of: string}) & {deal_over_gap?: boolean}} NewGame
+ *   a new game's request: a suit mode, or the deal of a game to replay
+ */
 
 /** @type {Promise<FirstVisit> | null} */
 let firstVisitMade = null;
@@ -102,7 +107,7 @@ export async function playScreen(root, ctx, gameId = null) {
 /**
  * Start a game under the table rule the settings choose (GameLake's end game), unless `body`
  * names one (a replay keeps the rule of the game it replays).
- * @param {({suits: number} | {replay_of: string}) & {deal_over_gap?: boolean}} body
+ * @param {NewGame} body
  * @returns {Promise<Game>}
  */
 function startGame(body) {
@@ -116,16 +121,8 @@ function startGame(body) {
  */
 function newGameButtons(ctx, current) {
   /** @param {number} suits */
-  const start = async (suits) => {
-    if (live && !await confirmDialog('Start a new game?',
-      'The game in play ends and counts as a loss.', `New ${SUIT_LABEL[suits]} game`)) return;
-    try {
-      const state = await startGame({ suits });
-      ctx.navigate(`/play/${state.id}`);
-    } catch (err) {
-      toast(/** @type {api.ApiError} */ (err).detail, 'error', 8000);
-    }
-  };
+  const start = (suits) => newGame(ctx, current, suits,
+    (err) => toast(/** @type {api.ApiError} */ (err).detail, 'error', 8000));
   const live = newGameEnds(current);
   return h('div', { class: 'new-game' },
     live ? h('p', { class: 'small' }, 'A new game ends this one (it counts as lost).') : null,
@@ -134,6 +131,78 @@ function newGameButtons(ctx, current) {
         type: 'button', class: 'primary', dataset: { suits: String(suits) },
         onclick: () => start(suits),
       }, `New ${SUIT_LABEL[suits]}`))));
+}
+
+/**
+ * A new game of `suits` suits, asked first when it ends `current` (a loss), opened once made.
+ * @param {Ctx} ctx
+ * @param {Game | null} current
+ * @param {number} suits
+ * @param {(err: unknown) => void} failed
+ */
+async function newGame(ctx, current, suits, failed) {
+  if (newGameEnds(current) && !await confirmDialog('Start a new game?',
+    'The game in play ends and counts as a loss.', `New ${SUIT_LABEL[suits]} game`)) return;
+  await openNewGame(ctx, { suits }, failed);
+}
+
+/**
+ * Start a game (startGame) and open it.
+ * @param {Ctx} ctx
+ * @param {NewGame} body
+ * @param {(err: unknown) => void} failed
+ */
+async function openNewGame(ctx, body, failed) {
+  try {
+    const state = await startGame(body);
+    ctx.navigate(`/play/${state.id}`);
+  } catch (err) {
+    failed(err);
+  }
+}
+
+/**
+ * The notice under the table (gamestate.js's noticeOf), drawn; null: none.
+ * @param {Notice} n
+ * @param {Game} s  the server's state
+ * @param {{undo: () => void, newGame: (body: NewGame) => void}} ways  the ways out offered
+ */
+function noticeBox(n, s, { undo, newGame }) {
+  const replay = () => h('span', { class: 'buttons' },
+    h('button', { type: 'button', onclick: () => newGame({ suits: s.suits }) }, 'New deal'),
+    h('button', {
+      type: 'button',
+      onclick: () => newGame({ replay_of: s.id, deal_over_gap: s.deal_over_gap }),
+    }, 'Replay this deal'));
+  if (n.kind === 'race-stuck') {
+    return h('div', { class: 'notice stuck', role: 'alert' }, h('p', {}, n.text));
+  }
+  if (n.kind === 'lost') {
+    return h('div', { class: 'notice', role: 'status' },
+      h('p', {}, n.text), replay(), ' ', analysable(s) ? analyseLink(s.id) : null);
+  }
+  if (n.kind !== 'stuck') return null;
+  // The server's word (the state's `stuck`, or a hint with no useful move): said on the
+  // board with the ways out.
+  return h('div', { class: 'notice stuck', role: 'alert' },
+    h('p', {}, h('strong', { class: 'stuck-badge' }, 'Stuck'), ' ', n.text, ' ', n.ways),
+    h('div', { class: 'buttons' },
+      n.canUndo ? h('button', { type: 'button', onclick: undo }, 'Undo') : null,
+      replay()));
+}
+
+/**
+ * How to play and the keys, folded under the table.
+ * @param {boolean} race
+ */
+function help(race) {
+  return h('details', { class: 'help' }, h('summary', {}, 'How to play and keys'),
+    h('p', {}, 'Tap a card to move it to the best place (the places it could go glow when '
+      + 'there are several), or drag it where you want it. With one-tap off (Settings), '
+      + 'tap a card, then the column to move it to; a double-tap picks the best place. '
+      + 'Only runs of one suit move together; a full king-to-ace run of one suit leaves '
+      + 'the table. ', link('/rules', 'The full rules'), '.'),
+    h('p', {}, keysHelp(race)));
 }
 
 /**
@@ -159,7 +228,7 @@ export class GameScreen {
     this.session = new GameSession(state, io, {
       predicted: (moved, action) => {
         this.draw(moved);
-        play(action.type === 'deal' ? 'deal' : 'move'); // heard with the cards drawn
+        play(soundOf(action)); // heard with the cards drawn
       },
       confirmed: (item, before, next) => this.confirmed(item, before, next),
       shown: (outcome, moved) => this.shown(outcome, moved),
@@ -178,13 +247,9 @@ export class GameScreen {
     /** What a screen reader hears of the play: a pick-up, a move, what it turned over. */
     this.announcer = h('div', { class: 'visually-hidden', 'aria-live': 'polite', role: 'status' });
     // One tap moves a card to the best place unless the player turned it off (settings.js).
-    this.table.oneTap = settings().one_tap;
-    this.stopSettings = onSettings((s) => {
-      if (this.table.oneTap !== s.one_tap) this.table.select(null);
-      this.table.oneTap = s.one_tap;
-    });
-    this.stats = h('dl', { class: 'stats', 'aria-label': 'Game' });
-    this.statsKey = '';
+    this.table.setOneTap(settings().one_tap);
+    this.stopSettings = onSettings((s) => this.table.setOneTap(s.one_tap));
+    this.stats = new StatsBar();
     this.hintBox = h('div', { class: 'hint-box', 'aria-live': 'polite' });
     this.notice = h('div', { class: 'notice-area' });
     /**
@@ -204,35 +269,17 @@ export class GameScreen {
       }, 'New game…'),
     };
     this.menu = h('div', { class: 'menu', hidden: true });
-    this.overlay = h('div', { class: 'overlay', hidden: true });
-    // The win dialog is modal: the focus goes round its controls, Esc closes it.
-    this.overlay.addEventListener('keydown', (e) => {
-      if (e.key === 'Escape') this.overlay.hidden = true;
-      else keepFocus(this.overlay, e);
-    });
+    this.win = new WinDialog();
     const { undo, hint, next, deal, menu } = this.buttons;
     const controls = race ? [deal] : [undo, hint, next, deal, menu];
     const label = race ? 'Your table in the race' : 'Spider Solitaire game';
     // Hints and notices float over the foot of the screen (room is kept for them below the
     // table, see table.js): when one comes or goes, nothing on the page moves.
     clear(root, h('section', { class: `game${race ? ' race-game' : ''}`, 'aria-label': label },
-      h('div', { class: 'bar' }, this.stats, h('div', { class: 'controls' }, controls)),
+      h('div', { class: 'bar' }, this.stats.el, h('div', { class: 'controls' }, controls)),
       this.menu, this.table.el, h('div', { class: 'messages' }, this.hintBox, this.notice),
-      this.overlay, this.announcer,
-      settingsPanel(),
-      h('details', { class: 'help' }, h('summary', {}, 'How to play and keys'),
-        h('p', {}, 'Tap a card to move it to the best place (the places it could go glow when '
-          + 'there are several), or drag it where you want it. With one-tap off (Settings), '
-          + 'tap a card, then the column to move it to; a double-tap picks the best place. '
-          + 'Only runs of one suit move together; a full king-to-ace run of one suit leaves '
-          + 'the table. ', link('/rules', 'The full rules'), '.'),
-        h('p', {}, race
-          ? 'Keys: ←/→ or 1–9, 0 pick a column; Enter picks up its top card (↑/↓ more or fewer) '
-            + 'and Enter on another column moves; "." lets the server choose; D deal, Esc cancel. '
-            + 'A race has no undo and no hints.'
-          : 'Keys: ←/→ or 1–9, 0 pick a column; Enter picks up its top card (↑/↓ more or '
-            + 'fewer) and Enter on another column moves; "." lets the server choose; D deal, '
-            + 'Z (or U) undo, H hint, Shift+H next hint, N new game, Esc cancel.'))));
+      this.win.el, this.announcer,
+      settingsPanel(), help(race)));
     this.clock = setInterval(() => this.renderStats(), 1000);
     /** @param {KeyboardEvent} e */
     this.onKey = (e) => this.globalKey(e);
@@ -281,17 +328,16 @@ export class GameScreen {
    */
   shown(outcome, moved) {
     const state = this.session.state;
-    if (state.status === 'in_progress' && !this.race) {
-      localStorage.setItem(api.LAST_GAME_KEY, state.id);
-    }
+    const brings = shownOf(state, outcome, this.race);
+    if (brings.remember) localStorage.setItem(api.LAST_GAME_KEY, state.id);
     this.receivedAt = performance.now();
     this.draw(moved);
     this.table.el.dataset.version = String(state.version); // the server's: confirmed
     this.renderNotice();
-    if (outcome && outcome.runs_removed && outcome.runs_removed.length) {
-      toast(outcome.runs_removed.length > 1 ? 'Runs complete!' : 'A run is complete!', 'good');
+    if (brings.toast) toast(brings.toast, 'good');
+    if (brings.win) {
+      this.win.show(state, newGameButtons(this.ctx, null), (text) => this.announce(text));
     }
-    if (state.status === 'won' && !this.race) this.showWin();
     if (this.onShow) this.onShow(state);
   }
 
@@ -303,10 +349,8 @@ export class GameScreen {
    */
   confirmed(item, before, next) {
     this.announce(said(item.action, before, next));
-    const won = next.status === 'won' && !this.race; // the win has its own sound (showWin)
-    if (won) { /* heard with the dialog */ } else if (next.outcome?.runs_removed?.length) {
-      play('run');
-    } else if (!item.drawn) play(item.action.type === 'deal' ? 'deal' : 'move');
+    const sound = answerSound(item, next, this.race);
+    if (sound) play(sound);
   }
 
   /**
@@ -324,49 +368,21 @@ export class GameScreen {
     this.buttons.deal.disabled = off.deal;
   }
 
+  /** The counters; the clock runs on from the state's `elapsed_ms` since it came. */
   renderStats() {
-    const items = statsOf(this.session.view, performance.now() - this.receivedAt, this.race);
-    // Built once; after that only the figures that changed are written (a tap redraws little).
-    const key = items.map(([k]) => k).join();
-    if (this.statsKey !== key) {
-      this.statsKey = key;
-      clear(this.stats, items.map(([k, v]) =>
-        h('div', { class: `stat stat-${k.toLowerCase()}` }, h('dt', {}, k), h('dd', {}, v))));
-      return;
-    }
-    items.forEach(([, v], i) => {
-      const dd = /** @type {HTMLElement} */ (this.stats.children[i].lastElementChild);
-      if (dd.textContent !== String(v)) dd.textContent = String(v);
-    });
+    this.stats.write(statsOf(this.session.view, performance.now() - this.receivedAt, this.race));
   }
 
   /** The notice under the table, as the session says it (noticeOf). */
   renderNotice() {
-    const s = this.session.state;
     const n = this.session.notice();
     this.table.el.classList.toggle('stuck', n.stuck);
-    if (n.kind === 'race-stuck') {
-      clear(this.notice, h('div', { class: 'notice stuck', role: 'alert' }, h('p', {}, n.text)));
-    } else if (n.kind === 'lost') {
-      clear(this.notice, h('div', { class: 'notice', role: 'status' },
-        h('p', {}, n.text),
-        this.replayButtons(), ' ', analysable(s) ? analyseLink(s.id) : null));
-    } else if (n.kind === 'stuck') {
-      // The server's word (the state's `stuck`, or a hint with no useful move): said on the
-      // board with the ways out, and once in the live region.
-      clear(this.notice, h('div', { class: 'notice stuck', role: 'alert' },
-        h('p', {}, h('strong', { class: 'stuck-badge' }, 'Stuck'), ' ', n.text, ' ', n.ways),
-        h('div', { class: 'buttons' },
-          n.canUndo
-            ? h('button', {
-              type: 'button', onclick: () => this.session.send({ type: 'undo' }),
-            }, 'Undo')
-            : null,
-          this.replayButtons())));
-      if (n.announce) this.announce(`Stuck. ${n.text} ${n.ways}`, true);
-    } else {
-      clear(this.notice);
-    }
+    clear(this.notice, noticeBox(n, this.session.state, {
+      undo: () => this.session.send({ type: 'undo' }),
+      newGame: (body) => this.newGame(body),
+    }));
+    // Stuck is said once in the live region too.
+    if (n.announce) this.announce(`Stuck. ${n.text} ${n.ways}`, true);
   }
 
   /**
@@ -386,15 +402,6 @@ export class GameScreen {
     this.buttons.next.disabled = hint.nextDisabled;
   }
 
-  replayButtons() {
-    const s = this.session.state;
-    const newDeal = () => this.newGame({ suits: s.suits });
-    const sameDeal = () => this.newGame({ replay_of: s.id, deal_over_gap: s.deal_over_gap });
-    return h('span', { class: 'buttons' },
-      h('button', { type: 'button', onclick: newDeal }, 'New deal'),
-      h('button', { type: 'button', onclick: sameDeal }, 'Replay this deal'));
-  }
-
   /** @param {boolean} [force]  open (true) or closed (false); else the other way */
   toggleMenu(force) {
     const open = force ?? this.menu.hidden;
@@ -410,21 +417,13 @@ export class GameScreen {
   }
 
   /** N: a new game of this game's suit mode (asked first while this one is in play). */
-  async askNewGame() {
-    const s = this.state;
-    if (newGameEnds(s) && !await confirmDialog('Start a new game?',
-      'The game in play ends and counts as a loss.', `New ${SUIT_LABEL[s.suits]} game`)) return;
-    await this.newGame({ suits: s.suits });
+  askNewGame() {
+    return newGame(this.ctx, this.state, this.state.suits, (err) => this.failed(err));
   }
 
-  /** @param {({suits: number} | {replay_of: string}) & {deal_over_gap?: boolean}} body */
-  async newGame(body) {
-    try {
-      const state = await startGame(body);
-      this.ctx.navigate(`/play/${state.id}`);
-    } catch (err) {
-      this.failed(err);
-    }
+  /** @param {NewGame} body */
+  newGame(body) {
+    return openNewGame(this.ctx, body, (err) => this.failed(err));
   }
 
   async resign() {
@@ -461,174 +460,40 @@ export class GameScreen {
    * @param {Action | null} action
    */
   failed(error, action = null) {
-    const err = /** @type {api.ApiError} */ (error);
-    if (err.status === 409 && err.body.game) {
+    const f = failureOf(/** @type {api.ApiError} */ (error), action, this.state);
+    if (f.kind === 'conflict') {
       this.session.clearHint();
-      this.session.reset(err.body.game);
-      toast('This game had moved on (another tab or device?): here is where it stands now.',
-        'warn', 6000);
-    } else if (err.status === 401) {
+      this.session.reset(f.game);
+      toast(f.text, 'warn', 6000);
+    } else if (f.kind === 'login') {
       this.ctx.toLogin();
-    } else if (err.status === 422) {
+    } else if (f.kind === 'refused') {
       play('refusal');
-      toast(err.detail, 'error', 6000);
-      if (action && action.type === 'move') {
-        this.table.shake(action.from, action.count ?? 1);
-        if (action.to !== undefined) this.table.flash([action.to], 'refused', 1200);
-      } else if (err.code === 'empty_column_blocks_deal') {
-        this.table.flash(emptyColumns(this.state), 'refused', 1500);
-      }
-      if (err.code === 'game_over') this.refresh();
+      toast(f.text, 'error', 6000);
+      if (f.shake) this.table.shake(f.shake.col, f.shake.count);
+      if (f.flash) this.table.flash(f.flash.cols, 'refused', f.flash.ms);
+      if (f.refresh) this.refresh();
     } else {
-      toast(err.detail, 'error', 8000);
+      toast(f.text, 'error', 8000);
     }
-  }
-
-  async showWin() {
-    const s = this.state;
-    const place = h('p', { class: 'place' });
-    const close = () => { this.overlay.hidden = true; };
-    const closeBtn = h('button', { type: 'button', onclick: close }, 'Look at the table');
-    const coins = s.coins && s.coins.eligible ? s.coins : null;
-    clear(this.overlay, h('div', {
-      class: 'dialog', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'win-title',
-    },
-      h('h2', { id: 'win-title' }, 'You won!'),
-      h('dl', { class: 'win-stats' },
-        h('div', {}, h('dt', {}, 'Score'), h('dd', { class: 'win-score' }, s.score)),
-        h('div', {}, h('dt', {}, 'Time'), h('dd', {}, formatTime(s.elapsed_ms))),
-        h('div', {}, h('dt', {}, 'Moves'), h('dd', {}, s.actions)),
-        coins
-          ? h('div', {}, h('dt', {}, 'Coins'), h('dd', { class: 'win-coins' }, `+${coins.earned}`))
-          : null),
-      coins ? h('p', { class: 'coins-note' }, coinsNote(coins)) : null,
-      s.perfect ? h('p', { class: 'perfect' }, 'Perfect: no undo, no hint.') : null,
-      place,
-      h('div', { class: 'buttons' },
-        newGameButtons(this.ctx, null),
-        link(`/replay/${s.id}`, 'Watch the replay', { class: 'button' }),
-        analysable(s) ? analyseLink(s.id) : null,
-        closeBtn)));
-    this.overlay.hidden = false;
-    closeBtn.focus();
-    // The run's toast is old news under the dialog; the win itself is celebrated (unless the
-    // player asked for reduced motion: then the dialog alone).
-    const toastEl = document.getElementById('toast');
-    if (toastEl) toastEl.className = 'toast';
-    if (!matchMedia('(prefers-reduced-motion: reduce)').matches) this.overlay.append(celebration());
-    this.announce(`You won! Score ${s.score}.`);
-    play('win');
-    this.personalNews(s);
-    if (!s.ranked && api.session.guest) {
-      // A guest's games never rank (docs/rules.md#guests): say so, and how to change it.
-      place.append('This game does not rank because you play as a guest. ',
-        link('/signup', 'Sign up', { class: 'claim' }),
-        ' to keep your games: from then on your wins enter the leaderboards.');
-      return;
-    }
-    if (!s.ranked) {
-      place.textContent = s.kind === 'daily'
-        ? 'This game does not rank: it is a practice game of the daily.'
-        : 'This game does not rank: a replay, a practice game, a deal you were dealt before '
-          + 'or a staff deal.';
-      return;
-    }
-    try {
-      const p = await api.gamePlaces(s.id);
-      const parts = [`${ordinal(p.places.all)} on the ${SUIT_LABEL[s.suits]} leaderboard`];
-      if (p.places.day) parts.push(`${ordinal(p.places.day)} today`);
-      if (p.daily) parts.push(`${ordinal(p.daily.rank)} on the daily board of ${p.daily.date}`);
-      place.textContent = `${parts.join(', ')}.`;
-      place.append(' ', link(`/leaderboard?suits=${s.suits}`, 'See the board'));
-    } catch {
-      place.textContent = 'Your place on the leaderboard will show on the board shortly.';
-    }
-  }
-
-  /**
-   * A personal best or a winning streak, from the player's statistics, under the win.
-   * @param {Game} s
-   */
-  async personalNews(s) {
-    try {
-      const me = await api.me();
-      const mode = (me.stats || []).find((/** @type {{suits: number}} */ m) => m.suits === s.suits);
-      if (!mode) return;
-      const news = [];
-      if (mode.best_score === s.score && mode.wins > 1) news.push('A personal best score!');
-      if (mode.current_win_streak > 1) news.push(`${mode.current_win_streak} wins in a row.`);
-      const dialog = this.overlay.querySelector('.dialog');
-      if (news.length && dialog) {
-        dialog.querySelector('.win-stats')?.after(h('p', { class: 'news' }, news.join(' ')));
-      }
-    } catch { /* the win stands without its news */ }
   }
 
   /** @param {KeyboardEvent} e */
   globalKey(e) {
-    const target = /** @type {Element} */ (e.target);
-    if (target.closest('input, textarea, select') || e.metaKey || e.altKey) return;
-    const key = e.key.toLowerCase();
-    if (this.race) {
-      if (e.ctrlKey) return;
-      if (key === 'd') this.session.send({ type: 'deal' });
-      else if (key === 'escape') this.table.select(null);
-      else return;
-      e.preventDefault();
-      return;
-    }
-    if (e.ctrlKey && key === 'z') this.session.send({ type: 'undo' });
-    else if (e.ctrlKey) return;
-    else if (key === 'z' || key === 'u') this.session.send({ type: 'undo' });
-    else if (key === 'd') this.session.send({ type: 'deal' });
-    else if (key === 'h' && e.shiftKey) {
-      if (!this.buttons.next.disabled) this.session.askHint(this.session.hintN + 1);
-    } else if (key === 'h') this.session.askHint(0);
-    else if (key === 'n') this.askNewGame();
-    else if (key === 'escape') {
-      this.table.select(null);
-      this.toggleMenu(false);
-    } else return;
+    if (/** @type {Element} */ (e.target).closest('input, textarea, select')) return;
+    const command = gameKey(e, this.race);
+    if (!command) return;
     e.preventDefault();
+    const session = this.session;
+    if (command === 'undo') session.send({ type: 'undo' });
+    else if (command === 'deal') session.send({ type: 'deal' });
+    else if (command === 'hint') session.askHint(0);
+    else if (command === 'next-hint') {
+      if (!this.buttons.next.disabled) session.askHint(session.hintN + 1);
+    } else if (command === 'new-game') this.askNewGame();
+    else {
+      this.table.select(null);
+      if (!this.race) this.toggleMenu(false);
+    }
   }
-}
-
-/**
- * What an action did, for the live region: "9 of spades to column 1; column 2 turns over the
- * queen of spades".
- * @param {Action} action
- * @param {Game} before
- * @param {Game} after
- */
-function said(action, before, after) {
-  if (action.type === 'undo') return 'Undone.';
-  if (action.type !== 'move') return 'Dealt ten cards.';
-  const done = after.outcome?.action;
-  const from = Number(done?.from ?? action.from);
-  const to = Number(done?.to);
-  const count = Number(done?.count ?? 1);
-  const moved = before.columns[from]?.cards.slice(-count)[0];
-  const parts = [moved ? `${cardName(moved)}${count > 1 ? ` and ${count - 1} more` : ''} `
-    + `to column ${to + 1}` : 'Moved'];
-  const shown = after.columns[from];
-  if (shown && before.columns[from] && shown.hidden < before.columns[from].hidden) {
-    parts.push(`column ${from + 1} turns over the ${cardName(shown.cards[0])}`);
-  }
-  if (after.outcome?.runs_removed?.length) parts.push('a run is complete');
-  return `${parts.join('; ')}.`;
-}
-
-/** Cards of every suit falling past the win dialog (CSS animations; not drawn at all when
- * reduced motion is asked for). */
-function celebration() {
-  const layer = h('div', { class: 'celebrate', 'aria-hidden': 'true' });
-  const signs = ['♠', '♥', '♦', '♣'];
-  for (let i = 0; i < 24; i += 1) {
-    const bit = h('span', { class: `fall s${i % 4}` }, signs[i % 4]);
-    bit.style.left = `${(i * 37) % 100}%`;
-    bit.style.animationDelay = `${(i % 8) * 0.18}s`;
-    bit.style.animationDuration = `${2.2 + (i % 5) * 0.35}s`;
-    layer.append(bit);
-  }
-  return layer;
 }

@@ -1,27 +1,20 @@
 // @ts-check
-// The table: ten columns, the stock and the removed runs, drawn from a position the server
-// sent, and the player's gestures turned into intents. It decides nothing about legality:
-// a move goes to the server, which accepts or refuses it.
-//
-// Gestures: with one-tap on (the default), a tap on a face-up card moves it and the cards on
-// it to the best place (the owner decides; the server picks when there are several). With
-// it off, a tap picks the cards up and a tap on another column moves them there, and a
-// double-tap asks for one-tap. Either way: drag the card onto a column.
-// Keyboard: arrows or 1-9/0 pick a column, Enter picks up
-// its top card (Up/Down: more or fewer cards) and Enter on another column moves there,
-// "." sends a one-tap, Esc drops the selection.
+// The table drawn: ten columns, the stock and the removed runs, from a position the server
+// sent, with the selection and the hint marked and the cards' moves animated. It decides
+// nothing about legality: the player's gestures (tableinput.js: the pointer and the keys,
+// what they mean in picking.js and keys.js) become intents its owner sends to the server,
+// which accepts or refuses them. Where each card goes is tablelayout.js's.
 
 import { h, clear } from './dom.js';
 import { cardName, faceDown, faceUp, runBadge, withFace } from './cards.js';
 import { keptCards, shownCards } from './columnview.js';
+import { fitTable } from './tablelayout.js';
+import { TableInput } from './tableinput.js';
 
-/** @import { Column, Position } from './api.js' */
-
-const DOUBLE_TAP_MS = 350;
-const DRAG_START_PX = 6;
-/** The foot of the screen kept free of cards for a hint or a notice, in CSS px. */
-const MESSAGE_ROOM = 84;
-const SMALL_CARD_PX = 48; // narrower cards show one big pip, not a laid-out face
+/**
+ * @import { Column, Position } from './api.js'
+ * @import { Selection } from './picking.js'
+ */
 
 /**
  * What the player asked for (the table decides nothing: the owner sends it to the server).
@@ -32,19 +25,8 @@ const SMALL_CARD_PX = 48; // narrower cards show one big pip, not a laid-out fac
  * @property {() => void} [deal]
  * @property {(text: string) => void} [announce]  a pick-up, for the live region
  *
- * @typedef {{col: number, count: number}} Selection  the cards picked up
  * @typedef {{width: number, top: number, left: number}} Box  the columns' on the page
  * @typedef {{from?: number, to?: number, count?: number, deal?: boolean}} Highlight  a hint
- * @typedef {object} Drag  a pointer held down on a card
- * @property {number} from
- * @property {number} count
- * @property {number} x
- * @property {number} y
- * @property {number} pointerId
- * @property {HTMLElement | null} ghost  the cards under the pointer, once it moved
- * @property {(e: PointerEvent) => void} move
- * @property {(e: PointerEvent) => void} up
- * @property {() => void} cancel
  */
 
 export class Table {
@@ -54,8 +36,6 @@ export class Table {
   constructor({ handlers = {}, readOnly = false } = {}) {
     this.handlers = handlers;
     this.readOnly = readOnly;
-    /** One tap on a card moves it (false: it picks the card up). */
-    this.oneTap = false;
     this.drawn = 0;
     this.topKey = '';
     /** The card size and gap last set (set again only when they change). */
@@ -79,10 +59,6 @@ export class Table {
     this.selection = null;
     /** @type {Highlight | null} */
     this.highlight = null;
-    /** @type {(Selection & {at: number}) | null} */
-    this.lastTap = null;
-    /** @type {Drag | null} */
-    this.drag = null;
 
     this.stock = h('button', {
       class: 'stock', type: 'button', onclick: () => this.handlers.deal?.(),
@@ -105,18 +81,25 @@ export class Table {
       this.columns.append(col);
     }
     if (readOnly) this.stock.disabled = true;
-    if (!readOnly) {
-      this.columns.addEventListener('pointerdown', (e) => this.pointerDown(e));
-      this.columns.addEventListener('keydown', (e) => this.keyDown(e));
-      this.columns.addEventListener('dblclick', (e) => e.preventDefault());
-    }
+    /** The pointer and the keys (none on a table only read). */
+    this.input = readOnly ? null : new TableInput(this);
     this.resizeObserver = new ResizeObserver(() => this.layout());
     this.resizeObserver.observe(this.columns);
   }
 
   destroy() {
     this.resizeObserver.disconnect();
-    this.endDrag();
+    this.input?.destroy();
+  }
+
+  /**
+   * One tap on a card moves it (false: it picks the card up); a change drops the selection.
+   * @param {boolean} on
+   */
+  setOneTap(on) {
+    if (!this.input) return;
+    if (this.input.taps.oneTap !== on) this.select(null);
+    this.input.taps.oneTap = on;
   }
 
   /**
@@ -391,7 +374,7 @@ export class Table {
   }
 
   /**
-   * Card overlap fitted to the space: long columns squeeze so the table stays on screen.
+   * Card overlap fitted to the space (tablelayout.js), written where it changed.
    * @param {Box} [box]  measured already (render), else read now
    */
   layout(box = undefined) {
@@ -400,61 +383,31 @@ export class Table {
     const { width, top } = read;
     if (!width) return;
     if (!box) this.box = read; // read now: as good as the frame after
-    const gap = width < 600 ? 3 : Math.min(10, width * 0.012); // a phone: cards first
-    const cardW = (width - gap * 9) / 10;
-    this.pitch = cardW + gap; // from one column to the next
-    const cardH = cardW * 1.4;
-    const sizeKey = `${cardW}|${gap}`;
+    const { size, tops, height } = fitTable(this.state.columns,
+      this.cols.map((col) => col.children.length),
+      { width, top, viewHeight: window.innerHeight, readOnly: this.readOnly });
+    this.pitch = size.pitch;
+    const sizeKey = `${size.cardW}|${size.gap}`;
     if (this.sizeKey !== sizeKey) {
       this.sizeKey = sizeKey;
-      this.el.style.setProperty('--card-w', `${cardW}px`);
-      this.el.style.setProperty('--card-h', `${cardH}px`);
-      this.el.style.setProperty('--gap', `${gap}px`);
+      this.el.style.setProperty('--card-w', `${size.cardW}px`);
+      this.el.style.setProperty('--card-h', `${size.cardH}px`);
+      this.el.style.setProperty('--gap', `${size.gap}px`);
       // Too narrow for a face's pips and figures (a phone): one big pip (cards.js).
-      this.el.classList.toggle('small-cards', cardW < SMALL_CARD_PX);
+      this.el.classList.toggle('small-cards', size.small);
     }
-    // A table played on keeps the foot of the screen for hints and notices (game.js).
-    const foot = this.readOnly ? 12 : MESSAGE_ROOM;
-    const room = Math.max(cardH * 3.5, window.innerHeight - top - foot);
-    // A phone's cards are narrow: the strips of covered cards stay big enough to tap.
-    const narrow = width < 600;
-    const downStep = Math.max(narrow ? 8 : 4, cardH * 0.12);
-    const minUp = narrow ? 24 : 17;
-    // The corner's rank is this tall (style.css: clamp(11px, 0.3 card, 19px); a phone's at
-    // least 14px); a step less than that and a few pixels more cuts it (Q reads as O).
-    const rank = width < 600 ? Math.max(14, cardW * 0.42) : Math.min(19, Math.max(11, cardW * 0.3));
-    const readable = rank + 6;
-    let tallest = cardH;
-    this.state.columns.forEach((column, i) => {
-      // A laid-open column's face-down cards are spaced like face-up ones, to be read.
-      const down = column.down ? 0 : column.hidden;
-      const up = column.cards.length + column.hidden - down + (column.dealt || 0);
-      let upStep = Math.max(cardH * 0.26, minUp);
-      const need = down * downStep + Math.max(up - 1, 0) * upStep + cardH;
-      // A laid-open column (a race's end, below the result) is read, not played: it keeps
-      // its full steps and the page scrolls (on a phone a squeezed one cut every rank).
-      if (need > room && up > 1 && !column.down) {
-        // Never so tight that a rank is unreadable (Q read as O at 10 px): the page scrolls.
-        upStep = Math.max(readable, (room - cardH - down * downStep) / (up - 1));
-      }
-      let y = 0;
+    tops.forEach((at, i) => {
       const children = /** @type {HTMLCollectionOf<HTMLElement>} */ (this.cols[i].children);
-      for (let k = 0; k < children.length; k += 1) {
+      at.forEach((y, k) => {
         // Written only where it changed: a kept card keeps its place (and its style).
         if (this.tops.get(children[k]) !== y) {
           this.tops.set(children[k], y);
           children[k].style.top = `${y}px`;
         }
-        y += k < down ? downStep : upStep;
-      }
-      const last = children.length > down ? upStep : downStep; // the step after the last card
-      const height = children.length ? y - last + cardH : cardH;
-      tallest = Math.max(tallest, height);
+      });
     });
-    // A table played on is as tall as the room it has, whatever its columns: a column growing
-    // never moves what is below it (cumulative layout shift 0 while playing).
-    const height = `${this.readOnly ? tallest + 4 : Math.max(tallest + 4, room)}px`;
-    if (this.columns.style.height !== height) this.columns.style.height = height;
+    const px = `${height}px`;
+    if (this.columns.style.height !== px) this.columns.style.height = px;
   }
 
   /** @param {Highlight | null} hint */
@@ -501,176 +454,6 @@ export class Table {
       col.classList.toggle('has-selection', sel > 0);
     });
     this.stock.classList.toggle('hinted', Boolean(this.highlight && this.highlight.deal));
-  }
-
-  // --- pointer: tap-tap, drag and drop, double-tap ---------------------------------------
-  /** @param {PointerEvent} e */
-  pointerDown(e) {
-    if (e.button !== undefined && e.button !== 0) return;
-    const target = /** @type {Element} */ (e.target);
-    const card = target.closest('.card.up');
-    const col = target.closest('.column');
-    if (!col) return;
-    const from = Number(/** @type {HTMLElement} */ (col).dataset.col);
-    if (card && this.state?.columns[from]?.dealt) return; // covered by cards still face down
-    if (!card || (this.selection && this.selection.col !== from)) {
-      // A face-down card, an empty column, or any column but the one of the cards picked
-      // up: a destination only, moved to as the finger comes down, not when it lifts.
-      this.lastTap = null;
-      this.tapColumn(from);
-      return;
-    }
-    e.preventDefault();
-    this.drag = {
-      from,
-      count: Number(/** @type {HTMLElement} */ (card).dataset.count),
-      x: e.clientX,
-      y: e.clientY,
-      pointerId: e.pointerId,
-      ghost: null,
-      move: (ev) => this.pointerMove(ev),
-      up: (ev) => this.pointerUp(ev),
-      cancel: () => this.endDrag(),
-    };
-    window.addEventListener('pointermove', this.drag.move);
-    window.addEventListener('pointerup', this.drag.up);
-    window.addEventListener('pointercancel', this.drag.cancel);
-  }
-
-  /** @param {PointerEvent} e */
-  pointerMove(e) {
-    const drag = this.drag;
-    if (!drag || e.pointerId !== drag.pointerId) return;
-    const dx = e.clientX - drag.x;
-    const dy = e.clientY - drag.y;
-    if (!drag.ghost && Math.hypot(dx, dy) < DRAG_START_PX) return;
-    drag.ghost ??= this.makeGhost(drag.from, drag.count);
-    drag.ghost.style.transform = `translate(${dx}px, ${dy}px)`;
-  }
-
-  /**
-   * The cards being dragged, drawn under the pointer (the originals fade).
-   * @param {number} from
-   * @param {number} count
-   */
-  makeGhost(from, count) {
-    const cards = Array.from(this.cols[from].querySelectorAll('.card.up')).slice(-count);
-    const first = cards[0].getBoundingClientRect();
-    const ghost = h('div', { class: 'ghost', 'aria-hidden': 'true' });
-    ghost.style.left = `${first.left}px`;
-    ghost.style.top = `${first.top}px`;
-    cards.forEach((card) => {
-      const copy = /** @type {HTMLElement} */ (card.cloneNode(true));
-      copy.style.top = `${card.getBoundingClientRect().top - first.top}px`;
-      ghost.append(copy);
-      card.classList.add('lifted');
-    });
-    this.el.append(ghost);
-    return ghost;
-  }
-
-  /** @param {PointerEvent} e */
-  pointerUp(e) {
-    const drag = this.drag;
-    if (!drag || e.pointerId !== drag.pointerId) return;
-    const dragged = Boolean(drag.ghost);
-    this.endDrag();
-    if (!dragged) {
-      this.tapCard(drag.from, drag.count);
-      return;
-    }
-    const target = /** @type {HTMLElement | null | undefined} */ (
-      document.elementFromPoint(e.clientX, e.clientY)?.closest('.column'));
-    const to = target ? Number(target.dataset.col) : null;
-    this.select(null);
-    if (to !== null && to !== drag.from) this.handlers.move?.(drag.from, to, drag.count);
-  }
-
-  endDrag() {
-    const drag = this.drag;
-    if (!drag) return;
-    window.removeEventListener('pointermove', drag.move);
-    window.removeEventListener('pointerup', drag.up);
-    window.removeEventListener('pointercancel', drag.cancel);
-    drag.ghost?.remove();
-    this.el.querySelectorAll('.lifted').forEach((c) => c.classList.remove('lifted'));
-    this.drag = null;
-  }
-
-  /**
-   * @param {number} col
-   * @param {number} count
-   */
-  tapCard(col, count) {
-    const now = performance.now();
-    const last = this.lastTap;
-    this.lastTap = { col, count, at: now };
-    if (last && last.col === col && last.count === count && now - last.at < DOUBLE_TAP_MS) {
-      this.lastTap = null;
-      this.select(null);
-      this.handlers.oneTap?.(col, count);
-      return;
-    }
-    const sel = this.selection;
-    if (sel && sel.col !== col) {
-      this.lastTap = null; // this tap was a destination, not the first half of a double-tap
-      this.select(null);
-      this.handlers.move?.(sel.col, col, sel.count);
-    } else if (this.oneTap) {
-      this.lastTap = null;
-      this.select(null);
-      this.handlers.oneTap?.(col, count);
-    } else if (sel && sel.count === count) {
-      this.select(null);
-    } else {
-      this.select({ col, count });
-    }
-  }
-
-  /** @param {number} col */
-  tapColumn(col) {
-    const sel = this.selection;
-    if (sel && sel.col !== col) {
-      this.select(null);
-      this.handlers.move?.(sel.col, col, sel.count);
-    }
-  }
-
-  // --- keyboard ----------------------------------------------------------------------------
-  /** @param {KeyboardEvent} e */
-  keyDown(e) {
-    const target = /** @type {Element} */ (e.target);
-    const col = /** @type {HTMLElement | null} */ (target.closest('.column'));
-    if (!col || e.ctrlKey || e.metaKey || e.altKey) return;
-    const i = Number(col.dataset.col);
-    /** @param {number} j */
-    const focus = (j) => {
-      this.cols.forEach((c, k) => c.setAttribute('tabindex', k === j ? '0' : '-1'));
-      this.cols[j].focus();
-    };
-    const column = this.state?.columns[i];
-    const size = column && !column.dealt ? column.cards.length : 0; // dealt: faces unknown
-    const sel = this.selection;
-    let handled = true;
-    if (e.key === 'ArrowRight') focus((i + 1) % 10);
-    else if (e.key === 'ArrowLeft') focus((i + 9) % 10);
-    else if (/^[0-9]$/.test(e.key)) focus((Number(e.key) + 9) % 10);
-    else if (e.key === 'ArrowUp' && sel && sel.col === i) {
-      this.select({ col: i, count: Math.min(sel.count + 1, size) });
-    } else if (e.key === 'ArrowDown' && sel && sel.col === i && sel.count > 1) {
-      this.select({ col: i, count: sel.count - 1 });
-    } else if (e.key === 'Enter' || e.key === ' ') {
-      if (sel && sel.col !== i) {
-        this.select(null);
-        this.handlers.move?.(sel.col, i, sel.count);
-      } else if (sel) this.select(null);
-      else if (size) this.select({ col: i, count: 1 });
-    } else if (e.key === '.') {
-      this.select(null);
-      this.handlers.oneTap?.(i, sel && sel.col === i ? sel.count : undefined);
-    } else if (e.key === 'Escape') this.select(null);
-    else handled = false;
-    if (handled) e.preventDefault();
   }
 }
 

@@ -1,6 +1,6 @@
 // @ts-check
-// What the client says in words: a suit mode, an action (the game's notices, a hint, a
-// replay's steps), a sentence, a time. No DOM: the screens' state modules say it too.
+// What the client says in words: a suit mode, a card, an action (the game's notices, a hint,
+// a replay's steps), a sentence, a time, a place. No DOM: the screens' state modules say it too.
 
 /** @import { LoggedAction } from './api.js' */
 
@@ -20,6 +20,29 @@ export function describe(action) {
   if (action.type === 'hint') return 'asked for a hint';
   const cards = (action.count ?? 0) > 1 ? `${action.count} cards` : 'the card';
   return `move ${cards} from column ${Number(action.from) + 1} to column ${Number(action.to) + 1}`;
+}
+
+/** @type {Record<string, string>} */
+export const SUIT_NAMES = { s: 'spades', h: 'hearts', d: 'diamonds', c: 'clubs' };
+/** @type {Record<string, string>} */
+const RANK_NAMES = { A: 'ace', T: '10', J: 'jack', Q: 'queen', K: 'king' };
+
+/**
+ * A card by name, for screen readers: `Ts` is "10 of spades".
+ * @param {string} code  rank and suit, as the API writes a card
+ */
+export function cardName(code) {
+  const rank = code[0];
+  return `${RANK_NAMES[rank] || rank} of ${SUIT_NAMES[code[1]]}`;
+}
+
+/** @type {Record<number, string>} */
+const ORDINAL_TAIL = { 1: 'st', 2: 'nd', 3: 'rd' };
+
+/** 1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, ... 21st. @param {number} n */
+export function ordinal(n) {
+  const tail = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (ORDINAL_TAIL[n % 10] || 'th');
+  return `${n}${tail}`;
 }
 
 /**
