@@ -469,7 +469,8 @@ export class GameScreen {
       this.ctx.toLogin();
     } else if (f.kind === 'refused') {
       play('refusal');
-      toast(f.text, 'error', 6000);
+      if (f.at !== null) this.table.refuse(f.at, f.text);
+      else toast(f.text, 'error', 6000);
       if (f.shake) this.table.shake(f.shake.col, f.shake.count);
       if (f.flash) this.table.flash(f.flash.cols, 'refused', f.flash.ms);
       if (f.refresh) this.refresh();
