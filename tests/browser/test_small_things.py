@@ -126,3 +126,30 @@ def test_no_key_help_on_a_touch_screen(live_server, new_page, make_user) -> None
         page.wait_for_selector(".replay h1")
         assert page.locator(".replay .keys-help").is_visible() is shown
         assert_no_console_errors(page)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_hint_shows_it_is_working_and_keys_are_for_keyboards(live_server, new_page, device) -> None:
+    layout_deal(["Ks|Ts", "Qs|9s", "Js|8s", "|Ks"])
+    page = new_page(**DEVICES[device])
+    open_page(page, f"{live_server.url}/")
+    page.wait_for_selector(".column .card.up")
+
+    def slow(route) -> None:
+        page.wait_for_timeout(600)  # a search on a slow server
+        route.continue_()
+
+    page.route("**/hint", slow)
+    hint = page.locator(".controls").get_by_role("button", name="Hint", exact=True)
+    before = hint.bounding_box()
+    hint.click()
+    page.wait_for_selector(".controls button.busy[aria-busy=true]")
+    assert hint.bounding_box() == before  # the mark takes no room
+    page.wait_for_selector(".hint-box .hint")
+    page.wait_for_selector(".controls button.busy", state="detached")
+    assert page.locator(".controls button[aria-busy]").count() == 0
+    page.locator("details.help summary").click()
+    help_text = page.locator("details.help").inner_text()
+    assert ("Keys:" in help_text) is (device == "desktop"), help_text
+    assert ("and keys" in help_text) is (device == "desktop"), help_text
+    assert_no_console_errors(page)

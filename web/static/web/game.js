@@ -196,13 +196,15 @@ function noticeBox(n, s, { undo, newGame }) {
  * @param {boolean} race
  */
 function help(race) {
-  return h('details', { class: 'help' }, h('summary', {}, 'How to play and keys'),
+  // The keys are a keyboard's: a touch screen without one is not told of them (style.css).
+  return h('details', { class: 'help' },
+    h('summary', {}, 'How to play', h('span', { class: 'keys-help' }, ' and keys')),
     h('p', {}, 'Tap a card to move it to the best place (the places it could go glow when '
       + 'there are several), or drag it where you want it. With one-tap off (Settings), '
       + 'tap a card, then the column to move it to; a double-tap picks the best place. '
       + 'Only runs of one suit move together; a full king-to-ace run of one suit leaves '
       + 'the table. ', link('/rules', 'The full rules'), '.'),
-    h('p', {}, keysHelp(race)));
+    h('p', { class: 'keys-help' }, keysHelp(race)));
 }
 
 /**
@@ -261,8 +263,8 @@ export class GameScreen {
       h('button', { type: 'button', onclick, 'aria-keyshortcuts': key }, label);
     this.buttons = {
       undo: button('Undo', () => session.send({ type: 'undo' }), 'Z'),
-      hint: button('Hint', () => session.askHint(0), 'H'),
-      next: button('Next hint', () => session.askHint(session.hintN + 1), 'Shift+H'),
+      hint: button('Hint', () => this.askHint(0), 'H'),
+      next: button('Next hint', () => this.askHint(session.hintN + 1), 'Shift+H'),
       deal: button('Deal', () => session.send({ type: 'deal' }), 'D'),
       menu: h('button', {
         type: 'button', onclick: () => this.toggleMenu(), 'aria-expanded': 'false',
@@ -298,6 +300,23 @@ export class GameScreen {
 
   /** The server's latest state. */
   get state() { return this.session.state; }
+
+  /**
+   * Ask for hint `n` (0: the best), its button marked busy until it is shown: the one action
+   * that waits for the server (a search) shows that it works.
+   * @param {number} n
+   */
+  async askHint(n) {
+    const button = n ? this.buttons.next : this.buttons.hint;
+    button.classList.add('busy');
+    button.setAttribute('aria-busy', 'true');
+    try {
+      await this.session.askHint(n);
+    } finally {
+      button.classList.remove('busy');
+      button.removeAttribute('aria-busy');
+    }
+  }
 
   /**
    * @param {string} text
@@ -488,9 +507,9 @@ export class GameScreen {
     const session = this.session;
     if (command === 'undo') session.send({ type: 'undo' });
     else if (command === 'deal') session.send({ type: 'deal' });
-    else if (command === 'hint') session.askHint(0);
+    else if (command === 'hint') this.askHint(0);
     else if (command === 'next-hint') {
-      if (!this.buttons.next.disabled) session.askHint(session.hintN + 1);
+      if (!this.buttons.next.disabled) this.askHint(session.hintN + 1);
     } else if (command === 'new-game') this.askNewGame();
     else {
       this.table.select(null);
