@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from bench.web import OVERLAPS_JS
 from games import services as game_services
+from games.models import Game
 from tests.browser.web import DESKTOP, DEVICES, PHONE, layout_deal, open_page, sign_in
 from tests.browser_plugin import assert_no_console_errors
 from tests.games.conftest import pooled_deal
@@ -152,4 +154,41 @@ def test_hint_shows_it_is_working_and_keys_are_for_keyboards(live_server, new_pa
     help_text = page.locator("details.help").inner_text()
     assert ("Keys:" in help_text) is (device == "desktop"), help_text
     assert ("and keys" in help_text) is (device == "desktop"), help_text
+    assert_no_console_errors(page)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_finish_plays_the_open_end_as_moves_the_server_checks(
+    live_server, new_page, device
+) -> None:
+    # Every card face up and no stock: the open end, won in two moves.
+    layout_deal(["|KsQsJsTs", "|9s8s7s6s5s", "|4s3s2sAs"])
+    page = new_page(**DEVICES[device])
+    sent: list[dict] = []
+    page.on(
+        "request",
+        lambda r: sent.append(r.post_data_json) if r.url.endswith("/actions") else None,
+    )
+    open_page(page, f"{live_server.url}/")
+    page.wait_for_selector(".column .card.up")
+    offer = page.locator(".finish-area .notice.finish")
+    offer.wait_for()
+    assert "2 moves" in offer.inner_text()
+    assert page.evaluate(OVERLAPS_JS) == 0  # the offer covers no control
+    offer.get_by_role("button", name="Finish").click()
+
+    page.wait_for_selector(".overlay:not([hidden]) #win-title")
+    game = Game.objects.get()
+    assert game.status == "won" and game.actions == 2
+    assert [(a["type"], a["from"], a["to"]) for a in sent] == [("move", 1, 0), ("move", 2, 0)]
+    assert_no_console_errors(page)
+
+
+def test_no_finish_while_a_card_is_face_down(live_server, new_page) -> None:
+    layout_deal(["|KsQsJsTs", "2s|9s8s7s6s5s", "|4s3sAs"])
+    page = new_page(**DESKTOP)
+    open_page(page, f"{live_server.url}/")
+    page.wait_for_selector(".column .card.up")
+    page.wait_for_timeout(300)
+    assert page.locator(".finish-area .notice").count() == 0
     assert_no_console_errors(page)

@@ -10,6 +10,7 @@
 import { analysable, analyseLink } from './analyse.js';
 import * as api from './api.js';
 import { afterNextPaint, h, clear, confirmDialog, toast, link } from './dom.js';
+import { finishLine, openEnd } from './finish.js';
 import { answerSound, failureOf, said, shownOf, soundOf } from './gamereply.js';
 import { GameSession, buttonsOf, newGameEnds, statsOf } from './gamestate.js';
 import { gameKey, keysHelp } from './keys.js';
@@ -191,6 +192,9 @@ function noticeBox(n, s, { undo, newGame }) {
       replay()));
 }
 
+/** The finish's moves, this far apart: each seen going where it goes. */
+const FINISH_PACE_MS = 160;
+
 /**
  * How to play and the keys, folded under the table.
  * @param {boolean} race
@@ -254,6 +258,10 @@ export class GameScreen {
     this.stats = new StatsBar();
     this.hintBox = h('div', { class: 'hint-box', 'aria-live': 'polite' });
     this.notice = h('div', { class: 'notice-area' });
+    /** The finish offered at the open end (finish.js), for the version it was found on. */
+    this.finishBox = h('div', { class: 'notice-area finish-area' });
+    this.finishFor = -1;
+    this.finishing = false;
     /**
      * @param {string} label
      * @param {() => unknown} onclick
@@ -279,7 +287,8 @@ export class GameScreen {
     // table, see table.js): when one comes or goes, nothing on the page moves.
     clear(root, h('section', { class: `game${race ? ' race-game' : ''}`, 'aria-label': label },
       h('div', { class: 'bar' }, this.stats.el, h('div', { class: 'controls' }, controls)),
-      this.menu, this.table.el, h('div', { class: 'messages' }, this.hintBox, this.notice),
+      this.menu, this.table.el, h('div', { class: 'messages' }, this.hintBox, this.notice,
+        this.finishBox),
       this.win.el, this.announcer,
       settingsPanel(), help(race)));
     this.clock = setInterval(() => this.renderStats(), 1000);
@@ -385,6 +394,50 @@ export class GameScreen {
     this.buttons.hint.disabled = off.hint;
     this.buttons.next.disabled = off.next;
     this.buttons.deal.disabled = off.deal;
+    this.offerFinish();
+  }
+
+  /**
+   * At the open end (stock empty, every card face up) with a line that wins found: "Finish"
+   * offered under the table; not in a race (each racer plays their own moves).
+   */
+  offerFinish() {
+    const state = this.session.state;
+    if (this.race || this.finishing || this.finishFor === state.version) return;
+    this.finishFor = state.version;
+    const line = openEnd(state) ? finishLine(state) : null;
+    if (!line) {
+      clear(this.finishBox);
+      return;
+    }
+    clear(this.finishBox, h('div', { class: 'notice finish', role: 'status' },
+      h('p', {}, 'Every card is face up and the stock is empty: the rest can be played '
+        + `for you, ${line.length} move${line.length === 1 ? '' : 's'}.`),
+      h('button', { type: 'button', class: 'primary', onclick: () => this.finish() }, 'Finish')));
+  }
+
+  /**
+   * Play the finish: its moves sent one after the other, each an ordinary action the server
+   * checks and the table draws; stopped by any refusal or change made meanwhile.
+   */
+  async finish() {
+    const line = finishLine(this.session.state);
+    clear(this.finishBox);
+    if (!line) return;
+    this.finishing = true;
+    try {
+      for (const move of line) {
+        const version = this.session.state.version;
+        this.session.send(move);
+        await this.session.idle();
+        if (this.session.state.version !== version + 1) break; // refused, or played elsewhere
+        await new Promise((resolve) => { setTimeout(resolve, FINISH_PACE_MS); });
+      }
+    } finally {
+      this.finishing = false;
+      this.finishFor = -1;
+      if (this.session.state.status === 'in_progress') this.offerFinish();
+    }
   }
 
   /** The counters; the clock runs on from the state's `elapsed_ms` since it came. */
