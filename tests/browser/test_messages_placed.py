@@ -10,7 +10,14 @@ from typing import Any
 import pytest
 
 from bench.web import OVERLAPS_JS
-from tests.browser.web import DEVICES, NETWORK_ERROR, layout_deal, open_page, tap_card
+from tests.browser.web import (
+    DEVICES,
+    NETWORK_ERROR,
+    layout_deal,
+    open_page,
+    screenshot,
+    tap_card,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -71,6 +78,8 @@ def test_a_refusal_sits_under_its_column_and_covers_no_control(
             and bubble["x"] + bubble["width"] <= table["x"] + table["width"]
         )
         assert page.locator("#toast.show").count() == 0  # no toast besides
+        if col == 9:
+            screenshot(page, f"refusal-beside-{device}", full_page=False)
         page.locator(".stats").click()  # the next action, wherever: the bubble goes
         assert page.locator(".refusal").count() == 0
     assert page.evaluate("window.__shift") == 0

@@ -10,7 +10,15 @@ import pytest
 from bench.web import OVERLAPS_JS
 from games import services as game_services
 from games.models import Game
-from tests.browser.web import DESKTOP, DEVICES, PHONE, layout_deal, open_page, sign_in
+from tests.browser.web import (
+    DESKTOP,
+    DEVICES,
+    PHONE,
+    layout_deal,
+    open_page,
+    screenshot,
+    sign_in,
+)
 from tests.browser_plugin import assert_no_console_errors
 from tests.games.conftest import pooled_deal
 from tests.leaderboard.helpers import line_of, play_service
@@ -56,6 +64,7 @@ def test_my_rows_are_marked_and_my_place_is_shown(live_server, new_page, make_us
     shown = page.locator("table.board tr[aria-current]")
     assert "carol" in shown.inner_text()
     assert page.evaluate("document.activeElement.textContent") == "carol"
+    screenshot(page, f"leaderboard-my-place-{device}")
 
     # Replay and Analyse: two controls apart, each a finger's size on a phone.
     for links in page.evaluate(LINKS_JS):
@@ -175,6 +184,7 @@ def test_finish_plays_the_open_end_as_moves_the_server_checks(
     offer.wait_for()
     assert "2 moves" in offer.inner_text()
     assert page.evaluate(OVERLAPS_JS) == 0  # the offer covers no control
+    screenshot(page, f"finish-offer-{device}", full_page=False)
     offer.get_by_role("button", name="Finish").click()
 
     page.wait_for_selector(".overlay:not([hidden]) #win-title")
