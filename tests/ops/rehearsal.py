@@ -440,6 +440,11 @@ class Sampler(threading.Thread):
         self.join(10)
 
 
+def began(row: dict[str, Any]) -> float:
+    """When an access-log line's request began (wall time): logged at its end."""
+    return datetime.fromisoformat(row["ts"]).timestamp() - row["duration_ms"] / 1000
+
+
 def access_lines(topology: Topology, since: float, until: float) -> list[dict[str, Any]]:
     """The web hosts' access-log lines of reads the router decided, of requests that began
     between two wall times."""
@@ -454,8 +459,7 @@ def access_lines(topology: Topology, since: float, until: float) -> list[dict[st
                 row = json.loads(line)
             except ValueError:
                 continue
-            at = datetime.fromisoformat(row["ts"]).timestamp() - row["duration_ms"] / 1000
-            if since <= at <= until:
+            if since <= began(row) <= until:
                 found.append(row)
     return found
 
