@@ -21,7 +21,7 @@ from tests.browser_plugin import assert_no_console_errors
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SIZES = {
+SIZES: dict[str, dict[str, Any]] = {
     "phone": PHONE,  # 390 x 844
     "small-phone": {**PHONE, "viewport": {"width": 360, "height": 740}},
     "large-phone": {**PHONE, "viewport": {"width": 430, "height": 932}},
