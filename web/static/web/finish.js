@@ -13,7 +13,9 @@ const RANKS = 'A23456789TJQK';
 /** @param {string} code */
 const rank = (code) => RANKS.indexOf(code[0]) + 1;
 /** Positions looked at, at most: the finish is offered only when a line is found within. */
-export const FINISH_BUDGET = 20000;
+export const FINISH_BUDGET = 5000;
+/** Moves in a line, at most (the search's depth; a full table is cleared in far fewer). */
+const MAX_LINE = 150;
 
 /** @typedef {{type: 'move', from: number, to: number, count: number}} FinishMove */
 
@@ -59,7 +61,7 @@ export function finishLine(state, budget = FINISH_BUDGET) {
   const search = (cols) => {
     if (cols.every((c) => !c.length)) return true;
     const key = cols.map((c) => c.join('')).join('|');
-    if (seen.has(key) || left <= 0) return false;
+    if (seen.has(key) || left <= 0 || line.length >= MAX_LINE) return false;
     seen.add(key);
     left -= 1;
     const view = /** @type {Game} */ ({

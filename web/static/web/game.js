@@ -394,7 +394,9 @@ export class GameScreen {
     this.buttons.hint.disabled = off.hint;
     this.buttons.next.disabled = off.next;
     this.buttons.deal.disabled = off.deal;
-    this.offerFinish();
+    // Looked for once the drawing is on screen, never on the way to it.
+    if (!this.race && openEnd(this.session.state)) setTimeout(() => this.offerFinish(), 0);
+    else if (this.finishBox.firstChild) clear(this.finishBox);
   }
 
   /**
@@ -403,7 +405,8 @@ export class GameScreen {
    */
   offerFinish() {
     const state = this.session.state;
-    if (this.race || this.finishing || this.finishFor === state.version) return;
+    if (this.race || this.finishing || this.finishFor === state.version
+      || !this.finishBox.isConnected) return;
     this.finishFor = state.version;
     const line = openEnd(state) ? finishLine(state) : null;
     if (!line) {
