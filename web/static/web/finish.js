@@ -5,15 +5,13 @@
 // the page sends them one after the other as ordinary moves, each checked by the server
 // (docs/rules.md#finishing). No DOM: tests/js hold it.
 
-import { liftable } from './rules.js';
-
 /** @import { Game } from './api.js' */
 
 const RANKS = 'A23456789TJQK';
 /** @param {string} code */
 const rank = (code) => RANKS.indexOf(code[0]) + 1;
 /** Positions looked at, at most: the finish is offered only when a line is found within. */
-export const FINISH_BUDGET = 5000;
+export const FINISH_BUDGET = 2000;
 /** Moves in a line, at most (the search's depth; a full table is cleared in far fewer). */
 const MAX_LINE = 150;
 
@@ -27,6 +25,17 @@ const MAX_LINE = 150;
 export function openEnd(state) {
   return state.status === 'in_progress' && state.deals_left === 0
     && state.columns.every((c) => !c.hidden && !c.dealt);
+}
+
+/**
+ * How many cards at the end of `cards` form one run (one suit, descending): what may move.
+ * @param {string[]} cards
+ */
+function tailRun(cards) {
+  let k = cards.length ? 1 : 0;
+  while (k < cards.length && cards[cards.length - k - 1][1] === cards[cards.length - k][1]
+    && rank(cards[cards.length - k - 1]) === rank(cards[cards.length - k]) + 1) k += 1;
+  return k;
 }
 
 /**
@@ -64,29 +73,29 @@ export function finishLine(state, budget = FINISH_BUDGET) {
     if (seen.has(key) || left <= 0 || line.length >= MAX_LINE) return false;
     seen.add(key);
     left -= 1;
-    const view = /** @type {Game} */ ({
-      ...state, columns: cols.map((cards) => ({ hidden: 0, cards })),
-    });
     /** @type {[number, FinishMove][]} */
     const moves = [];
     cols.forEach((cards, from) => {
-      for (let count = 1; count <= cards.length && liftable(view, from, count); count += 1) {
-        const first = cards[cards.length - count];
-        cols.forEach((dest, to) => {
-          if (to === from) return;
-          const top = dest[dest.length - 1];
-          if (top ? rank(top) !== rank(first) + 1 : count === cards.length) return;
-          // Onto its own suit first, longer runs first; an empty column last.
-          const worth = (!top ? 0 : top[1] === first[1] ? 200 : 100) + count;
-          moves.push([worth, { type: 'move', from, to, count }]);
-        });
-      }
+      const run = tailRun(cards);
+      if (!run) return;
+      const low = rank(cards[cards.length - 1]);
+      cols.forEach((dest, to) => {
+        if (to === from) return;
+        const top = dest[dest.length - 1];
+        // Onto a card one rank higher: the part of the run that fits it. Into an empty
+        // column: the whole run, unless it is the whole column (a move to nowhere new).
+        const count = top ? rank(top) - low : run < cards.length ? run : 0;
+        if (count < 1 || count > run) return;
+        // Onto its own suit first, longer runs first; an empty column last.
+        const worth = (!top ? 0 : top[1] === cards[cards.length - 1][1] ? 200 : 100) + count;
+        moves.push([worth, { type: 'move', from, to, count }]);
+      });
     });
     moves.sort((a, b) => b[0] - a[0]);
     for (const [, move] of moves) {
-      const next = cols.map((c) => [...c]);
-      next[move.to].push(...next[move.from].splice(-move.count, move.count));
-      next[move.to] = withoutRun(next[move.to]);
+      const next = cols.slice(); // only the two columns it changes are copied
+      next[move.to] = withoutRun([...cols[move.to], ...cols[move.from].slice(-move.count)]);
+      next[move.from] = cols[move.from].slice(0, -move.count);
       line.push(move);
       if (search(next)) return true;
       line.pop();
