@@ -23,6 +23,7 @@ drains the pool no faster than its rate whichever way the deals are taken.
 
 from __future__ import annotations
 
+import functools
 import logging
 import secrets
 import threading
@@ -30,12 +31,12 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from celery import current_app
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Count
 
 from base.errors import DomainError
+from base.queueing import in_thread, queue_task
 from games import metrics
 from games.engine import DEAL_VERSION, SUIT_MODES, deal_layout
 from games.models import Deal, seed_to_db
@@ -275,51 +276,16 @@ def _claim(deal: Deal) -> bool:
     return bool(claimed)
 
 
-# -- keeping the pool full without a broker -------------------------------------------------
-_filling: set[int] = set()
-_filling_lock = threading.Lock()
-
-
+# -- keeping the pool full -----------------------------------------------------------------
 def kick_fill(suits: int) -> None:
     """Ask for the pool of ``suits`` to be topped up: a Celery task when a broker is set, a
-    background thread in this process when not (the zero-setup run), or nothing when
-    POOL_AUTOFILL is off (tests that fill explicitly)."""
+    background thread of this process when not (the zero-setup run), or nothing when
+    POOL_AUTOFILL is off (tests that fill explicitly). Fail-soft: a game must not fail because
+    the broker is down (base.queueing)."""
     if not settings.POOL_AUTOFILL:
         return
-    if not settings.CELERY_TASK_ALWAYS_EAGER:
-        _publish_fill(suits)
-        return
-    with _filling_lock:
-        if suits in _filling:
-            return
-        _filling.add(suits)
-    threading.Thread(target=_fill_in_background, args=(suits,), daemon=True).start()
-
-
-# While the broker is down, publishing is not tried again for this long: beat's top-up queues
-# the fill once the broker is back, and a game creation never waits on a dead broker twice.
-_PUBLISH_BACKOFF_SECONDS = 10.0
-_publish_down_until = 0.0
-
-
-def _publish_fill(suits: int) -> None:
-    """Queue fill_pool(suits), failing soft: a game must not fail because the broker is down."""
-    global _publish_down_until
-    if time.monotonic() < _publish_down_until:
-        return
-    try:
-        current_app.send_task(FILL_POOL_TASK, args=(suits,))
-    except Exception as exc:  # kombu's OperationalError, a timeout, ...: log and carry on
-        _publish_down_until = time.monotonic() + _PUBLISH_BACKOFF_SECONDS
-        log.warning("could not queue fill_pool(%s), the broker is unavailable: %s", suits, exc)
-
-
-def _fill_in_background(suits: int) -> None:
-    try:
-        pool_fill(suits=suits)
-    except Exception:  # a background helper must never take the process down
-        log.exception("in-process pool fill for %s suits failed", suits)
-    finally:
-        with _filling_lock:
-            _filling.discard(suits)
-        connection.close()
+    queue_task(
+        FILL_POOL_TASK,
+        (suits,),
+        without_broker=in_thread(functools.partial(pool_fill, suits=suits)),
+    )

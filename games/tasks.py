@@ -9,6 +9,7 @@ from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 
+from base.queueing import queue_follow_up
 from games import pool, services
 from games.idempotency import idempotent_requests_prune
 from games.services import games_close_past_days, games_expire_idle
@@ -50,7 +51,7 @@ def top_up_pools() -> dict[int, int]:
     levels = pool.pool_levels()
     for suits, level in levels.items():
         if level < settings.POOL_LOW_WATER:
-            fill_pool.delay(suits)
+            queue_follow_up(fill_pool, suits)
     return levels
 
 

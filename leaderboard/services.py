@@ -4,12 +4,10 @@ open challenges' lines again for a shorter par."""
 
 from __future__ import annotations
 
-import logging
-import threading
+import functools
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, NoReturn
 
-from celery import current_app
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
@@ -17,6 +15,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from base.errors import DomainError
+from base.queueing import in_thread, queue_task
 from games.daily import daily_closed
 from games.deals import deal_improve_line
 from games.models import Game
@@ -31,11 +30,12 @@ DAILY_LOCK_SPACE = 0x5D41  # advisory-lock namespace of daily challenge creation
 # A reader who finds today's challenge missing retries after this; a creation is queued at most
 # once per such window.
 DAILY_RETRY_AFTER_SECONDS = 5
+# The task that makes today's and tomorrow's challenges (leaderboard/tasks.py), queued by name.
+CREATE_DAILY_TASK = "leaderboard.tasks.create_daily_challenges"
 if TYPE_CHECKING:
     from accounts.models import User
 else:
     User = get_user_model()
-log = logging.getLogger(__name__)
 
 
 class DailyAlreadyPlayed(DomainError):
@@ -156,14 +156,14 @@ def daily_request(*, day: date) -> None:
     the worker's task; without one (the zero-setup run) a thread here, if POOL_AUTOFILL is on."""
     if not cache.add(f"daily:requested:{day.isoformat()}", 1, DAILY_RETRY_AFTER_SECONDS):
         return
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        if settings.POOL_AUTOFILL:
-            threading.Thread(target=_ensure_in_background, args=(day,), daemon=True).start()
-        return
-    try:  # by name: the task module imports this one
-        current_app.send_task("leaderboard.tasks.create_daily_challenges")
-    except Exception as exc:  # the broker is down: beat's hourly run will make it
-        log.warning("could not queue create_daily_challenges: %s", exc)
+    # By name: the task module imports this one. A broker down is beat's to catch up on: its
+    # hourly run makes the challenge.
+    queue_task(
+        CREATE_DAILY_TASK,
+        without_broker=(
+            in_thread(functools.partial(daily_ensure, day=day)) if settings.POOL_AUTOFILL else None
+        ),
+    )
 
 
 def daily_read(*, day: date) -> DailyChallenge:
@@ -185,15 +185,6 @@ def _missing(*, day: date, today: date) -> NoReturn:
     if day > today:
         raise DomainError("future_date", f"The challenge of {day} is not published yet.", 404)
     raise DomainError("no_challenge", f"There was no challenge on {day}.", 404)
-
-
-def _ensure_in_background(day: date) -> None:
-    try:
-        daily_ensure(day=day)
-    except Exception:  # an empty pool (PoolEmpty) or a database error: the next reader asks again
-        log.warning("in-process creation of the %s daily challenge failed", day, exc_info=True)
-    finally:
-        connection.close()
 
 
 def daily_improve_pars(*, now: datetime | None = None) -> list[date]:

@@ -8,10 +8,16 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from leaderboard.services import daily_ensure, daily_improve_pars
+from base.queueing import queue_follow_up
+from leaderboard.services import CREATE_DAILY_TASK, daily_ensure, daily_improve_pars
 
 
-@shared_task(acks_late=True, soft_time_limit=120, time_limit=150)
+@shared_task(
+    name=CREATE_DAILY_TASK,  # the services queue it by this name
+    acks_late=True,
+    soft_time_limit=120,
+    time_limit=150,
+)
 def create_daily_challenges() -> list[str]:
     """Make sure today's and tomorrow's challenges exist (tomorrow's ahead of time, so its
     commitment is public before the day starts)."""
@@ -25,7 +31,7 @@ def create_daily_challenges() -> list[str]:
     # A worker's minute per new challenge; without a broker (tasks in-process) nobody should
     # wait for it, so the zero-setup run keeps vetting's line as the par.
     if settings.DAILY_PAR_MAX_NODES and not settings.CELERY_TASK_ALWAYS_EAGER:
-        improve_daily_pars.delay()
+        queue_follow_up(improve_daily_pars)
     return days
 
 

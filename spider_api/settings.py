@@ -468,7 +468,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Workers and beat outlive a broker outage (they reconnect for ever, not 100 times).
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # Publishing from a request while Redis is down fails within about a second (and
-# games.pool.kick_fill carries on without it); it never hangs the request.
+# base.queueing carries on without it, backing off); it never hangs the request.
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_connect_timeout": 2,

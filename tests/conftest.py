@@ -10,11 +10,17 @@
 - `metrics_on`: metrics on for this test (METRICS_TOKEN set; off otherwise, as in a
   deployment without one); tests/metrics/helpers.py reads and scrapes them.
 
+Every test starts with POOL_AUTOFILL off and no broker failure remembered (base.queueing's
+back-off), and the background threads it started (base.queueing.in_thread) are finished
+before the next one.
+
 Every response a test client receives is checked against the published OpenAPI schema
 (`tests/schema_check.py`): an undocumented status code, header or field fails the test.
 """
 
 import itertools
+import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -29,12 +35,15 @@ from accounts.models import User
 from accounts.services import device_token_issue
 from base import oauth
 from base.authentication import forget_all
+from base.queueing import BACKGROUND_THREAD_PREFIX, forget_broker_failure
 from tests import schema_check
 
 pytest_plugins = ["tests.browser_plugin"]
 
 ROOT = Path(__file__).resolve().parent.parent  # the repository
 PASSWORD = "correct horse battery staple"
+# How long a test's teardown waits for the background threads it started.
+BACKGROUND_JOIN_SECONDS = 60.0
 
 _usernames = (f"player{n}" for n in itertools.count(1))
 # user pk -> the secret of the sign-in the fixtures made for them (only hashes are stored)
@@ -109,6 +118,39 @@ def _fresh_token_cache() -> None:
     forget_all()
     oauth.forget_all_access_tokens()
     _secrets.clear()
+
+
+def background_threads() -> list[threading.Thread]:
+    """The threads base.queueing started for a task's work (no broker), still running."""
+    return [t for t in threading.enumerate() if t.name.startswith(BACKGROUND_THREAD_PREFIX)]
+
+
+@pytest.fixture(autouse=True)
+def _no_autofill(settings) -> None:
+    """No pool fill and no daily challenge made behind a test's back (POOL_AUTOFILL): a test
+    that takes the pool's last deals or reads a missing challenge would otherwise vet deals
+    in a thread for seconds or minutes. A test of that background work turns it on."""
+    settings.POOL_AUTOFILL = False
+
+
+@pytest.fixture(autouse=True)
+def _background_work_ends_with_its_test() -> Iterator[None]:
+    """Without a broker a queued task's work may run in a thread of this process (a pool
+    fill, the day's challenge made for a reader, an analysis), on a database connection of
+    its own that commits into the test database: one still running when its test ended
+    wrote into the next test (a daily challenge appearing in the middle of it). So each is
+    waited for when its test is torn down (autouse, so after the test's own database
+    fixture), and one still running after BACKGROUND_JOIN_SECONDS fails the test.
+
+    A broker failure remembered by an earlier test (base.queueing's back-off) is forgotten:
+    each test publishes as if the broker had never failed."""
+    forget_broker_failure()
+    yield
+    deadline = time.monotonic() + BACKGROUND_JOIN_SECONDS
+    for thread in background_threads():
+        thread.join(max(0.0, deadline - time.monotonic()))
+    running = [t.name for t in background_threads()]
+    assert not running, f"background work still running {BACKGROUND_JOIN_SECONDS}s on: {running}"
 
 
 @pytest.fixture

@@ -55,6 +55,9 @@ DYNAMIC: dict[str, tuple[str, ...]] = {
 RULE_ERROR = "games.errors:rule_error"
 # races.policy._refused re-raises any race refusal as a 422 on the game endpoints.
 REFUSED = "races.policy:_refused"
+# What is handed to base.queueing.in_thread runs in a thread of its own, whose errors are
+# logged there: the request that queued it never answers them.
+IN_THREAD = "base.queueing:in_thread"
 DRF = {
     "ValidationError": ("invalid", 400),
     "NotFound": ("not_found", 404),
@@ -241,7 +244,18 @@ def _direct(key: str) -> tuple[set[tuple[int, str]], set[Edge]]:
     remapped = _refusing_trys(module, node)
     catching = _catching_trys(module, node)
     CAUGHT[key] = set()
+    in_background = {
+        id(inner)
+        for call in ast.walk(node)
+        if isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Name)
+        and _resolve(module, call.func.id) == IN_THREAD
+        for inner in ast.walk(call)
+        if inner is not call
+    }
     for sub in ast.walk(node):
+        if id(sub) in in_background:
+            continue
         if isinstance(sub, ast.Raise) and sub.exc is not None:
             raised = sub.exc.func if isinstance(sub.exc, ast.Call) else sub.exc
             name = raised.id if isinstance(raised, ast.Name) else getattr(raised, "attr", None)

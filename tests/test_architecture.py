@@ -1,11 +1,11 @@
 """The import contracts in pyproject.toml ([tool.importlinter]) hold: the rules engine and the
 solver import nothing from Django, DRF, Celery or the web apps; the base library imports no
 app and no app imports the project (spider_api, which names them); dependencies run one way
-(races above leaderboard and accounts, above games, above the coin ledger; the games app
-above its solver, the solver above its engine); and inside games the Celery tasks call the
-services, which never import the tasks. And the views are handlers (docs/architecture.md,
-"Views"): their schema text apart, one way to answer, no query or write of their own, the
-player by player_of."""
+(races above leaderboard, accounts, oauth and preferences, above games, above the coin
+ledger; the games app above its solver, the solver above its engine); and inside games the
+Celery tasks call the services, which never import the tasks. And the views are handlers
+(docs/architecture.md, "Views"): their schema text apart, one way to answer, no query or
+write of their own, the player by player_of."""
 
 import ast
 import inspect
@@ -20,7 +20,7 @@ CONTRACTS = (
     "The rules engine and the solver know nothing of Django or the apps",
     "The base library imports no app and not the project",
     "No app imports the project: it names them",
-    "One way: races > leaderboard | accounts | oauth > games > coins",
+    "One way: races > leaderboard | accounts | oauth | preferences > games > coins",
     "The games app uses its solver, the solver uses the engine, never the reverse",
     "Within games: tasks call services, services deal, deals come from the pool",
     "Within games.services: the rooms apart, over the endings, over the lookups",

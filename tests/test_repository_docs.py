@@ -8,10 +8,12 @@ repository cannot follow.
 
 from __future__ import annotations
 
+import importlib
 import re
 import subprocess
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 SKIPPED_DIRS = {".git", ".venv", "node_modules", "__pycache__", ".mypy_cache", ".ruff_cache"}
@@ -182,3 +184,87 @@ def test_the_readme_is_a_newcomers_page_that_links_the_reference() -> None:
     for name in ("configuration", "api", "operations", "rules", "architecture"):
         assert f"(docs/{name}.md)" in readme, name
     assert len(readme.split()) < 1500  # the reference lives in docs/
+
+
+def test_the_readme_opens_with_its_title_then_the_two_commands() -> None:
+    lines = (ROOT / "README.md").read_text().splitlines()
+    assert lines[:3] == ["# Spider Solitaire API", "", "```sh"]
+    block = lines[3 : lines.index("```", 3)]
+    commands = [line.split("#")[0].strip() for line in block if not line.startswith(" ")]
+    assert commands == ["make run", "make test"]
+    assert sum(line.startswith("# ") for line in lines) == 1  # one title
+
+
+# A repository path in a code span: it starts with one of the repository's top folders.
+CODE_SPAN = re.compile(r"`([^`\s]+)`")
+DOTTED = re.compile(r"`([A-Za-z_]\w*(?:\.\w+)+)(?:\([^`]*\))?`")
+FILE_ENDINGS = {"py", "md", "toml", "txt", "yml", "yaml", "json", "js", "ts", "cpp", "hpp"}
+LOGGER = re.compile(r"getLogger\(\"([\w.]+)\"\)")
+
+
+def doc_pages() -> list[Path]:
+    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def test_every_repository_path_the_docs_name_exists() -> None:
+    tops = {p.parts[len(ROOT.parts)] for p in tracked_files() if len(p.parts) > len(ROOT.parts) + 1}
+    missing, named = [], 0
+    for page in doc_pages():
+        text = page.read_text()
+        for m in CODE_SPAN.finditer(text):
+            path = re.split(r"[#:]", m.group(1).rstrip(".,;"))[0]
+            if "/" not in path or path.split("/")[0] not in tops:
+                continue
+            named += 1
+            pattern = path.replace("…", "*")
+            if not (any(ROOT.glob(pattern)) if "*" in pattern else (ROOT / path).exists()):
+                missing.append(f"{page.relative_to(ROOT)}:{line_of(text, m.start())}: {path}")
+    assert named > 50, named
+    assert not missing, "paths that are not in the repository:\n" + "\n".join(missing)
+
+
+def test_every_module_and_name_the_docs_name_exists() -> None:
+    """``games.services.game_act``, ``base.openapi.AutoSchema``: a module of the project and a
+    name in it; or a model's label (``accounts.ApiToken``) or a logger's name."""
+    from django.apps import apps
+
+    packages = {p.parts[len(ROOT.parts)] for p in tracked_files() if p.name == "__init__.py"}
+    loggers = {
+        name
+        for path in tracked_files()
+        if path.suffix == ".py"
+        for name in LOGGER.findall(text_of(path) or "")
+    }
+    missing, named = [], 0
+    for page in doc_pages():
+        text = page.read_text()
+        for m in DOTTED.finditer(text):
+            parts = m.group(1).split(".")
+            if parts[0] not in packages or parts[-1] in FILE_ENDINGS:
+                continue
+            named += 1
+            if not (_resolves(parts) or m.group(1) in loggers or _is_model(apps, parts)):
+                missing.append(f"{page.relative_to(ROOT)}:{line_of(text, m.start())}: {m[1]}")
+    assert named > 30, named
+    assert not missing, "names that are not in the code:\n" + "\n".join(missing)
+
+
+def _resolves(parts: list[str]) -> bool:
+    for i in range(len(parts), 0, -1):
+        try:
+            found: object = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        for name in parts[i:]:
+            if not hasattr(found, name):
+                return False
+            found = getattr(found, name)
+        return True
+    return False
+
+
+def _is_model(apps: Any, parts: list[str]) -> bool:
+    try:
+        return len(parts) == 2 and apps.get_model(*parts) is not None
+    except LookupError:
+        return False

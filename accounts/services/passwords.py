@@ -3,11 +3,10 @@ task, confirmed), and the email address the resets go to."""
 
 from __future__ import annotations
 
-import logging
+import functools
 from typing import Any
 from urllib.parse import urlsplit
 
-from celery import current_app
 from django.conf import settings
 from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.password_validation import validate_password
@@ -21,8 +20,7 @@ from django.utils.http import urlsafe_base64_decode
 from accounts.errors import ResetLinkInvalid
 from accounts.models import User
 from base import tokens
-
-log = logging.getLogger(__name__)
+from base.queueing import inline, queue_task
 
 SEND_PASSWORD_RESET_TASK = "accounts.tasks.send_password_reset"
 # At most one reset email per address per this many seconds, whoever asks and from where.
@@ -70,13 +68,12 @@ def password_reset_request(*, email: str) -> None:
     key = f"password-reset:{tokens.secret_hash(normalized)}"
     if not cache.add(key, 1, PASSWORD_RESET_EMAIL_INTERVAL):
         return
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        password_reset_send(email=email)
-        return
-    try:
-        current_app.send_task(SEND_PASSWORD_RESET_TASK, args=(email,))
-    except Exception as exc:  # the broker is down: the player asks again
-        log.warning("could not queue a password reset mail: %s", exc)
+    # The broker down: no mail, and the player asks again.
+    queue_task(
+        SEND_PASSWORD_RESET_TASK,
+        (email,),
+        without_broker=inline(functools.partial(password_reset_send, email=email)),
+    )
 
 
 def password_reset_send(*, email: str) -> None:

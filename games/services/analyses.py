@@ -13,20 +13,20 @@ pool's), or without a broker in a thread of this process, like the pool's fill.
 
 from __future__ import annotations
 
+import functools
 import logging
-import threading
 import time
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from celery import current_app
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from base.queueing import in_thread, inline, queue_task
 from games import metrics as game_metrics
 from games.engine import Action as EngineAction
 from games.engine import EngineError
@@ -240,37 +240,21 @@ def analysis_compute(*, game: Game) -> ComputedAnalysis:
 
 
 # -- queueing ---------------------------------------------------------------------------------
-# While the broker is down, publishing is not tried again for this long (a read re-queues).
-_PUBLISH_BACKOFF_SECONDS = 10.0
-
-
-_publish_down_until = 0.0
-
-
 def queue_analysis(analysis_id: int) -> None:
-    """Run the analysis: a task on the analysis queue with a broker; without one (the
-    zero-setup run) a thread of this process, or inline where ANALYSIS_IN_THREAD is off."""
-    global _publish_down_until
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        if settings.ANALYSIS_IN_THREAD:
-            threading.Thread(target=_run_in_background, args=(analysis_id,), daemon=True).start()
-        else:
-            analysis_run(analysis_id=analysis_id)
-        return
-    if time.monotonic() < _publish_down_until:
-        return
-    try:
-        current_app.send_task(ANALYSE_TASK, args=(analysis_id,), queue=settings.ANALYSIS_QUEUE)
-    except Exception as exc:  # the broker is down: the analysis waits; a read queues it again
-        _publish_down_until = time.monotonic() + _PUBLISH_BACKOFF_SECONDS
-        log.warning("could not queue analysis %s, the broker is unavailable: %s", analysis_id, exc)
-
-
-def _run_in_background(analysis_id: int) -> None:
-    try:
-        analysis_run(analysis_id=analysis_id)
-    except Exception:  # a background helper must never take the process down
-        log.exception("in-process analysis %s failed", analysis_id)
-        analysis_fail(analysis_id=analysis_id, reason="error")
-    finally:
-        connection.close()
+    """Run the analysis: a task on the analysis queue with a broker (fail-soft: while it is
+    down the analysis waits, and a read queues it again); without one (the zero-setup run) a
+    thread of this process, or inline where ANALYSIS_IN_THREAD is off."""
+    run = functools.partial(analysis_run, analysis_id=analysis_id)
+    queue_task(
+        ANALYSE_TASK,
+        (analysis_id,),
+        queue=settings.ANALYSIS_QUEUE,
+        without_broker=(
+            in_thread(
+                run,
+                on_error=functools.partial(analysis_fail, analysis_id=analysis_id, reason="error"),
+            )
+            if settings.ANALYSIS_IN_THREAD
+            else inline(run)
+        ),
+    )

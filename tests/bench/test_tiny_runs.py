@@ -6,9 +6,10 @@ The runs start together when the first of these tests asks (as many at once as t
 cores) and each test checks its own. A bench on a scratch PostgreSQL database runs where
 the suite does (``postgres``: on the server the suite's database is on), each on a database
 of its own copied from one migrated once for all (bench/servers.py, BENCH_TEMPLATE_DB), all
-dropped afterwards; one that needs Redis as well is skipped without it, as the other Redis
-tests are. A new bench/*.py needs a tiny run here, or a test module of its own named in
-ELSEWHERE."""
+named after this process (two suites at once on one server never share one) and all
+dropped afterwards, whatever failed; one that needs Redis as well is skipped without it, as
+the other Redis tests are. A new bench/*.py needs a tiny run here, or a test module of its
+own named in ELSEWHERE."""
 
 from __future__ import annotations
 
@@ -24,10 +25,12 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+import psycopg
 import pytest
 from django.db import connection
+from psycopg import sql
 
-from bench.servers import TEMPLATE_VAR, database_afresh, free_port, server_env
+from bench.servers import PG_SERVER, TEMPLATE_VAR, database_afresh, free_port, server_env
 from tests.conftest import ROOT
 from tests.redis_server import REDIS_URL, redis_up
 
@@ -37,7 +40,10 @@ pytestmark = pytest.mark.slow
 # shared helpers; every other bench has one or more runs here.
 ELSEWHERE = {"analysis", "leaderboard", "solver", "web"}
 HELPERS = {"client", "servers"}
-TEMPLATE = "spider_tiny_template"
+# This process's scratch databases: spider_tiny_<pid>_<run> (and _template), so two suites
+# running at once on one PostgreSQL server never drop or copy each other's.
+SCRATCH_PREFIX = f"spider_tiny_{os.getpid()}_"
+TEMPLATE = f"{SCRATCH_PREFIX}template"
 
 
 @dataclass(frozen=True)
@@ -51,7 +57,7 @@ class Run:
 
 
 def _db(name: str) -> str:
-    return f"spider_tiny_{name}"
+    return f"{SCRATCH_PREFIX}{name}"
 
 
 # Each test_<name> below checks RUNS[name]; the heaviest first, so they overlap the most.
@@ -161,14 +167,6 @@ def _execute(name: str, run: Run) -> tuple[int, str, str]:
         return code, out.read(), err.read()
 
 
-def _drop(db: str) -> None:
-    subprocess.run(
-        ["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", "--force", db],
-        check=False,
-        capture_output=True,
-    )
-
-
 @pytest.fixture(scope="module")
 def tiny_runs(request: pytest.FixtureRequest) -> Iterator[dict[str, Future[Any]]]:
     """The runs of the tests selected here, started: their futures by name."""
@@ -176,31 +174,42 @@ def tiny_runs(request: pytest.FixtureRequest) -> Iterator[dict[str, Future[Any]]
     wanted = {item.name.removeprefix("test_") for item in here}
     chosen = {n: r for n, r in RUNS.items() if n in wanted and _runnable(r)}
     futures: dict[str, Future[Any]] = {}
-    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
-        for name, run in chosen.items():
-            if not run.postgres:
-                futures[name] = pool.submit(_execute, name, run)
-        if any(run.postgres for run in chosen.values()):
-            url = f"postgres://postgres@127.0.0.1:5432/{TEMPLATE}"
-            database_afresh(TEMPLATE)
-            subprocess.run(
-                [sys.executable, "manage.py", "migrate", "-v0"],
-                cwd=ROOT,
-                env=server_env(url),
-                check=True,
-            )
+    try:
+        with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
             for name, run in chosen.items():
-                if run.postgres:
+                if not run.postgres:
                     futures[name] = pool.submit(_execute, name, run)
-        try:
-            yield futures
-        finally:
-            for future in futures.values():
-                future.cancel()
-    for name, run in chosen.items():
-        if run.postgres:
-            _drop(_db(name))
-    _drop(TEMPLATE)
+            if any(run.postgres for run in chosen.values()):
+                url = f"{PG_SERVER}/{TEMPLATE}"
+                database_afresh(TEMPLATE)
+                subprocess.run(
+                    [sys.executable, "manage.py", "migrate", "-v0"],
+                    cwd=ROOT,
+                    env=server_env(url),
+                    check=True,
+                )
+                for name, run in chosen.items():
+                    if run.postgres:
+                        futures[name] = pool.submit(_execute, name, run)
+            try:
+                yield futures
+            finally:
+                for future in futures.values():
+                    future.cancel()
+    finally:  # the runs are over (the pool waited for them): nothing uses the databases
+        if connection.vendor == "postgresql":
+            _drop_scratch_databases()
+
+
+def _drop_scratch_databases() -> None:
+    """Drop this process's scratch databases (a run's, the template), all there are."""
+    with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as conn:
+        names = conn.execute(
+            "SELECT datname FROM pg_database WHERE starts_with(datname, %s)", [SCRATCH_PREFIX]
+        ).fetchall()
+        for (name,) in names:
+            drop = sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+            conn.execute(drop)
 
 
 def figures_of(tiny_runs: dict[str, Future[Any]], name: str) -> dict[str, Any]:
@@ -220,6 +229,12 @@ def test_every_bench_has_a_tiny_run() -> None:
         assert callable(globals().get(f"test_{name}")), name
     for name in ELSEWHERE:
         assert (ROOT / "tests" / "bench" / f"test_{name}_bench.py").exists(), name
+
+
+def test_the_scratch_databases_are_this_processs() -> None:
+    names = [TEMPLATE] + [_db(name) for name, run in RUNS.items() if run.postgres]
+    assert all(n.startswith(f"spider_tiny_{os.getpid()}_") for n in names)
+    assert len(set(names)) == len(names) and max(map(len, names)) <= 63  # PostgreSQL's limit
 
 
 postgres = pytest.mark.postgres

@@ -45,9 +45,9 @@ def pooled_deal(suits: int, seed: int) -> Deal:
 
 
 @pytest.fixture(autouse=True)
-def _no_autofill(settings) -> None:
-    """Tests fill the pool themselves; no background filler races them."""
-    settings.POOL_AUTOFILL = False
+def _no_vetting_on_request(settings) -> None:
+    """Tests fill the pool themselves (and no background filler races them: POOL_AUTOFILL is
+    off in every test, tests/conftest.py)."""
     settings.POOL_SYNC_VET_SECONDS = 0
 
 

@@ -17,10 +17,9 @@ from tests.games.conftest import QUICK_SEEDS, pooled_deal
 
 
 @pytest.fixture(autouse=True)
-def _no_autofill(settings) -> None:
-    """Tests fill the pool themselves; no background filler races them, and an empty pool
-    answers pool_empty at once instead of vetting for seconds."""
-    settings.POOL_AUTOFILL = False
+def _no_vetting_on_request(settings) -> None:
+    """Tests fill the pool themselves (POOL_AUTOFILL is off in every test, tests/conftest.py),
+    and an empty pool answers pool_empty at once instead of vetting for seconds."""
     settings.POOL_SYNC_VET_SECONDS = 0
 
 

@@ -83,7 +83,7 @@ def test_the_missing_challenge_is_made_in_the_background_and_then_served(
 def test_a_burst_of_readers_asks_for_the_challenge_once(api_client, settings, monkeypatch) -> None:
     started: list[object] = []
     settings.POOL_AUTOFILL = True
-    monkeypatch.setattr(services, "_ensure_in_background", lambda day: started.append(day))
+    monkeypatch.setattr(services, "daily_ensure", lambda day: started.append(day))
 
     for _ in range(5):
         assert api_client.get(DAILY).status_code == 503

@@ -4,4 +4,4 @@ from tests.games.api.conftest import (  # noqa: F401  (fixtures, found by name)
     staff,
     staff_client,
 )
-from tests.games.conftest import _no_autofill, stock_pool  # noqa: F401
+from tests.games.conftest import _no_vetting_on_request, stock_pool  # noqa: F401

@@ -15,6 +15,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import path
 from kombu.exceptions import OperationalError as KombuOperationalError
 
+from base import queueing
 from base.authentication import BearerTokenAuthentication
 from base.cache import FailSoftRedisCache
 from games import pool
@@ -121,7 +122,6 @@ def broker_down(settings, monkeypatch):
     settings.CELERY_TASK_ALWAYS_EAGER = False
     settings.POOL_AUTOFILL = True
     settings.POOL_SYNC_VET_SECONDS = 0
-    monkeypatch.setattr(pool, "_publish_down_until", 0.0)
     calls = []
 
     def refuse(name, args=(), **kwargs):
@@ -129,7 +129,7 @@ def broker_down(settings, monkeypatch):
         calls.append(args)
         raise KombuOperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
 
-    monkeypatch.setattr(pool.current_app, "send_task", refuse)
+    monkeypatch.setattr(queueing.current_app, "send_task", refuse)
     return calls
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from tests.games.api.conftest import clock  # noqa: F401  (fixtures)
 from tests.games.api.helpers import NEAR_WIN, layout_json
-from tests.games.conftest import _no_autofill, stock_pool  # noqa: F401
+from tests.games.conftest import _no_vetting_on_request, stock_pool  # noqa: F401
 
 API = "/api/v1"
 

@@ -4,6 +4,7 @@ touch it, and only games on pooled vetted deals are ranked."""
 
 import pytest
 
+from base import queueing
 from games import pool
 from games.engine import DEAL_VERSION, Action, Board, deal_layout, replay
 from games.models import Deal, Game
@@ -193,10 +194,9 @@ def test_a_low_pool_queues_its_fill_task_after_commit(
     settings.CELERY_TASK_ALWAYS_EAGER = False  # a broker: the fill is a queued task
     settings.POOL_AUTOFILL = True
     settings.POOL_LOW_WATER = 5
-    monkeypatch.setattr(pool, "_publish_down_until", 0.0)
     queued: list[tuple[str, tuple]] = []
     monkeypatch.setattr(
-        pool.current_app, "send_task", lambda name, args=(), **kw: queued.append((name, args))
+        queueing.current_app, "send_task", lambda name, args=(), **kw: queued.append((name, args))
     )
     stock_pool(1, 1)
 
@@ -207,3 +207,32 @@ def test_a_low_pool_queues_its_fill_task_after_commit(
         callback()
 
     assert queued == [(fill_pool.name, (1,))]  # by the name the task is registered under
+
+
+def test_beats_top_up_queues_a_fill_for_each_mode_below_the_low_water_mark(
+    stock_pool, settings, monkeypatch
+):
+    from games.tasks import fill_pool, top_up_pools
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False  # a worker runs it, with a broker
+    settings.POOL_LOW_WATER = 2
+    queued: list[tuple[str, tuple]] = []
+    monkeypatch.setattr(
+        queueing.current_app, "send_task", lambda name, args=(), **kw: queued.append((name, args))
+    )
+    stock_pool(1, 2)
+
+    assert top_up_pools() == {1: 2, 2: 0, 4: 0}
+    assert queued == [(fill_pool.name, (2,)), (fill_pool.name, (4,))]
+
+
+def test_without_a_broker_the_top_up_fills_each_mode_in_process(settings, monkeypatch):
+    from games.tasks import top_up_pools
+
+    settings.POOL_LOW_WATER = 1
+    filled: list[int] = []
+    monkeypatch.setattr(pool, "pool_fill", lambda *, suits: filled.append(suits) or 0)
+
+    top_up_pools()
+
+    assert filled == [1, 2, 4]
