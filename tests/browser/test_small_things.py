@@ -101,7 +101,8 @@ BEHIND_JS = """() => {
     const b = bit.getBoundingClientRect();
     const x = b.left + b.width / 2;
     const y = b.top + b.height / 2;
-    if (x < d.left || x > d.right || y < d.top || y > d.bottom) continue;
+    const r = 12; // inside its rounded corners
+    if (x < d.left + r || x > d.right - r || y < d.top + r || y > d.bottom - r) continue;
     checked += 1;
     if (!dialog.contains(document.elementFromPoint(x, y))) over += 1;
   }
