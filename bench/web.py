@@ -27,9 +27,18 @@ scratch PostgreSQL database and a free port, signs a player in with a game in pr
   stock) to the server's answer drawn (the table's `data-version` changed, then the next
   animation frame), measured inside the page over --moves actions a casual player might make;
   move_request_p50/p99_ms: the share of that spent in the request (network + server), from
-  the browser's Resource Timing, so the client's own part is the difference.
+  the browser's Resource Timing, so the client's own part is the difference;
+- at 390x844 with touch (a phone), over --phone-moves actions through the page, a refused
+  move tried after every third: phone_header_px, the header's height (one row: at most 56);
+  phone_faceup_step_px, the median over the positions whose longest column fits the screen
+  of the smallest vertical step between two face-up cards (at least 18); toast_overlaps, the
+  controls (links, buttons, summaries, counters, the stock) any message on screen (a toast,
+  a refusal, a hint, a notice) covered at any moment sampled, summed (0);
+  phone_empty_share, the median share of the table's felt no card covers at the start of a
+  game.
 
-    .venv/bin/python bench/web.py --visits 10 --moves 200 --slow-moves 60 --hint-rounds 8
+    .venv/bin/python bench/web.py --visits 10 --moves 200 --slow-moves 60 --hint-rounds 8 \
+        --phone-moves 60
 
 Last line: one JSON object of the figures.
 """
@@ -49,10 +58,10 @@ from typing import Any
 import httpx
 
 try:  # imported as bench.<module>
-    from bench.client import choose
+    from bench.client import choose, rank
     from bench.servers import free_port, server_env, wait_live
 except ImportError:  # run as a script: bench/ itself is on sys.path
-    from client import choose  # type: ignore[import-not-found,no-redef]
+    from client import choose, rank  # type: ignore[import-not-found,no-redef]
     from servers import (  # type: ignore[import-not-found,no-redef]
         free_port,
         server_env,
@@ -314,6 +323,144 @@ def hint_shifts(browser: Any, base: str, token: str, rounds: int, rnd: random.Ra
     return shift
 
 
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+# The controls no message may cover, and the messages: each control covered counted once per
+# sample (a message's own buttons are its own, not covered).
+OVERLAPS_JS = """() => {
+  const shown = (el) => el.offsetParent !== null && el.getBoundingClientRect().width > 0
+    && getComputedStyle(el).visibility !== 'hidden';
+  const controls = [...document.querySelectorAll(
+    'header a, header button, .game button, .game a, .game summary, .game .stat')]
+    .filter(shown);
+  const messages = [...document.querySelectorAll(
+    '#toast.show, .game .refusal, .game .messages .hint, .game .messages .notice')]
+    .filter((el) => getComputedStyle(el).visibility !== 'hidden'
+      && el.getBoundingClientRect().width > 0);
+  let covered = 0;
+  for (const c of controls) {
+    const b = c.getBoundingClientRect();
+    if (messages.some((m) => !m.contains(c) && (() => {
+      const a = m.getBoundingClientRect();
+      return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    })())) covered += 1;
+  }
+  return covered;
+}"""
+# The smallest step between two face-up cards of a column, while the longest column fits the
+# screen (null when it does not, or no column holds two face-up cards).
+STEP_JS = """() => {
+  // Where layout put each card (offsetTop: a card sliding in is where it lands, not where its
+  // transition has it now).
+  const cols = [...document.querySelectorAll('.column')];
+  const bottoms = cols.map((c) => {
+    const last = c.lastElementChild;
+    return last ? c.getBoundingClientRect().top + last.offsetTop + last.offsetHeight : 0;
+  });
+  if (Math.max(...bottoms) > innerHeight) return null;
+  const steps = [];
+  for (const c of cols) {
+    const tops = [...c.querySelectorAll('.card.up')].map((e) => e.offsetTop);
+    for (let i = 1; i < tops.length; i += 1) steps.push(tops[i] - tops[i - 1]);
+  }
+  return steps.length ? Math.min(...steps) : null;
+}"""
+# The share of the table's felt (below its stock) that no card covers.
+EMPTY_JS = """() => {
+  const felt = document.querySelector('.columns').getBoundingClientRect();
+  const height = innerHeight - felt.top;
+  let covered = 0;
+  for (const c of document.querySelectorAll('.column')) {
+    const last = c.lastElementChild?.getBoundingClientRect();
+    if (last) covered += c.getBoundingClientRect().width * Math.min(last.bottom - felt.top, height);
+  }
+  return 1 - covered / (felt.width * height);
+}"""
+
+
+def refused_move(state: dict[str, Any]) -> dict[str, Any] | None:
+    """A move of one face-up card onto a column whose top card does not take it (the server
+    refuses it: the page shows why)."""
+    cols = [c["cards"] for c in state["columns"]]
+    for src, cards in enumerate(cols):
+        for dst, target in enumerate(cols):
+            if cards and target and src != dst and rank(target[-1]) != rank(cards[-1]) + 1:
+                return {"type": "move", "from": src, "to": dst, "count": 1}
+    return None
+
+
+def tap_action(page: Any, action: dict[str, Any]) -> None:
+    """An action made through the page as a player does: Undo, the stock, or tap a card and
+    then the column to move it to."""
+    if action["type"] == "undo":
+        page.locator(".controls").get_by_role("button", name="Undo", exact=True).click()
+    elif action["type"] == "deal":
+        page.locator(".stock").click()
+    else:
+        src = f'.column[data-col="{action["from"]}"] .card.up[data-count="{action["count"]}"]'
+        page.locator(src).click(position={"x": 6, "y": 4})
+        page.locator(f'.column[data-col="{action["to"]}"]').click(position={"x": 6, "y": 4})
+
+
+def phone_play(
+    browser: Any, base: str, token: str, moves: int, rnd: random.Random
+) -> dict[str, Any]:
+    """At a phone's size: the header's height, the face-up step and the empty felt, and what
+    messages cover while ``moves`` actions are played through the page (a refused move after
+    every third, sampled as its message shows and a moment later)."""
+    api = httpx.Client(base_url=f"{base}/api/v1", headers={"Authorization": f"Bearer {token}"})
+    context = browser.new_context(storage_state=signed_in(base, token), **PHONE)
+    page = context.new_page()
+    header = 0.0
+    steps: list[float] = []
+    empty: list[float] = []
+    overlaps = 0
+    samples = 0
+
+    def new_game() -> dict[str, Any]:
+        body = {"suits": 1, "seed": rnd.randrange(1, 2**63)}
+        state = api.post("/games", json=body).raise_for_status().json()
+        page.goto(f"{base}/play/{state['id']}")
+        page.wait_for_selector(".column .card.up")
+        page.wait_for_timeout(100)  # laid out again once measured
+        empty.append(float(page.evaluate(EMPTY_JS)))
+        return state
+
+    state = new_game()
+    header = float(page.evaluate("document.querySelector('header.top').offsetHeight"))
+    for n in range(moves):
+        if n % 3 == 2 and (refused := refused_move(state)):
+            tap_action(page, refused)
+            for wait in (150, 600):
+                page.wait_for_timeout(wait)
+                overlaps += int(page.evaluate(OVERLAPS_JS))
+                samples += 1
+        action = choose(state, rnd, undo_rate=0.05, undo_when_stuck=True)
+        if action is None or state["status"] != "in_progress":
+            state = new_game()
+            continue
+        version = state["version"]
+        tap_action(page, action)
+        page.wait_for_function(
+            "v => Number(document.querySelector('.table').dataset.version) > v", arg=version
+        )
+        overlaps += int(page.evaluate(OVERLAPS_JS))
+        samples += 1
+        step = page.evaluate(STEP_JS)
+        if step is not None:
+            steps.append(float(step))
+        state = api.get(f"/games/{state['id']}").json()
+    context.close()
+    api.close()
+    return {
+        "phone_header_px": round(header, 1),
+        "phone_faceup_step_px": round(statistics.median(steps), 1) if steps else None,
+        "phone_step_samples": len(steps),
+        "phone_empty_share": round(statistics.median(empty), 3),
+        "toast_overlaps": overlaps,
+        "overlap_samples": samples,
+    }
+
+
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 AXE_PAGES = ["/", "/daily", "/leaderboard", "/rules", "/race", "/account"]
 AXE_SIGNED_OUT = ["/login", "/signup"]
@@ -350,6 +497,7 @@ def measure(
     slow_moves: int,
     hint_rounds: int,
     rnd: random.Random,
+    phone_moves: int = 30,
 ) -> dict[str, Any]:
     """Every figure, against the service at ``base`` (``token``: a staff player's, with a
     game in progress to resume; the pool holds a 1-suit deal for each guest visit)."""
@@ -360,6 +508,7 @@ def measure(
     _, _, slow_taps = play(browser, base, token, slow_moves, rnd, latency_ms=300, cpu_rate=4)
     shift = hint_shifts(browser, base, token, hint_rounds, rnd)
     axe = axe_serious(browser, base, token)
+    phone = phone_play(browser, base, token, phone_moves, rnd)
     sizes = [size for size, _ in visited]
     playable = [ms for _, ms in visited]
     return {
@@ -382,6 +531,7 @@ def measure(
         "slow_guest_playable_ms": round(statistics.median(slow_guests), 1),
         "layout_shift": round(shift, 4),
         "axe_serious": axe,
+        **phone,
     }
 
 
@@ -402,6 +552,7 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=200)
     parser.add_argument("--slow-moves", type=int, default=60)
     parser.add_argument("--hint-rounds", type=int, default=8)
+    parser.add_argument("--phone-moves", type=int, default=60)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--db", default="spider_bench_web")
     parser.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
@@ -429,6 +580,7 @@ def main() -> None:
                 slow_moves=args.slow_moves,
                 hint_rounds=args.hint_rounds,
                 rnd=rnd,
+                phone_moves=args.phone_moves,
             )
             browser.close()
     finally:

@@ -22,6 +22,7 @@ KEYS = {
     "tap_to_board_p50_ms", "tap_to_board_p99_ms", "move_p50_ms", "move_p99_ms",
     "move_request_p50_ms", "move_request_p99_ms", "moves_measured", "taps_measured", "visits",
     "slow_tap_to_board_p99_ms", "slow_guest_playable_ms", "layout_shift", "axe_serious",
+    "phone_header_px", "phone_faceup_step_px", "phone_empty_share", "toast_overlaps",
 }  # fmt: skip
 
 
@@ -45,6 +46,7 @@ def test_the_web_bench_at_a_tiny_size(live_server, browser, make_user, settings)
         slow_moves=4,
         hint_rounds=2,
         rnd=random.Random(7),
+        phone_moves=6,
     )
 
     print(figures)  # the figures, with -s
@@ -55,3 +57,6 @@ def test_the_web_bench_at_a_tiny_size(live_server, browser, make_user, settings)
     assert figures["slow_guest_playable_ms"] > 150  # the emulated delay did apply
     assert figures["layout_shift"] == 0
     assert figures["axe_serious"] in (0, None)  # None: axe-core not installed (npm ci)
+    assert figures["phone_header_px"] <= 56  # one row
+    assert figures["overlap_samples"] >= 6
+    assert figures["toast_overlaps"] == 0  # no message over a control

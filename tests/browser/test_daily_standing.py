@@ -117,7 +117,7 @@ def test_the_winner_sees_their_own_row_marked_and_may_replay_it(
     open_page(page, f"{live_server.url}/daily")
     page.wait_for_selector("table.board tr.mine")
     mine = page.locator("table.board tr.mine")
-    assert "(you)" in mine.inner_text()
+    assert mine.locator(".you").inner_text() == "you"
     assert mine.locator("a", has_text="Replay").count() == 1
     assert_no_console_errors(page)
 

@@ -186,8 +186,8 @@ def test_a_refusal_in_a_chain_rolls_back_to_the_servers_table(
     tap_card(page, 2, 1)
     assert column_cards(page, 0) == ["Ts", "9s", "8s"]
 
-    page.wait_for_selector(".toast.error")
-    assert page.locator(".toast.error").inner_text() == "Refused here."
+    page.wait_for_selector(".refusal")
+    assert page.locator(".refusal").inner_text() == "Refused here."
     wait_confirmed(page, 1)
     # The first move stands (the server took it), the second is back where it came from.
     assert column_cards(page, 0) == ["Ts", "9s"] and column_cards(page, 2) == ["8s"]
@@ -202,7 +202,7 @@ def test_a_refusal_of_the_first_drops_the_taps_after_it(live_server, new_page) -
     tap_card(page, 1, 1)
     tap_card(page, 2, 1)
 
-    page.wait_for_selector(".toast.error")
+    page.wait_for_selector(".refusal")
     page.wait_for_function("() => document.querySelectorAll('.card.up').length === 10")
     assert column_cards(page, 0) == ["Ts"] and column_cards(page, 1) == ["9s"]
     assert column_cards(page, 2) == ["8s"] and stat(page, "moves") == "0"

@@ -153,16 +153,18 @@ def test_a_refusal_shakes_the_cards_and_marks_the_column(live_server, new_page, 
     tap_card(page, 3, 1)  # a King: no column takes it
 
     page.wait_for_selector('.column[data-col="3"] .card.shake')
-    toast = page.locator(".toast.error")
-    toast.wait_for()
-    assert "column 4" in toast.inner_text()
+    refusal = page.locator('.table .refusal[data-col="3"]')  # beside the King's column
+    refusal.wait_for()
+    assert "column 4" in refusal.inner_text()
     page.locator("details.settings summary").click()
+    assert page.locator(".refusal").count() == 0  # gone at the next action
     page.locator("#one-tap").uncheck()
     tap_card(page, 2, 1)  # the 8s onto the Ks of column 4: refused
     tap_column(page, 3)
     page.wait_for_selector('.column[data-col="3"].refused')
     page.wait_for_selector('.column[data-col="2"] .card.shake')
-    assert "8♠ cannot go on K♠ in column 4" in page.locator(".toast.error").inner_text()
+    refusal = page.locator('.table .refusal[data-col="3"]')  # beside the column refusing
+    assert "8♠ cannot go on K♠ in column 4" in refusal.inner_text()
     screenshot(page, f"refused-shake-{device}")
     assert [e for e in page.errors if not e.startswith(f"{NETWORK_ERROR} 422")] == []
 
@@ -179,7 +181,7 @@ def test_an_optimistic_move_is_rolled_back_when_the_server_refuses(live_server, 
     tap_card(page, 1, 1)
     assert column_cards(page, 0) == ["Ts", "9s"]  # drawn at once
 
-    page.wait_for_selector(".toast.error")
+    page.wait_for_selector(".refusal")
     assert column_cards(page, 0) == ["Ts"] and column_cards(page, 1) == ["9s"]  # rolled back
     assert stat(page, "moves") == "0"
     page.wait_for_selector('.column[data-col="1"] .card.shake')

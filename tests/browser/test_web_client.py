@@ -74,7 +74,7 @@ def test_sign_up_log_out_and_log_in(live_server, new_page, make_user) -> None:
     assert page.locator("#account .me").inner_text() == "newcomer"
     screenshot(page, "new-game-desktop")
 
-    page.get_by_role("button", name="Log out").click()
+    page.get_by_role("button", name="Sign out").click()
     page.wait_for_url(re.compile("/login$"))
     assert page.evaluate("localStorage.getItem('spider.token')") is None
     page.fill("#username", "newcomer")
@@ -226,9 +226,9 @@ def test_a_refused_move_shows_the_servers_sentence(live_server, new_page, make_u
     tap_card(page, 2, 1)  # the 8s onto the Ks: not one rank lower
     tap_column(page, 3)
 
-    toast = page.locator(".toast.error")
-    toast.wait_for()
-    assert "8♠" in toast.inner_text() and "K♠" in toast.inner_text()
+    refusal = page.locator('.refusal[data-col="3"]')  # said beside the column refusing
+    refusal.wait_for()
+    assert "8♠" in refusal.inner_text() and "K♠" in refusal.inner_text()
     assert stat(page, "moves") == "0" and column_cards(page, 3) == ["Ks"]
     screenshot(page, "refused-desktop")
     assert [e for e in page.errors if not e.startswith(f"{NETWORK_ERROR} 422")] == []

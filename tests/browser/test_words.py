@@ -107,9 +107,9 @@ def test_refusals_are_sentences_without_field_names(
 ) -> None:
     page = first_visit(live_server, new_page, device, FULL)
     tap_card(page, 3, 1)  # a Ks with nowhere to go: the server says so
-    toast = page.locator(".toast.error")
-    toast.wait_for()
-    words = toast.inner_text()
+    refusal = page.locator(".refusal")
+    refusal.wait_for()
+    words = refusal.inner_text()
     assert words.startswith("No column can take") and words.endswith("."), words
 
     user = make_user()

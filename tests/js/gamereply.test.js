@@ -86,22 +86,25 @@ describe('what a refusal means for the screen', () => {
   test('422 on a move: its cards shake and the column that refused them is marked', () => {
     const action = { type: /** @type {const} */ ('move'), from: 0, to: 1, count: 2 };
     assert.deepEqual(failureOf(refusal(422, 'illegal_move'), action, game()), {
-      kind: 'refused', text: 'said illegal_move', shake: { col: 0, count: 2 },
+      kind: 'refused', text: 'said illegal_move', at: 1, shake: { col: 0, count: 2 },
       flash: { cols: [1], ms: 1200 }, refresh: false,
     });
     const oneTap = { type: /** @type {const} */ ('move'), from: 3 };
     const f = failureOf(refusal(422, 'no_move'), oneTap, game());
     assert.deepEqual(f.kind === 'refused' && [f.shake, f.flash], [{ col: 3, count: 1 }, null]);
+    assert.equal(f.kind === 'refused' && f.at, 3, 'said beside the column it came from');
   });
 
   test('422 on a deal over an empty column: the empty columns are marked', () => {
     const f = failureOf(refusal(422, 'empty_column_blocks_deal'), { type: 'deal' }, game());
     assert.deepEqual(f.kind === 'refused' && f.flash, { cols: [2], ms: 1500 });
+    assert.equal(f.kind === 'refused' && f.at, 2, 'said beside the empty column');
   });
 
   test('422 game over: the game is read again', () => {
     const f = failureOf(refusal(422, 'game_over'), { type: 'undo' }, game());
     assert.deepEqual(f.kind === 'refused' && [f.refresh, f.shake, f.flash], [true, null, null]);
+    assert.equal(f.kind === 'refused' && f.at, null, 'about no column: a toast');
   });
 });
 

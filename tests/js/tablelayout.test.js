@@ -34,7 +34,30 @@ describe('the table\'s geometry', () => {
     const [d1, d2, d3, u1] = steps(tops[0]);
     assert.ok(Math.abs(d1 - d2) < 1e-9 && Math.abs(d2 - d3) < 1e-9, 'one face-down step');
     assert.ok(d1 < u1);
-    assert.ok(Math.abs(u1 - size.cardH * 0.26) < 1e-9, 'room enough: the full step');
+    assert.ok(Math.abs(u1 - size.cardH * 0.3) < 1e-9, 'room enough: the step grown in full');
+  });
+
+  test('the face-up step grows with the free height, and a long column squeezes alone', () => {
+    // A phone held upright (390 x 844): a card 35 px wide, its step grown to 60% of it.
+    const phone = { width: 383, top: 190, viewHeight: 844, readOnly: false };
+    const { size, tops } = fitTable([column(3, 5), column(20)], [8, 20], phone);
+    const grown = steps(tops[0]).at(-1);
+    assert.ok(Math.abs(grown - size.cardH * 0.6) < 1e-9, `grown: ${grown}`);
+    assert.ok(grown >= 18);
+    const long = steps(tops[1])[0];
+    assert.ok(long < grown, 'the long column squeezed, the short one not');
+    assert.ok(tops[1][19] + size.cardH <= 844 - 190 - MESSAGE_ROOM + 1e-6, 'it fits the room');
+    // On its side (844 x 390) there is little free height: the step stays the base one.
+    const side = fitTable([column(3, 5)], [8], { width: 830, top: 100, viewHeight: 390,
+      readOnly: false });
+    const base = Math.max(side.size.cardH * 0.26, 17);
+    assert.ok(Math.abs(steps(side.tops[0]).at(-1) - base) < 1e-9);
+    // In between, the step is what a long run needs to fit.
+    const mid = fitTable([column(3, 5)], [8], { ...desk, viewHeight: 780 });
+    const step = steps(mid.tops[0]).at(-1);
+    const free = (780 - 100 - MESSAGE_ROOM - mid.size.cardH - 5 * mid.size.cardH * 0.12) / 11;
+    assert.ok(free > mid.size.cardH * 0.26 && free < mid.size.cardH * 0.3);
+    assert.ok(Math.abs(step - free) < 1e-9, `${step} ${free}`);
   });
 
   test('a table played on is as tall as its room, whatever its columns', () => {

@@ -7,6 +7,7 @@
 
 import * as api from './api.js';
 import { h, clear, confirmDialog, toast, formErrors, link } from './dom.js';
+import { relativeTime } from './words.js';
 
 /**
  * @import { ApiError, ApiToken, Approval } from './api.js'
@@ -25,8 +26,14 @@ export const SCOPES = {
 /** @type {[number, string][]} */
 const EXPIRIES = [[7, '7 days'], [30, '30 days'], [90, '90 days'], [365, 'A year']];
 
-/** @param {string | null} iso */
-const when = (iso) => (iso ? new Date(iso).toLocaleString() : '—');
+/**
+ * A moment as a person says it ("5 minutes ago", "never"), its full date in the tooltip.
+ * @param {string | null} iso
+ */
+const when = (iso) => (iso
+  ? h('time', { datetime: iso, title: new Date(iso).toLocaleString([],
+    { dateStyle: 'medium', timeStyle: 'short' }) }, relativeTime(iso))
+  : 'never');
 
 /**
  * A form's submit as one async step: errors shown in `box`, the button off meanwhile.
@@ -88,6 +95,38 @@ export async function accountScreen(root, ctx) {
     toast('Password changed: your other devices and tokens are signed out.');
     await showTokens();
   });
+
+  // -- the email a forgotten password's link goes to (optional; a player's, not a guest's:
+  // a guest has no password to reset)
+  const email = field('email', 'Email', { type: 'email', autocomplete: 'email',
+    'aria-describedby': 'email-help' });
+  const emailHelp = h('p', { class: 'small', id: 'email-help' });
+  const emailErrors = h('div', { class: 'form-errors', role: 'alert' });
+  const emailForm = h('form', { class: 'account-form', id: 'email-form', novalidate: true },
+    h('h2', {}, 'Email'), ...email.nodes, emailHelp,
+    emailErrors, h('button', { type: 'submit', class: 'primary' }, 'Save email'));
+  /** @param {string} address */
+  const showEmail = (address) => {
+    email.input.value = address;
+    emailHelp.textContent = address
+      ? 'A forgotten password\'s reset link is sent here, and nowhere else. Never shown to '
+        + 'anyone. Empty it to remove it.'
+      : 'None yet. Without one, a forgotten password cannot be reset: you would have to '
+        + 'sign in on a device still signed in, or start a new account. Optional, never shown '
+        + 'to anyone, used only for that link.';
+  };
+  showEmail('');
+  onSubmit(emailForm, emailErrors, async () => {
+    const saved = await api.setEmail(email.input.value.trim());
+    showEmail(saved.email);
+    toast(saved.email ? `Email saved: ${saved.email}.` : 'Email removed.');
+  });
+  const loadEmail = async () => {
+    if (api.session.guest) return;
+    try {
+      showEmail((await api.me()).email || '');
+    } catch { /* the form stays empty: saving still works */ }
+  };
 
   // -- a guest's name (the made-up one until it chooses), checked as a username is
   const guestName = field('guest-name', 'Your name', {
@@ -234,8 +273,11 @@ export async function accountScreen(root, ctx) {
   const deleteErrors = h('div', { class: 'form-errors', role: 'alert' });
   const deleteForm = h('form', { class: 'account-form', id: 'delete-form' },
     h('h2', {}, 'Delete your account'),
-    h('p', { class: 'small' }, 'For good: your name, email and password are erased and every '
-      + 'token is revoked. Your finished games, places and race results stay under a made-up '
+    h('p', { class: 'small' }, (api.session.guest
+      ? 'For good: your name is erased and every token is revoked.'
+      : 'For good: your name, your password and your email (if you gave one) are erased and '
+        + 'every token is revoked.')
+      + ' Your finished games, places and race results stay under a made-up '
       + 'name, so the leaderboards still add up, and your username is free for anyone to take.'),
     api.session.guest ? null : deletePassword.nodes,
     deleteErrors, h('button', { type: 'submit', class: 'danger' }, 'Delete my account'));
@@ -253,7 +295,7 @@ export async function accountScreen(root, ctx) {
     h('p', {}, api.session.guest ? 'Playing as a guest: ' : 'Signed in as ', whoami, ' · ',
       statsLink),
     h('div', { class: 'buttons' }, signOut, everywhere),
-    api.session.guest ? nameForm : passwordForm,
+    api.session.guest ? nameForm : [emailForm, passwordForm],
     h('h2', {}, 'Devices and tokens'), tokenList,
     h('p', {}, link('/account/tokens/new', 'Create a personal access token', { id: 'new-token' })),
     h('h2', {}, 'Apps you approved'), appList,
@@ -262,7 +304,7 @@ export async function accountScreen(root, ctx) {
       + 'profile, every game with its moves, your coins, places and races.'),
     h('p', {}, exportButton),
     deleteForm));
-  await Promise.all([showTokens(), showApps()]);
+  await Promise.all([showTokens(), showApps(), loadEmail()]);
   return null;
 }
 
@@ -315,7 +357,7 @@ export async function tokenNewScreen(root, ctx) {
       h('p', {}, 'Copy it now: it is shown this once, never again.'),
       h('p', { class: 'secret' }, secret, ' ', copy),
       h('p', { class: 'small' }, `Scopes: ${made.scopes.join(', ')}. Expires `
-        + `${when(made.expires)}. Send it as Authorization: Bearer <token>.`),
+        + `${relativeTime(made.expires)}. Send it as Authorization: Bearer <token>.`),
       h('p', {}, link('/account', 'Back to your account')));
     secret.select();
   });

@@ -66,7 +66,7 @@ import { sentence } from './words.js';
 /**
  * @typedef {Schemas['BoardRow']} BoardRow  `public`: anyone may replay and analyse it (a daily
  *   win only once its day closed)
- * @typedef {{results: BoardRow[], hasNext: boolean}} BoardPage
+ * @typedef {{results: BoardRow[], hasNext: boolean, pageSize?: number}} BoardPage
  * @typedef {Schemas['Daily']} Daily  GET /daily: the day's challenge (seed and nonce once it
  *   closed)
  * @typedef {Schemas['DailyDay']} DailyDay  a day that had a challenge
@@ -276,12 +276,15 @@ async function request(method, path, options = {}) {
 }
 
 /**
- * A page of any paged answer ({page, page_size, has_next, results}) as {results, hasNext}.
+ * A page of any paged answer ({page, page_size, has_next, results}) as {results, hasNext,
+ * pageSize}.
  * @template T
- * @param {{results: T[], has_next: boolean}} data
+ * @param {{results: T[], has_next: boolean, page_size?: number}} data
  */
 function paged(data) {
-  return { results: data.results, hasNext: Boolean(data.has_next), raw: data };
+  return {
+    results: data.results, hasNext: Boolean(data.has_next), pageSize: data.page_size, raw: data,
+  };
 }
 
 // --- accounts ----------------------------------------------------------------------------
@@ -289,10 +292,13 @@ function paged(data) {
 /**
  * @param {string} username
  * @param {string} password
+ * @param {string} [email]  where a password reset is sent (optional: left out when empty)
  * @returns {Promise<SignedIn>}
  */
-export const register = (username, password) =>
-  request('POST', '/auth/register', { body: { username, password }, token: false });
+export const register = (username, password, email = '') =>
+  request('POST', '/auth/register', {
+    body: email ? { username, password, email } : { username, password }, token: false,
+  });
 /**
  * @param {string} username
  * @param {string} password
@@ -301,6 +307,11 @@ export const register = (username, password) =>
 export const login = (username, password) =>
   request('POST', '/auth/token', { body: { username, password }, token: false });
 export const me = () => request('GET', '/me');
+/**
+ * The account's email, where a password reset is sent (`""`: none).
+ * @param {string} email
+ */
+export const setEmail = (email) => request('PATCH', '/me', { body: { email }, retry: false });
 /**
  * A guest account, so a first visit plays at once (its games are unranked); with `suits`, its
  * first deal comes back with it.

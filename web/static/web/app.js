@@ -155,17 +155,19 @@ function renderAccount() {
     clear(el, link(`/players/${encodeURIComponent(name)}`, chosen ? name : 'Guest',
       { class: 'me guest', title: 'Your statistics (games as a guest are unranked)' }),
     link('/account', 'Account', { class: 'account-link' }),
-    link('/signup', 'Sign up to keep your games', { class: 'claim' }));
+    // On a phone the header is one row: "Sign up" alone (style.css hides the rest).
+    link('/signup', ['Sign up', h('span', { class: 'claim-more' }, '\u00a0to keep your games')],
+      { class: 'claim' }));
   } else if (api.session.token && name) {
-    const logOut = async () => {
+    const signOut = async () => {
       await api.logout().catch(() => null); // revoke this device's token; gone already: fine
       api.session.clear();
-      toast('Logged out.');
+      toast('Signed out.');
       ctx.navigate('/login');
     };
     clear(el, link(`/players/${encodeURIComponent(name)}`, name, { class: 'me' }),
       link('/account', 'Account', { class: 'account-link' }),
-      h('button', { type: 'button', class: 'link', onclick: logOut }, 'Log out'));
+      h('button', { type: 'button', class: 'link sign-out', onclick: signOut }, 'Sign out'));
   } else {
     clear(el, link('/login', 'Log in'), link('/signup', 'Sign up'));
   }

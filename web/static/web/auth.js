@@ -3,7 +3,7 @@
 
 import * as api from './api.js';
 import { fieldErrors, nextPath } from './authstate.js';
-import { h, clear, formErrors, link } from './dom.js';
+import { h, clear, formErrors, link, toast } from './dom.js';
 
 /**
  * @import { Ctx } from './app.js'
@@ -36,6 +36,14 @@ export async function authScreen(root, ctx, mode) {
     autocomplete: signup ? 'new-password' : 'current-password',
     'aria-describedby': 'password-help password-error',
   });
+  // Sign-up only: an email, optional, where a forgotten password's reset link is sent.
+  const emailHelp = h('p', { id: 'email-help', class: 'small field-help' },
+    'Optional: only for a link to reset a forgotten password. Never shown to anyone; '
+    + 'you can add or change it later on your account page.');
+  const email = h('input', {
+    id: 'email', name: 'email', type: 'email', autocomplete: 'email',
+    'aria-describedby': 'email-help',
+  });
   /**
    * Each field's refusal under it, the field marked invalid; the first refused focused.
    * @param {api.ApiError | null} err
@@ -62,6 +70,7 @@ export async function authScreen(root, ctx, mode) {
       : null,
     h('label', { for: 'username' }, 'Username'), user, userHelp, userError,
     h('label', { for: 'password' }, 'Password'), pass, passHelp, passError,
+    signup ? [h('label', { for: 'email' }, 'Email (optional)'), email, emailHelp] : null,
     errors, submit,
     h('p', { class: 'small' }, signup ? 'Have an account? ' : 'New here? ',
       link(signup ? '/login' : '/signup', signup ? 'Log in' : 'Sign up')),
@@ -73,14 +82,17 @@ export async function authScreen(root, ctx, mode) {
     submit.disabled = true;
     try {
       const username = user.value.trim();
+      const address = signup ? email.value.trim() : '';
       const token = api.session.token;
       if (signup && token && api.session.guest) {
-        // A guest signs up by claiming its account: the same token, the games kept.
+        // A guest signs up by claiming its account: the same token, the games kept; the
+        // email is set once the account is the player's (the claim takes none).
         const claimed = await api.claim(username, pass.value);
         api.session.set(token, claimed.username);
+        if (address) await setEmailAfterClaim(address);
       } else {
         const answer = signup
-          ? await api.register(username, pass.value)
+          ? await api.register(username, pass.value, address)
           : await api.login(username, pass.value);
         api.session.set(answer.token, answer.username || username);
       }
@@ -95,4 +107,18 @@ export async function authScreen(root, ctx, mode) {
   clear(root, form);
   user.focus();
   return null;
+}
+
+/**
+ * The email given while claiming a guest's account: the account is made already, so a refused
+ * address is said (and left to the account page) rather than undoing the sign-up.
+ * @param {string} address
+ */
+async function setEmailAfterClaim(address) {
+  try {
+    await api.setEmail(address);
+  } catch (error) {
+    toast(`You are signed up, but the email was not saved: ${
+      /** @type {api.ApiError} */ (error).detail} Set it on your account page.`, 'warn', 8000);
+  }
 }

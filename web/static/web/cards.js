@@ -65,23 +65,28 @@ const SHAPES = {
 const LEFT = 17;
 const MID = 30;
 const RIGHT = 43;
-const TOP = 30;
-const BOTTOM = 76;
+/** The pip field, centred on the card (42 of 84) between the two indices. */
+const TOP = 21;
+const CENTRE = 42;
+const BOTTOM = 63;
 /** @param {number} i  0 (top) .. 3 (bottom): the rows of a 9 or a 10 */
 const row4 = (i) => TOP + ((BOTTOM - TOP) * i) / 3;
+const UPPER = (TOP + CENTRE) / 2;
+const LOWER = (CENTRE + BOTTOM) / 2;
 /** @type {Record<string, [number, number][]>} where each pip sits, as on real cards */
 const PIPS = {
-  A: [[MID, 53]],
+  A: [[MID, CENTRE]],
   2: [[MID, TOP], [MID, BOTTOM]],
-  3: [[MID, TOP], [MID, 53], [MID, BOTTOM]],
+  3: [[MID, TOP], [MID, CENTRE], [MID, BOTTOM]],
   4: [[LEFT, TOP], [RIGHT, TOP], [LEFT, BOTTOM], [RIGHT, BOTTOM]],
-  5: [[LEFT, TOP], [RIGHT, TOP], [MID, 53], [LEFT, BOTTOM], [RIGHT, BOTTOM]],
-  6: [[LEFT, TOP], [RIGHT, TOP], [LEFT, 53], [RIGHT, 53], [LEFT, BOTTOM], [RIGHT, BOTTOM]],
-  7: [[LEFT, TOP], [RIGHT, TOP], [MID, 41.5], [LEFT, 53], [RIGHT, 53], [LEFT, BOTTOM],
+  5: [[LEFT, TOP], [RIGHT, TOP], [MID, CENTRE], [LEFT, BOTTOM], [RIGHT, BOTTOM]],
+  6: [[LEFT, TOP], [RIGHT, TOP], [LEFT, CENTRE], [RIGHT, CENTRE], [LEFT, BOTTOM],
     [RIGHT, BOTTOM]],
-  8: [[LEFT, TOP], [RIGHT, TOP], [MID, 41.5], [LEFT, 53], [RIGHT, 53], [MID, 64.5],
+  7: [[LEFT, TOP], [RIGHT, TOP], [MID, UPPER], [LEFT, CENTRE], [RIGHT, CENTRE],
     [LEFT, BOTTOM], [RIGHT, BOTTOM]],
-  9: [[LEFT, row4(0)], [RIGHT, row4(0)], [LEFT, row4(1)], [RIGHT, row4(1)], [MID, 53],
+  8: [[LEFT, TOP], [RIGHT, TOP], [MID, UPPER], [LEFT, CENTRE], [RIGHT, CENTRE],
+    [MID, LOWER], [LEFT, BOTTOM], [RIGHT, BOTTOM]],
+  9: [[LEFT, row4(0)], [RIGHT, row4(0)], [LEFT, row4(1)], [RIGHT, row4(1)], [MID, CENTRE],
     [LEFT, row4(2)], [RIGHT, row4(2)], [LEFT, row4(3)], [RIGHT, row4(3)]],
   T: [[LEFT, row4(0)], [RIGHT, row4(0)], [MID, (row4(0) + row4(1)) / 2], [LEFT, row4(1)],
     [RIGHT, row4(1)], [LEFT, row4(2)], [RIGHT, row4(2)], [MID, (row4(2) + row4(3)) / 2],
@@ -97,7 +102,7 @@ const PIPS = {
  * @param {number} size
  */
 function shape(suit, x, y, size) {
-  const turn = y > 53 ? ' rotate(180 50 50)' : '';
+  const turn = y > CENTRE ? ' rotate(180 50 50)' : '';
   const at = `translate(${(x - size / 2).toFixed(2)} ${(y - size / 2).toFixed(2)})`;
   const d = SHAPES[/** @type {'s'} */ (suit)];
   return `<path d="${d}" transform="${at} scale(${size / 100})${turn}"/>`;
@@ -108,7 +113,22 @@ const SKIN = '#f4d5b4';
 const INK = '#2b2b2b';
 /** The robe's front: red, blue and yellow, as on real court cards. */
 const PANELS = { K: '#c8102e', Q: '#2f5fb3', J: '#e2b42c' };
-/** The upper half of each court figure (the lower is the same turned about the middle). */
+/** Each figure's body, its own shape: a king's broad robe with an ermine collar, a queen's
+ * narrow gown with a necklace, a jack's square-shouldered tunic. */
+const BODIES = {
+  K: '<path d="M11 52c0-9 7-13.5 19-13.5S49 43 49 52z" fill="currentColor"/>'
+    + '<path d="M20 40.5q10 4 20 0" fill="none" stroke="#fff" stroke-width="2.2"/>'
+    + `<path d="M45 52V30" stroke="${GOLD}" stroke-width="1.6"/>`
+    + `<circle cx="45" cy="29" r="2" fill="${GOLD}" stroke="${INK}" stroke-width=".4"/>`,
+  Q: '<path d="M17 52c1-7 5-11.5 13-11.5S42 45 43 52z" fill="currentColor"/>'
+    + `<path d="M26 40.5q4 4 8 0" fill="none" stroke="${GOLD}" stroke-width="1"`
+    + ' stroke-dasharray="1 1"/>',
+  J: '<path d="M13 52l2-8.5 8-3.5h14l8 3.5 2 8.5z" fill="currentColor"/>'
+    + '<path d="M24 40h12v2.5H24z" fill="#fff"/>'
+    + `<path d="M46 52V27" stroke="${INK}" stroke-width="1"/>`
+    + `<path d="M46 27l3.5 3-3.5 3z" fill="${GOLD}" stroke="${INK}" stroke-width=".4"/>`,
+};
+/** The upper half of each court figure's head (the lower is the same turned about the middle). */
 const COURTS = {
   K: `<path d="M24 30v-6.5l3 3 3-4 3 4 3-3V30z" fill="${GOLD}" stroke="${INK}" stroke-width=".4"/>`
     + '<path d="M25 36q5 9 10 0-5 3-10 0z" fill="#7b5431"/>',
@@ -122,24 +142,40 @@ const COURTS = {
 };
 
 /**
- * A court card's face: a framed figure, its upper half turned about the middle for the lower.
+ * A court card's face: a framed figure, its upper half turned about the middle for the lower,
+ * drawn about (30, 52) and set centred on the card (42 of 84), between the two indices.
  * @param {string} rank  J, Q or K
  * @param {string} suit
  */
 function court(rank, suit) {
-  const half = '<path d="M13 52c0-8 7-12 17-12s17 4 17 12z" fill="currentColor"/>'
-    + `<path d="M24 41l6 9 6-9z" fill="${PANELS[/** @type {'K'} */ (rank)]}"/>`
-    + '<path d="M16 52v-5m4 5v-7m20 7v-7m4 7v-5" stroke="#fff8" stroke-width="1.2"/>'
+  const r = /** @type {'K'} */ (rank);
+  const half = BODIES[r]
+    + `<path d="M24 41l6 9 6-9z" fill="${PANELS[r]}"/>`
     + `<path d="M24 41l6 9 6-9" fill="none" stroke="${GOLD}" stroke-width="1.5"/>`
     + `${rank === 'Q' ? COURTS.Q : ''}`
     + `<circle cx="30" cy="34" r="5.5" fill="${SKIN}" stroke="${INK}" stroke-width=".5"/>`
     + `<circle cx="28" cy="33.5" r=".6" fill="${INK}"/><circle cx="32" cy="33.5" r=".6"`
-    + ` fill="${INK}"/>${rank === 'Q' ? '' : COURTS[/** @type {'K'} */ (rank)]}`
+    + ` fill="${INK}"/>${rank === 'Q' ? '' : COURTS[r]}`
     + shape(suit, 15.5, 29, 8);
-  return '<rect x="9.5" y="22" width="41" height="60" rx="2" fill="#fbf3dc"'
+  return '<g class="court" transform="translate(30 42) scale(.92) translate(-30 -52)">'
+    + '<rect x="9.5" y="22" width="41" height="60" rx="2" fill="#fbf3dc"'
     + ' stroke="currentColor" stroke-width="1"/>'
     + `<g>${half}</g><g transform="rotate(180 30 52)">${half}</g>`
-    + '<path d="M10 52h40" stroke="currentColor" stroke-width=".6"/>';
+    + '<path d="M10 52h40" stroke="currentColor" stroke-width=".6"/></g>';
+}
+
+/**
+ * The index again at the bottom right, upside down (the top-left one is the card's HTML
+ * corner, read on every card of a column; this one only on the card whose face is drawn).
+ * @param {string} rank
+ * @param {string} suit
+ */
+function mirroredIndex(rank, suit) {
+  const label = RANKS[rank] || rank;
+  return '<g class="index" transform="rotate(180 30 42)" font-weight="700"'
+    + ' font-family="inherit"><text x="2.5" y="11" font-size="11.5"'
+    + ` letter-spacing="-.3">${label}<tspan font-size="10.9">${SUITS[suit].symbol}</tspan>`
+    + '</text></g>';
 }
 
 /** @type {Map<string, SVGElement>} built once per card, then copied */
@@ -153,9 +189,9 @@ function faceArt(code) {
   let face = FACES.get(code);
   if (!face) {
     const [rank, suit] = code;
-    const inner = rank === 'J' || rank === 'Q' || rank === 'K' ? court(rank, suit)
+    const inner = (rank === 'J' || rank === 'Q' || rank === 'K' ? court(rank, suit)
       : (PIPS[rank] || []).map(([x, y]) => shape(suit, x, y, rank === 'A' ? 26
-        : rank === '9' || rank === 'T' ? 10 : 11)).join('');
+        : rank === '9' || rank === 'T' ? 10 : 11)).join('')) + mirroredIndex(rank, suit);
     const box = document.createElement('template');
     box.innerHTML = '<svg class="face" viewBox="0 0 60 84" aria-hidden="true" focusable="false"'
       + ` fill="currentColor">${inner}</svg>`;

@@ -77,7 +77,7 @@ export async function dailyScreen(root, ctx, date = null) {
   const board = h('div', { class: 'board-holder' });
   section.append(board);
   await boardTable(board, (page) => api.dailyBoard(info.date, page), ctx, 1,
-    { mine: api.session.username, open: !info.closed });
+    { open: !info.closed });
   section.append(await dayNavigation(info.date, today));
   return null;
 }

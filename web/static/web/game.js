@@ -10,6 +10,7 @@
 import { analysable, analyseLink } from './analyse.js';
 import * as api from './api.js';
 import { afterNextPaint, h, clear, confirmDialog, toast, link } from './dom.js';
+import { finishLine, openEnd } from './finish.js';
 import { answerSound, failureOf, said, shownOf, soundOf } from './gamereply.js';
 import { GameSession, buttonsOf, newGameEnds, statsOf } from './gamestate.js';
 import { gameKey, keysHelp } from './keys.js';
@@ -196,18 +197,23 @@ function noticeBox(n, s, { undo, newGame }) {
       replay()));
 }
 
+/** The finish's moves, this far apart: each seen going where it goes. */
+const FINISH_PACE_MS = 160;
+
 /**
  * How to play and the keys, folded under the table.
  * @param {boolean} race
  */
 function help(race) {
-  return h('details', { class: 'help' }, h('summary', {}, 'How to play and keys'),
+  // The keys are a keyboard's: a touch screen without one is not told of them (style.css).
+  return h('details', { class: 'help' },
+    h('summary', {}, 'How to play', h('span', { class: 'keys-help' }, ' and keys')),
     h('p', {}, 'Tap a card to move it to the best place (the places it could go glow when '
       + 'there are several), or drag it where you want it. With one-tap off (Settings), '
       + 'tap a card, then the column to move it to; a double-tap picks the best place. '
       + 'Only runs of one suit move together; a full king-to-ace run of one suit leaves '
       + 'the table. ', link('/rules', 'The full rules'), '.'),
-    h('p', {}, keysHelp(race)));
+    h('p', { class: 'keys-help' }, keysHelp(race)));
 }
 
 /**
@@ -257,6 +263,10 @@ export class GameScreen {
     this.stats = new StatsBar();
     this.hintBox = h('div', { class: 'hint-box', 'aria-live': 'polite' });
     this.notice = h('div', { class: 'notice-area' });
+    /** The finish offered at the open end (finish.js), for the version it was found on. */
+    this.finishBox = h('div', { class: 'notice-area finish-area' });
+    this.finishFor = -1;
+    this.finishing = false;
     /**
      * @param {string} label
      * @param {() => unknown} onclick
@@ -266,8 +276,8 @@ export class GameScreen {
       h('button', { type: 'button', onclick, 'aria-keyshortcuts': key }, label);
     this.buttons = {
       undo: button('Undo', () => session.send({ type: 'undo' }), 'Z'),
-      hint: button('Hint', () => session.askHint(0), 'H'),
-      next: button('Next hint', () => session.askHint(session.hintN + 1), 'Shift+H'),
+      hint: button('Hint', () => this.askHint(0), 'H'),
+      next: button('Next hint', () => this.askHint(session.hintN + 1), 'Shift+H'),
       deal: button('Deal', () => session.send({ type: 'deal' }), 'D'),
       menu: h('button', {
         type: 'button', onclick: () => this.toggleMenu(), 'aria-expanded': 'false',
@@ -282,7 +292,8 @@ export class GameScreen {
     // table, see table.js): when one comes or goes, nothing on the page moves.
     clear(root, h('section', { class: `game${race ? ' race-game' : ''}`, 'aria-label': label },
       h('div', { class: 'bar' }, this.stats.el, h('div', { class: 'controls' }, controls)),
-      this.menu, this.table.el, h('div', { class: 'messages' }, this.hintBox, this.notice),
+      this.menu, this.table.el, h('div', { class: 'messages' }, this.hintBox, this.notice,
+        this.finishBox),
       this.win.el, this.announcer,
       settingsPanel(), help(race)));
     this.clock = setInterval(() => this.renderStats(), 1000);
@@ -303,6 +314,23 @@ export class GameScreen {
 
   /** The server's latest state. */
   get state() { return this.session.state; }
+
+  /**
+   * Ask for hint `n` (0: the best), its button marked busy until it is shown: the one action
+   * that waits for the server (a search) shows that it works.
+   * @param {number} n
+   */
+  async askHint(n) {
+    const button = n ? this.buttons.next : this.buttons.hint;
+    button.classList.add('busy');
+    button.setAttribute('aria-busy', 'true');
+    try {
+      await this.session.askHint(n);
+    } finally {
+      button.classList.remove('busy');
+      button.removeAttribute('aria-busy');
+    }
+  }
 
   /**
    * @param {string} text
@@ -371,6 +399,53 @@ export class GameScreen {
     this.buttons.hint.disabled = off.hint;
     this.buttons.next.disabled = off.next;
     this.buttons.deal.disabled = off.deal;
+    // Looked for once the drawing is on screen, never on the way to it.
+    if (!this.race && openEnd(this.session.state)) setTimeout(() => this.offerFinish(), 0);
+    else if (this.finishBox.firstChild) clear(this.finishBox);
+  }
+
+  /**
+   * At the open end (stock empty, every card face up) with a line that wins found: "Finish"
+   * offered under the table; not in a race (each racer plays their own moves).
+   */
+  offerFinish() {
+    const state = this.session.state;
+    if (this.race || this.finishing || this.finishFor === state.version
+      || !this.finishBox.isConnected) return;
+    this.finishFor = state.version;
+    const line = openEnd(state) ? finishLine(state) : null;
+    if (!line) {
+      clear(this.finishBox);
+      return;
+    }
+    clear(this.finishBox, h('div', { class: 'notice finish', role: 'status' },
+      h('p', {}, 'Every card is face up and the stock is empty: the rest can be played '
+        + `for you, ${line.length} move${line.length === 1 ? '' : 's'}.`),
+      h('button', { type: 'button', class: 'primary', onclick: () => this.finish() }, 'Finish')));
+  }
+
+  /**
+   * Play the finish: its moves sent one after the other, each an ordinary action the server
+   * checks and the table draws; stopped by any refusal or change made meanwhile.
+   */
+  async finish() {
+    const line = finishLine(this.session.state);
+    clear(this.finishBox);
+    if (!line) return;
+    this.finishing = true;
+    try {
+      for (const move of line) {
+        const version = this.session.state.version;
+        this.session.send(move);
+        await this.session.idle();
+        if (this.session.state.version !== version + 1) break; // refused, or played elsewhere
+        await new Promise((resolve) => { setTimeout(resolve, FINISH_PACE_MS); });
+      }
+    } finally {
+      this.finishing = false;
+      this.finishFor = -1;
+      if (this.session.state.status === 'in_progress') this.offerFinish();
+    }
   }
 
   /** The counters; the clock runs on from the state's `elapsed_ms` since it came. */
@@ -474,7 +549,8 @@ export class GameScreen {
       this.ctx.toLogin();
     } else if (f.kind === 'refused') {
       play('refusal');
-      toast(f.text, 'error', 6000);
+      if (f.at !== null) this.table.refuse(f.at, f.text);
+      else toast(f.text, 'error', 6000);
       if (f.shake) this.table.shake(f.shake.col, f.shake.count);
       if (f.flash) this.table.flash(f.flash.cols, 'refused', f.flash.ms);
       if (f.refresh) this.refresh();
@@ -492,9 +568,9 @@ export class GameScreen {
     const session = this.session;
     if (command === 'undo') session.send({ type: 'undo' });
     else if (command === 'deal') session.send({ type: 'deal' });
-    else if (command === 'hint') session.askHint(0);
+    else if (command === 'hint') this.askHint(0);
     else if (command === 'next-hint') {
-      if (!this.buttons.next.disabled) session.askHint(session.hintN + 1);
+      if (!this.buttons.next.disabled) this.askHint(session.hintN + 1);
     } else if (command === 'new-game') this.askNewGame();
     else {
       this.table.select(null);

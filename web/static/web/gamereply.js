@@ -78,12 +78,15 @@ export function said(action, before, after) {
  * What a refused or failed action calls for.
  * - `conflict` (409 with the game): the game moved on elsewhere: draw the server's `game`.
  * - `login` (401): signed out: to the log-in page.
- * - `refused` (422): the rule's sentence, the moved cards shaken (`shake`), the columns that
+ * - `refused` (422): the rule's sentence, said beside the column it is about (`at`: the
+ *   column a move was refused on, else the one it came from, or the first empty column
+ *   blocking a deal; null: said in a toast), the moved cards shaken (`shake`), the columns that
  *   refused them or the empty ones blocking a deal marked (`flash`), and the game read again
  *   when the server says it is over (`refresh`).
  * - `error`: anything else, its sentence.
  * @typedef {{kind: 'conflict', game: Game, text: string} | {kind: 'login'}
- *   | {kind: 'refused', text: string, shake: {col: number, count: number} | null,
+ *   | {kind: 'refused', text: string, at: number | null,
+ *      shake: {col: number, count: number} | null,
  *      flash: {cols: number[], ms: number} | null, refresh: boolean}
  *   | {kind: 'error', text: string}} Failure
  */
@@ -105,11 +108,17 @@ export function failureOf(err, action, state) {
   let shake = null;
   /** @type {{cols: number[], ms: number} | null} */
   let flash = null;
+  /** @type {number | null} */
+  let at = null;
   if (action && action.type === 'move') {
     shake = { col: action.from, count: action.count ?? 1 };
+    at = action.to ?? action.from ?? null;
     if (action.to !== undefined) flash = { cols: [action.to], ms: 1200 };
   } else if (err.code === 'empty_column_blocks_deal') {
     flash = { cols: emptyColumns(state), ms: 1500 };
+    at = flash.cols[0] ?? null;
   }
-  return { kind: 'refused', text: err.detail, shake, flash, refresh: err.code === 'game_over' };
+  return {
+    kind: 'refused', text: err.detail, at, shake, flash, refresh: err.code === 'game_over',
+  };
 }

@@ -197,7 +197,7 @@ export async function replayScreen(root, _ctx, gameId) {
     h('p', { class: 'small' }, seed, `Time ${formatTime(game.elapsed_ms)}.`,
       when ? ` Played ${new Date(when).toLocaleDateString()}.` : '',
       hintSteps.length ? ` ${hintSteps.length} hints asked (marked; stepping skips them).` : '',
-      ' Keys: ←/→ step, Home/End, Space play.'),
+      h('span', { class: 'keys-help' }, ' Keys: ←/→ step, Home/End, Space play.')),
     h('section', { class: 'analysis', 'aria-label': 'Analysis' },
       h('div', { class: 'buttons' }, analyseBtn, turnBtn, wayBtn, gameBtn), status, summary,
       review),

@@ -23,6 +23,10 @@ export async function forgotScreen(root, _ctx) {
   const form = h('form', { class: 'panel auth', id: 'forgot-form', novalidate: true },
     h('h1', {}, 'Forgot your password?'),
     h('p', { class: 'small' }, 'The email of your account gets a link to set a new one.'),
+    h('p', { class: 'small', id: 'no-email' }, 'Gave no email? No link can reach you then. '
+      + 'If a device of yours is still signed in, set an email on its account page (or change '
+      + 'the password there); otherwise the account cannot be recovered: sign up again, or play '
+      + 'on as a guest.'),
     h('label', { for: 'email' }, 'Email'), email, errors, submit, done,
     h('p', { class: 'small' }, link('/login', 'Back to log in')));
   form.addEventListener('submit', async (e) => {

@@ -8,6 +8,7 @@
 import { h, clear } from './dom.js';
 import { cardName, faceDown, faceUp, runBadge, withFace } from './cards.js';
 import { keptCards, shownCards } from './columnview.js';
+import { dismissRefusal, showRefusal } from './refusal.js';
 import { fitTable } from './tablelayout.js';
 import { TableInput } from './tableinput.js';
 
@@ -90,6 +91,7 @@ export class Table {
   destroy() {
     this.resizeObserver.disconnect();
     this.input?.destroy();
+    dismissRefusal();
   }
 
   /**
@@ -349,6 +351,16 @@ export class Table {
       col.classList.add(kind);
       setTimeout(() => col.classList.remove(kind), ms);
     });
+  }
+
+  /**
+   * A refusal said beside column `col` (refusal.js): gone at the next action.
+   * @param {number} col
+   * @param {string} text
+   */
+  refuse(col, text) {
+    const column = this.cols[col];
+    if (column) showRefusal(this.el, column, text);
   }
 
   /**

@@ -11,6 +11,12 @@ export const SMALL_CARD_PX = 48;
 export const MESSAGE_ROOM = 84;
 /** Below this width the table is a phone's: cards first, bigger strips to tap. */
 const NARROW_PX = 600;
+/** A long run, for the grown face-up step: twelve face-up cards under five face-down. */
+const GROWN_RUN = 12;
+const GROWN_DOWN = 5;
+/** The grown face-up step at most, as a share of the card's height. */
+const GROWN_SHARE_NARROW = 0.6;
+const GROWN_SHARE = 0.3;
 
 /**
  * @typedef {object} CardSize
@@ -64,12 +70,19 @@ export function fitTable(columns, drawn, { width, top, viewHeight, readOnly }) {
   // least 14px); a step less than that and a few pixels more cuts it (Q reads as O).
   const rank = narrow ? Math.max(14, cardW * 0.42) : Math.min(19, Math.max(11, cardW * 0.3));
   const readable = rank + 6;
+  // The step between face-up cards grows with the free height: as far as a run of GROWN_RUN
+  // face-up cards under GROWN_DOWN face-down ones still fits the room, up to a share of the
+  // card (a phone's: its corner and the top of its big pip; a desktop's: the corner and a
+  // margin). A column needing more room than that squeezes alone, below.
+  const free = (space - cardH - GROWN_DOWN * downStep) / (GROWN_RUN - 1);
+  const fullUp = Math.max(cardH * 0.26, minUp,
+    Math.min(free, cardH * (narrow ? GROWN_SHARE_NARROW : GROWN_SHARE)));
   let tallest = cardH;
   const tops = columns.map((column, i) => {
     // A laid-open column's face-down cards are spaced like face-up ones, to be read.
     const down = column.down ? 0 : column.hidden;
     const up = column.cards.length + column.hidden - down + (column.dealt || 0);
-    let upStep = Math.max(cardH * 0.26, minUp);
+    let upStep = fullUp;
     const need = down * downStep + Math.max(up - 1, 0) * upStep + cardH;
     // A laid-open column (a race's end, below the result) is read, not played: it keeps
     // its full steps and the page scrolls (on a phone a squeezed one cut every rank).

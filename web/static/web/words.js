@@ -67,3 +67,36 @@ export function formatTime(ms) {
   const s = String(total % 60).padStart(2, '0');
   return h ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
 }
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * A moment in words, relative to `now` while it is near ("just now", "5 minutes ago",
+ * "in 3 hours", "yesterday", "in 6 days"), else its date without the time ("12 Mar 2027");
+ * no seconds anywhere. `null`: "never".
+ * @param {string | number | Date | null | undefined} at
+ * @param {number} [now]  ms since the epoch (tests pass one)
+ */
+export function relativeTime(at, now = Date.now()) {
+  if (at === null || at === undefined || at === '') return 'never';
+  const when = new Date(at).getTime();
+  if (Number.isNaN(when)) return 'never';
+  const delta = when - now;
+  const ahead = delta > 0;
+  const span = Math.abs(delta);
+  /** @param {number} n  @param {string} unit */
+  const say = (n, unit) => {
+    const words = `${n} ${unit}${n === 1 ? '' : 's'}`;
+    return ahead ? `in ${words}` : `${words} ago`;
+  };
+  if (span < MINUTE) return ahead ? 'in a moment' : 'just now';
+  if (span < HOUR) return say(Math.round(span / MINUTE), 'minute');
+  if (span < DAY) return say(Math.round(span / HOUR), 'hour');
+  const days = Math.round(span / DAY);
+  if (days === 1) return ahead ? 'tomorrow' : 'yesterday';
+  if (days < 14) return say(days, 'day');
+  return new Date(when).toLocaleDateString(undefined,
+    { day: 'numeric', month: 'short', year: 'numeric' });
+}
