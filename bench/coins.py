@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import sys
 import time
@@ -35,23 +34,13 @@ NEAR_WIN = "1 " + "/".join(["|KsQsJsTs9s8s7s6s5s4s3s2s", "|As", *["|"] * 8]) + "
 
 
 def setup_django(db: str = DB) -> None:
-    from bench.servers import database_afresh  # ROOT is on sys.path
+    from bench.servers import database_afresh, django_in_process  # ROOT is on sys.path
 
     with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
         exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [db]).fetchone()
     if not exists:
         database_afresh(db)
-    os.environ["DATABASE_URL"] = f"{PG}/{db}"
-    os.environ.setdefault("SECRET_KEY", "bench-only")
-    os.environ["POOL_AUTOFILL"] = "0"
-    os.environ["LOG_LEVEL"] = "WARNING"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "spider_api.settings")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
+    django_in_process(f"{PG}/{db}")
 
 
 def main() -> None:

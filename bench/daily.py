@@ -42,25 +42,18 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 BIN = Path(sys.executable).parent
 
-from bench.servers import PG_SERVER, database_afresh, free_port, server_env, wait_live  # noqa: E402
+from bench.servers import (  # noqa: E402
+    PG_SERVER,
+    database_afresh,
+    django_in_process,
+    free_port,
+    server_env,
+    wait_live,
+)
 
 
 def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
-
-
-def setup_django(db_url: str) -> None:
-    os.environ["DATABASE_URL"] = db_url
-    os.environ.setdefault("SECRET_KEY", "bench-only")
-    os.environ["POOL_AUTOFILL"] = "0"
-    os.environ["LOG_LEVEL"] = "WARNING"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "spider_api.settings")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
 
 
 def fill(attempts: int, days: int, rnd: random.Random) -> tuple[str, str]:
@@ -209,7 +202,7 @@ def main() -> None:
             db_url = f"{PG_SERVER}/{args.db}"
         else:
             db_url = f"sqlite:///{tmp}/daily.sqlite3"
-        setup_django(db_url)
+        django_in_process(db_url)
         start = time.perf_counter()
         username, token = fill(args.attempts, args.days, random.Random(7))
         fill_s = round(time.perf_counter() - start, 1)

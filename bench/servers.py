@@ -75,3 +75,19 @@ def wait_live(server: subprocess.Popen, port: int, wait: float) -> subprocess.Po
             time.sleep(0.2)
     server.terminate()
     raise RuntimeError("gunicorn did not come up")
+
+
+def django_in_process(db_url: str) -> None:
+    """Django set up in this process on ``db_url`` and migrated: a bench that times the
+    service's own functions beside its HTTP figures (no autofill: the pool is the bench's)."""
+    os.environ["DATABASE_URL"] = db_url
+    os.environ.setdefault("SECRET_KEY", "bench-only")
+    os.environ["POOL_AUTOFILL"] = "0"
+    os.environ["LOG_LEVEL"] = "WARNING"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "spider_api.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)

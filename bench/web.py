@@ -257,15 +257,7 @@ def play(
         if action is None or state["status"] != "in_progress":
             state = new_game()
             continue
-        if action["type"] == "undo":
-            # The bar's Undo (a stuck table's notice offers one too).
-            page.locator(".controls").get_by_role("button", name="Undo", exact=True).click()
-        elif action["type"] == "deal":
-            page.locator(".stock").click()
-        else:
-            src = f'.column[data-col="{action["from"]}"] .card.up[data-count="{action["count"]}"]'
-            page.locator(src).click(position={"x": 6, "y": 4})
-            page.locator(f'.column[data-col="{action["to"]}"]').click(position={"x": 6, "y": 4})
+        tap_action(page, action)  # an undo with the bar's Undo (a stuck table's offers one too)
         page.wait_for_function("n => window.__bench.shown.length >= n", arg=done_on_page(page))
         state = api.get(f"/games/{state['id']}").json()
     collect()
