@@ -11,6 +11,7 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
 
 from games.models import Game
@@ -46,9 +47,10 @@ def ended(player, day: str, *, won: bool, score: int) -> Game:
         elapsed_ms=540_000,
     )
     game.refresh_from_db()  # its daily_date a date, as a finishing game's is
-    if won:
-        entry_record(game)
-    result_record(game)
+    with transaction.atomic():  # as the finishing action's (the streak row is locked)
+        if won:
+            entry_record(game)
+        result_record(game)
     return game
 
 

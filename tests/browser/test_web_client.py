@@ -332,6 +332,7 @@ def test_the_daily_attempt_its_board_and_a_past_days_check(
     sign_in(page, live_server.url, player)
 
     open_page(page, f"{live_server.url}/daily")
+    page.get_by_text("Why it is fair").click()  # the commitment, folded under the note
     assert len(page.locator(".commitment .hash").inner_text()) == 64
     page.get_by_role("button", name="Play your ranked attempt").click()
     page.wait_for_url(re.compile(r"/play/[0-9a-f-]{36}$"))
