@@ -79,6 +79,11 @@ def _place_among(counts: QuerySet[DayScoreCount]) -> Subquery:
     return Subquery(ahead.values("date").annotate(n=Sum("players")).values("n")[:1])
 
 
+def month_text(value: date) -> str:
+    """``YYYY-MM``, the year in four digits (strftime's ``%Y`` writes year 1 as "1")."""
+    return f"{value.year:04d}-{value.month:02d}"
+
+
 def calendar(
     *, player: User, month: date, viewer: User | AnonymousUser, today: date
 ) -> dict[str, Any]:
@@ -88,16 +93,19 @@ def calendar(
     line). Three queries: the days, the player's results with their places, the days' sizes."""
     viewer_is_player = viewer.is_authenticated and viewer.pk == player.pk
     first = month.replace(day=1)
-    after = (first + timedelta(days=32)).replace(day=1)
+    # Up to today: a month to come has no days yet (and 9999-12 no month after it).
+    until = today + ONE_DAY
+    if first <= today:
+        until = min(until, (first + timedelta(days=32)).replace(day=1))
     days = list(
-        DailyChallenge.objects.filter(date__gte=first, date__lt=min(after, today + ONE_DAY))
+        DailyChallenge.objects.filter(date__gte=first, date__lt=until)
         .order_by("date")
         .values_list("date", flat=True)
     )
     counts = DayScoreCount.objects.all()
     results = {
         r.date: r
-        for r in DailyResult.objects.filter(player_id=player.pk, date__gte=first, date__lt=after)
+        for r in DailyResult.objects.filter(player_id=player.pk, date__gte=first, date__lt=until)
         .annotate(ahead=_place_among(counts))
         .only("date", "won", "score", "actions", "elapsed_ms", "game_id")
     }
@@ -131,7 +139,7 @@ def calendar(
         rows.append(row)
     return {
         "username": player.username,
-        "month": first.strftime("%Y-%m"),
+        "month": month_text(first),
         "days": rows,
         "streaks": streaks_info(player=player, today=today),
     }

@@ -26,7 +26,7 @@ from base.openapi import (
 )
 from base.pagination import PAGE_PARAMETERS
 from leaderboard import selectors, services
-from leaderboard.serializers import STANDARD_RULES_ONLY
+from leaderboard.serializers import MONTH_PATTERN, STANDARD_RULES_ONLY
 
 DAILY_RETRY_AFTER = services.DAILY_RETRY_AFTER_SECONDS
 
@@ -328,7 +328,7 @@ def player_daily(view: View) -> View:
             parameters=[
                 OpenApiParameter(
                     "month",
-                    {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}$"},
+                    {"type": "string", "pattern": MONTH_PATTERN},
                     required=False,
                     description="YYYY-MM (UTC); this month when omitted.",
                 )

@@ -3,6 +3,7 @@ answers are plain dicts built by the selectors; a test checks real answers again
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime
 from typing import Any
 
@@ -15,6 +16,7 @@ from games.engine import SUIT_MODES
 from games.models import Game
 from games.serializers import SuitsField
 from leaderboard import selectors
+from leaderboard.player_daily import month_text
 
 
 # -- input ----------------------------------------------------------------------------------
@@ -211,20 +213,27 @@ class StreaksSerializer(serializers.Serializer):
     )
 
 
-@extend_schema_field({"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}$"})
+# Every month strptime takes: years 0001 to 9999, months 01 to 12 (the schema says exactly
+# what is accepted, so a generated client's valid month is never refused).
+MONTH_PATTERN = (
+    "^([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[1-9]|1[0-2])$"
+)
+
+
+@extend_schema_field({"type": "string", "pattern": MONTH_PATTERN})
 class MonthField(serializers.Field):
     """A month as ``YYYY-MM``: its first day. Anything else is 400 `invalid`, by name."""
 
     default_error_messages = {"bad_month": "'{value}' is not a month: use YYYY-MM."}
 
     def to_internal_value(self, data: Any) -> date:
-        try:
-            return datetime.strptime(str(data), "%Y-%m").date()
-        except ValueError:
-            self.fail("bad_month", value=str(data)[:20])
+        text = str(data)
+        if not re.fullmatch(MONTH_PATTERN, text):  # strptime would take "2026-1" too
+            self.fail("bad_month", value=text[:20])
+        return datetime.strptime(text, "%Y-%m").date()
 
     def to_representation(self, value: date) -> str:
-        return value.strftime("%Y-%m")
+        return month_text(value)
 
 
 class CalendarFilterSerializer(serializers.Serializer):

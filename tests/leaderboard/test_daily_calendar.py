@@ -4,8 +4,11 @@ to the player alone."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from leaderboard.serializers import MONTH_PATTERN
 from tests.leaderboard.conftest import day
 from tests.leaderboard.helpers import DAILY_PLAY, GAMES, line_of, play_service
 
@@ -68,3 +71,25 @@ def test_a_bad_month_is_a_clear_400_and_an_unknown_player_404(api_client, user):
     assert api_client.get(calendar_url("nobody_here")).status_code == 404
     empty = api_client.get(calendar_url(user.username), {"month": "2020-01"}).json()
     assert empty["days"] == [] and empty["streaks"]["kept"] is True
+
+
+@pytest.mark.parametrize(
+    ("month", "accepted"),
+    [
+        ("0001-01", True),
+        ("9999-12", True),  # no month after it: the calendar must not reach for one
+        ("2999-07", True),  # a month to come: no days yet
+        ("0000-05", False),
+        ("2026-00", False),
+        ("2026-13", False),
+        ("2026-1", False),
+    ],
+)
+def test_the_schema_says_exactly_which_months_are_taken(api_client, user, month, accepted):
+    """The documented pattern and the field agree, so a client's schema-valid month is never
+    refused, and every month it allows is answered (never a 500)."""
+    assert bool(re.fullmatch(MONTH_PATTERN, month)) is accepted
+    answer = api_client.get(calendar_url(user.username), {"month": month})
+    assert answer.status_code == (200 if accepted else 400), answer.content
+    if accepted:
+        assert answer.json()["days"] == [] and answer.json()["month"] == month
