@@ -95,9 +95,9 @@ class _Broker:
         with self._lock:
             if time.monotonic() < self._down_until:
                 log.debug(
-                    "not queueing %s%r: the broker failed less than %ss ago",
+                    "not queueing %s(%s): the broker failed less than %ss ago",
                     name,
-                    args,
+                    ", ".join(map(repr, args)),
                     BACKOFF_SECONDS,
                 )
                 return False
@@ -108,7 +108,12 @@ class _Broker:
         except Exception as exc:  # kombu's OperationalError, a timeout, ...: log and carry on
             with self._lock:
                 self._down_until = time.monotonic() + BACKOFF_SECONDS
-            log.warning("could not queue %s%r, the broker is unavailable: %s", name, args, exc)
+            log.warning(
+                "could not queue %s(%s), the broker is unavailable: %s",
+                name,
+                ", ".join(map(repr, args)),
+                exc,
+            )
             return False
         return True
 

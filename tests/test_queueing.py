@@ -89,7 +89,7 @@ def test_the_broker_down_is_logged_then_left_alone_for_the_back_off(broker, cloc
     assert ran == []  # a broker is configured: its failure is no reason to run it here
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert warnings == [
-        f"could not queue {TASK}(1,), the broker is unavailable: "
+        f"could not queue {TASK}(1), the broker is unavailable: "
         "Error 111 connecting to 127.0.0.1:6379. Refused."
     ]
 

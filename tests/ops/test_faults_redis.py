@@ -133,7 +133,7 @@ def test_redis_down_games_go_on_and_the_pool_tasks_resume():
         say(f"the pool tasks resumed: pools {pool_levels(base)}")
 
         web_log = procs.started[0].output()
-        assert "could not queue fill_pool(1)" in web_log  # failed soft, logged
+        assert "could not queue games.tasks.fill_pool(1)" in web_log  # failed soft, logged
         assert "Traceback" not in web_log, web_log[-3000:]
         assert "games.tasks.fill_pool" in worker.output()
         say("checked: games served from the database, broker reported down, tasks resumed")
