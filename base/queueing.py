@@ -95,9 +95,8 @@ class _Broker:
         with self._lock:
             if time.monotonic() < self._down_until:
                 log.debug(
-                    "not queueing %s(%s): the broker failed less than %ss ago",
-                    name,
-                    ", ".join(map(repr, args)),
+                    "not queueing %s: the broker failed less than %ss ago",
+                    _call(name, args),
                     BACKOFF_SECONDS,
                 )
                 return False
@@ -108,18 +107,18 @@ class _Broker:
         except Exception as exc:  # kombu's OperationalError, a timeout, ...: log and carry on
             with self._lock:
                 self._down_until = time.monotonic() + BACKOFF_SECONDS
-            log.warning(
-                "could not queue %s(%s), the broker is unavailable: %s",
-                name,
-                ", ".join(map(repr, args)),
-                exc,
-            )
+            log.warning("could not queue %s, the broker is unavailable: %s", _call(name, args), exc)
             return False
         return True
 
     def forget_failure(self) -> None:
         with self._lock:
             self._down_until = 0.0
+
+
+def _call(name: str, args: tuple[Any, ...]) -> str:
+    """A task's call as a log reads it: ``games.tasks.fill_pool(1)``."""
+    return f"{name}({', '.join(map(repr, args))})"
 
 
 _BROKER = _Broker()
