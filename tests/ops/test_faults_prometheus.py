@@ -398,6 +398,16 @@ def test_prometheus_sees_every_fault():
                 f"the worker's pool process {child} SIGKILLed mid-vet of {task}: "
                 "worker_lost 1, SpiderTasksFailing pending for it"
             )
+            # The dashboard's vetting panels (increase() and rate()) need the vet in two
+            # scrapes: the worker stays up until Prometheus has scraped it twice.
+            prom.wait(
+                "the vet in two scrapes",
+                lambda: [
+                    v
+                    for v in prom.values("max(count_over_time(spider_pool_vet_seconds_count[10m]))")
+                    if v >= 2
+                ],
+            )
             worker.stop()  # the delivered-again fill would vet for minutes
 
             # -- every query of the dashboard ----------------------------------------------
