@@ -75,23 +75,11 @@ def user_claim(*, user: User, username: str, password: str, token: Any = None) -
     """Turn guest ``user`` into an ordinary account named ``username``: the token in use
     (``token``) and the games carry on (they stay unranked, as they were played). Raises
     NotAGuest, UsernameTaken, or ValidationError as ``user_register`` does."""
-    user = User.objects.select_for_update().get(pk=user.pk)
-    if not user.is_guest:
-        raise NotAGuest()
-    _refuse_reserved(username)
-    if User.objects.filter(username__iexact=username).exclude(pk=user.pk).exists():
-        raise UsernameTaken()
-    user.username = username
+    user = _guest_renamed(user, username)
     password_check(password, user)
     user.set_password(password, keep_token=token)
     user.is_guest = False
-    user.full_clean(validate_unique=False, validate_constraints=False)
-    try:
-        with transaction.atomic():
-            user.save(update_fields=["username", "password", "is_guest"])
-    except IntegrityError:  # claimed by a concurrent request since the check above
-        raise UsernameTaken() from None
-    return user
+    return _saved_under_name(user, ["username", "password", "is_guest"])
 
 
 @transaction.atomic
@@ -100,6 +88,12 @@ def guest_rename(*, user: User, username: str) -> User:
     (``user_register``); it stays a guest, unranked, and may claim the account later under
     this name or another. Raises NotAGuest (a claimed account keeps its name), UsernameTaken,
     or ValidationError."""
+    return _saved_under_name(_guest_renamed(user, username), ["username"])
+
+
+def _guest_renamed(user: User, username: str) -> User:
+    """The guest's row, locked, given ``username`` once it is free for it (NotAGuest,
+    UsernameTaken, reserved names refused); not saved yet."""
     user = User.objects.select_for_update().get(pk=user.pk)
     if not user.is_guest:
         raise NotAGuest()
@@ -107,11 +101,17 @@ def guest_rename(*, user: User, username: str) -> User:
     if User.objects.filter(username__iexact=username).exclude(pk=user.pk).exists():
         raise UsernameTaken()
     user.username = username
+    return user
+
+
+def _saved_under_name(user: User, fields: list[str]) -> User:
+    """Validate and save a renamed guest: a concurrent request may have taken the name since
+    the check (the unique index says so), which is UsernameTaken."""
     user.full_clean(validate_unique=False, validate_constraints=False)
     try:
         with transaction.atomic():
-            user.save(update_fields=["username"])
-    except IntegrityError:  # taken by a concurrent request since the check above
+            user.save(update_fields=fields)
+    except IntegrityError:
         raise UsernameTaken() from None
     return user
 
