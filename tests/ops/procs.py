@@ -169,6 +169,7 @@ def start_web(procs: Processes, env: dict[str, str], workers: int = 2, threads: 
     web_env = {
         **env,
         "PORT": str(port),
+        "GUNICORN_BIND": f"127.0.0.1:{port}",  # loopback only: a test's server is nobody else's
         "WEB_CONCURRENCY": str(workers),
         "GUNICORN_THREADS": str(threads),
     }
